@@ -1,0 +1,79 @@
+/// The identity of one local store: a device install or a server node.
+///
+/// Sixteen random bytes, held as two words so that comparing and hashing stay cheap.
+/// A store that is reset gets a new id, so a timeline is never written twice.
+public struct ReplicaID: Hashable, Comparable, Sendable {
+    /// The first eight bytes, big-endian.
+    public let high: UInt64
+    /// The last eight bytes, big-endian.
+    public let low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// A fresh id drawn from `generator`; inject a seeded generator in tests.
+    public init(using generator: inout some RandomNumberGenerator) {
+        self.init(high: generator.next(), low: generator.next())
+    }
+
+    /// A fresh id from the system's cryptographic generator.
+    public static func random() -> ReplicaID {
+        var generator = SystemRandomNumberGenerator()
+        return ReplicaID(using: &generator)
+    }
+
+    /// Reads exactly sixteen bytes; returns `nil` for any other length.
+    public init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == 16 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for (index, byte) in bytes.enumerated() {
+            if index < 8 {
+                high = high << 8 | UInt64(byte)
+            } else {
+                low = low << 8 | UInt64(byte)
+            }
+        }
+        self.init(high: high, low: low)
+    }
+
+    /// Parses the 32-hex-digit form written by ``description``.
+    public init?(hex: some StringProtocol) {
+        guard hex.utf8.count == 32,
+            let high = UInt64(hex.prefix(16), radix: 16),
+            let low = UInt64(hex.suffix(16), radix: 16)
+        else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    /// The sixteen bytes, big-endian, so that byte order and ``Comparable`` agree.
+    public var bytes: [UInt8] {
+        (0..<16).map { index in
+            let word = index < 8 ? high : low
+            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
+        }
+    }
+
+    @inlinable public static func < (lhs: ReplicaID, rhs: ReplicaID) -> Bool {
+        (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
+}
+
+extension ReplicaID: CustomStringConvertible {
+    /// 32 lowercase hex digits.
+    public var description: String {
+        hexDigits(high) + hexDigits(low)
+    }
+
+    /// The first eight hex digits: enough to tell replicas apart in logs.
+    public var shortDescription: String {
+        String(hexDigits(high).prefix(8))
+    }
+}
+
+private func hexDigits(_ word: UInt64) -> String {
+    let digits = String(word, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+}
