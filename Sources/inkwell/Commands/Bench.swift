@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+
+extension Inkwell {
+    /// Measures the engine. Build with `-c release`: debug builds are 10–50× slower.
+    struct Bench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure the sync engine's core operations.",
+            discussion: """
+                Each figure is the median of several runs. Compare ratios measured in one run: \
+                shared machines are noisy.
+                """
+        )
+
+        @Flag(help: "Print one JSON object per figure instead of a table.")
+        var json = false
+
+        @Option(help: "Runs per figure; the median is reported.")
+        var runs = 5
+
+        @Option(help: "Scale the workload sizes (e.g. 0.1 for a quick check).")
+        var scale = 1.0
+
+        @Option(help: "Only run workloads whose name contains this text.")
+        var filter: String?
+
+        mutating func validate() throws {
+            guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+            guard scale > 0 else { throw ValidationError("--scale must be positive") }
+        }
+
+        func run() throws {
+            let suite = EngineBenchmarks(scale: scale, runs: runs)
+            var figures: [Figure] = []
+            for workload in suite.workloads where filter.map({ workload.name.contains($0) }) ?? true {
+                let measured = workload.measure()
+                figures.append(contentsOf: measured)
+                if json {
+                    for figure in measured { print(figure.json) }
+                } else {
+                    for figure in measured { print(figure.row) }
+                }
+            }
+            if figures.isEmpty { throw ValidationError("no workload matches --filter") }
+        }
+    }
+}

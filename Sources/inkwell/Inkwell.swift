@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `inkwell` command: the whiteboard server and the tools around it.
+@main
+struct Inkwell: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inkwell",
+        abstract: "A local-first collaborative whiteboard and its sync engine.",
+        subcommands: [Bench.self]
+    )
+}
