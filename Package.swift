@@ -18,6 +18,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "InkwellSync", targets: ["InkwellSync"]),
+        .library(name: "InkwellGeometry", targets: ["InkwellGeometry"]),
+        .library(name: "InkwellBoard", targets: ["InkwellBoard"]),
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
     ],
@@ -28,6 +30,15 @@ let package = Package(
     targets: [
         .target(
             name: "InkwellSync",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "InkwellGeometry",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "InkwellBoard",
+            dependencies: ["InkwellSync", "InkwellGeometry"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -42,6 +53,8 @@ let package = Package(
             name: "inkwell",
             dependencies: [
                 "InkwellSync",
+                "InkwellGeometry",
+                "InkwellBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -49,6 +62,26 @@ let package = Package(
         .testTarget(
             name: "InkwellSyncTests",
             dependencies: [
+                "InkwellSync",
+                "InkwellTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellGeometryTests",
+            dependencies: [
+                "InkwellGeometry",
+                "InkwellTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellBoardTests",
+            dependencies: [
+                "InkwellBoard",
+                "InkwellGeometry",
                 "InkwellSync",
                 "InkwellTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
