@@ -74,3 +74,16 @@ extension CanonicallyEncodable {
         return encoder.bytes
     }
 }
+
+extension CanonicalEncoder {
+    /// The 64-bit FNV-1a hash of the bytes written: a compact fingerprint for comparing replicas and
+    /// implementations. Not cryptographic: it detects accidents, not adversaries.
+    public var fingerprint: UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,50 @@
+public import InkwellGeometry
+import InkwellSync
+
+extension BoardState {
+    /// The visible strokes, bottom to top: what a renderer draws.
+    ///
+    /// Read it after applying changes, and use ``BoardDelta`` to redraw only what changed. Holding on
+    /// to it while applying more changes makes the board copy its storage.
+    ///
+    /// - Complexity: O(1) to create; O(size of a stroke) per element read.
+    public var drawing: some RandomAccessCollection<DrawingStroke> {
+        stack.lazy.map { drawingStroke($0.id)! }
+    }
+
+    /// The number of visible strokes.
+    public var visibleStrokeCount: Int { stack.count }
+
+    /// A visible stroke, or `nil` if it is hidden, erased away, deleted, undone or not here yet.
+    ///
+    /// - Complexity: O(1) plus copying references to its arrays.
+    public func drawingStroke(_ id: StrokeID) -> DrawingStroke? {
+        guard let entry = stackEntries[id], let record = records[id], let added = record.added else { return nil }
+        var colour = added.style.colour
+        var width = added.style.width
+        var transform = Transform.identity
+        if case .colour(let value) = record.attributes[.colour]?.current(isActive: isActive) { colour = value }
+        if case .width(let value) = record.attributes[.width]?.current(isActive: isActive) { width = value }
+        if case .transform(let value) = record.attributes[.transform]?.current(isActive: isActive) {
+            transform = value
+        }
+        return DrawingStroke(
+            id: id,
+            colour: colour,
+            width: width,
+            transform: transform,
+            z: entry.z,
+            points: record.points,
+            pressures: record.pressures,
+            pieces: record.pieces
+        )
+    }
+
+    /// Whether a stroke is known at all (visible or not, arrived or only mentioned).
+    public func knows(_ id: StrokeID) -> Bool { records[id]?.added != nil }
+
+    /// The points of a stroke that has arrived, visible or not: what erasers and appends work against.
+    public func points(of id: StrokeID) -> [Point]? {
+        records[id]?.added == nil ? nil : records[id]!.points
+    }
+}

@@ -1,0 +1,32 @@
+public import InkwellGeometry
+
+/// A visible stroke as a renderer needs it: current style, transform, points and visible pieces.
+public struct DrawingStroke: Hashable, Sendable {
+    public let id: StrokeID
+    public let colour: Colour
+    public let width: Double
+    public let transform: Transform
+    /// Stacking value; strokes with equal values stack in the order they were added.
+    public let z: Double
+    /// The sampled points, before the transform.
+    public let points: [Point]
+    /// One pressure per point (0…1), when the pen reported it.
+    public let pressures: [Float]?
+    /// The visible parts, in order: parameter intervals of positive length, or the single `[0, 0]`
+    /// of a one-point dot.
+    public let pieces: [ParameterInterval]
+
+    /// The stroke's bounds after its transform, grown by half its width: what to redraw when it changes.
+    public var bounds: Rect? {
+        guard var box = Rect(bounding: points.map(transform.apply)) else { return nil }
+        box = box.expanded(by: width / 2 * max(1, transform.scale))
+        return box
+    }
+}
+
+extension Transform {
+    /// The largest factor by which the transform stretches a length.
+    var scale: Double {
+        max((a * a + b * b).squareRoot(), (c * c + d * d).squareRoot())
+    }
+}

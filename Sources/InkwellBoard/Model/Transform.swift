@@ -1,0 +1,27 @@
+public import InkwellGeometry
+
+/// An affine transform `x' = a·x + c·y + tx, y' = b·x + d·y + ty` (SVG's `matrix(a b c d tx ty)`).
+///
+/// Moving, scaling or rotating a stroke sets this attribute; its points never change, so erase
+/// intervals and appends stay valid.
+public struct Transform: Hashable, Sendable {
+    public var a, b, c, d, tx, ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+    }
+
+    public static let identity = Transform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    public static func translation(_ dx: Double, _ dy: Double) -> Transform {
+        Transform(a: 1, b: 0, c: 0, d: 1, tx: dx, ty: dy)
+    }
+
+    public var isIdentity: Bool { self == .identity }
+
+    public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
+
+    public func apply(to point: Point) -> Point {
+        Point(a * point.x + c * point.y + tx, b * point.x + d * point.y + ty)
+    }
+}

@@ -1,0 +1,133 @@
+import InkwellGeometry
+public import InkwellSync
+
+extension BoardState {
+    /// Applies a change; applying it again, or a change for another board, does nothing.
+    ///
+    /// Malformed operations (bad sizes, non-finite numbers, appends by anyone but the creator, undo
+    /// of someone else's change) are ignored identically on every replica, so replicas still agree.
+    ///
+    /// - Complexity: O(size of the change) plus O(log strokes) per restacked stroke; O(strokes)
+    ///   for a clear or for undoing one.
+    @discardableResult
+    public mutating func apply(_ change: BoardChange) -> BoardDelta {
+        var delta = BoardDelta()
+        guard change.payload.board == board, applied.insert(change.id).inserted else { return delta }
+        for (index, operation) in change.payload.operations.enumerated() {
+            apply(operation, at: change.opStamp(index), delta: &delta)
+        }
+        return delta
+    }
+
+    /// Applies many changes; the result is the same as applying them one by one in any order.
+    @discardableResult
+    public mutating func apply(contentsOf changes: some Sequence<BoardChange>) -> BoardDelta {
+        changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
+    }
+
+    mutating func apply(_ operation: BoardOperation, at position: OpStamp, delta: inout BoardDelta) {
+        let change = position.change
+        switch operation {
+        case .addStroke(let style, let points, let pressures):
+            guard BoardLimits.accepts(points, pressures), AttributeValue.width(style.width).isValid else { return }
+            let id = StrokeID(change: change, index: position.index)
+            records[id, default: StrokeRecord(id: id)].added = .init(
+                position: position,
+                style: style,
+                points: points,
+                pressures: pressures
+            )
+            records[id]!.layOutPoints()
+            records[id]!.recomputeVisibility(isActive: isActive)
+            note(.stroke(id), of: change)
+            restack(id, delta: &delta)
+
+        case .appendPoints(let id, let points, let pressures):
+            guard change.replica == id.creator, change.seq > id.change.seq, BoardLimits.accepts(points, pressures)
+            else { return }
+            let wentLast = records[id, default: StrokeRecord(id: id)].insert(
+                .init(change: change, points: points, pressures: pressures)
+            )
+            if records[id]!.added != nil {
+                if wentLast {
+                    records[id]!.place(appendAt: records[id]!.appends.count - 1)
+                } else {
+                    records[id]!.layOutPoints()
+                }
+            }
+            note(.append(id), of: change)
+            if isActive(change) && wentLast {
+                records[id]!.recomputePieces()
+            } else {
+                records[id]!.recomputeVisibility(isActive: isActive)
+            }
+            restack(id, delta: &delta)
+
+        case .erase(let id, let intervals):
+            let valid = intervals.filter { $0.isFinite && !$0.isEmpty }
+            guard !valid.isEmpty, intervals.count <= BoardLimits.maximumIntervalsPerErase else { return }
+            records[id, default: StrokeRecord(id: id)].erases[change, default: []].append(contentsOf: valid)
+            note(.erase(id), of: change)
+            records[id]!.recomputeVisibility(isActive: isActive)
+            restack(id, delta: &delta)
+
+        case .set(let id, let value):
+            guard value.isValid else { return }
+            records[id, default: StrokeRecord(id: id)].attributes[value.attribute, default: AttributeHistory()]
+                .insert(.init(position: position, value: value))
+            note(.attribute(id, value.attribute), of: change)
+            restack(id, delta: &delta)
+
+        case .undo(let target), .redo(let target):
+            guard target.replica == change.replica else { return }
+            let wasActive = isActive(target)
+            if case .undo = operation {
+                activity[target, default: LWWRegister(true, at: .origin)].set(false, at: position)
+            } else {
+                activity[target, default: LWWRegister(true, at: .origin)].set(true, at: position)
+            }
+            if isActive(target) != wasActive { revisit(target, delta: &delta) }
+
+        case .clear:
+            clears.insert(position, at: clears.firstIndex { $0 > position } ?? clears.endIndex)
+            note(.clear, of: change)
+            updateLatestActiveClear(delta: &delta)
+
+        case .unknown:
+            // Kept by the change log so it syncs on and takes effect after an upgrade; no effect here.
+            return
+        }
+    }
+
+    mutating func note(_ effect: Effect, of change: ChangeID) {
+        effects[change, default: []].append(effect)
+    }
+
+    /// Re-evaluates everything `change` touched, after it was undone or redone.
+    mutating func revisit(_ change: ChangeID, delta: inout BoardDelta) {
+        for effect in effects[change] ?? [] {
+            switch effect {
+            case .stroke(let id), .attribute(let id, _):
+                restack(id, delta: &delta)
+            case .append(let id), .erase(let id):
+                records[id]!.recomputeVisibility(isActive: isActive)
+                restack(id, delta: &delta)
+            case .clear:
+                updateLatestActiveClear(delta: &delta)
+            }
+        }
+    }
+
+    mutating func updateLatestActiveClear(delta: inout BoardDelta) {
+        let latest = clears.last { isActive($0.change) }
+        guard latest != latestActiveClear else { return }
+        latestActiveClear = latest
+        delta.everything = true
+        for id in records.keys { restack(id, delta: &delta) }
+    }
+}
+
+extension OpStamp {
+    /// Before every real operation: the default "active" write that undo and redo overwrite.
+    static let origin = OpStamp(stamp: .zero, change: ChangeID(replica: ReplicaID(high: 0, low: 0), seq: 1))
+}

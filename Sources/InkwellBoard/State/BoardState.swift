@@ -1,0 +1,83 @@
+import InkwellGeometry
+public import InkwellSync
+
+/// The state of one board: a pure function of the *set* of changes applied to it.
+///
+/// Any order, any repetition, any batching of the same changes gives the same state and the same
+/// ``canonicalEncoding()``. Operations that arrive before their stroke are kept and take effect when
+/// it arrives. Undo is a last-writer-wins "active" register per target change; a change that is not
+/// active has no effect, and the effects index lets an undo revisit exactly what its target touched.
+///
+/// Applying a change costs O(the change) (plus O(log strokes) to restack), except a clear, or its
+/// undo, which revisits every stroke.
+public struct BoardState: Sendable {
+    public let board: BoardID
+
+    var records: [StrokeID: StrokeRecord] = [:]
+    /// Every change applied, so applying one again changes nothing.
+    var applied: Set<ChangeID> = []
+    /// Undo/redo registers per target change; a change with none is active.
+    var activity: [ChangeID: LWWRegister<Bool>] = [:]
+    /// What each undoable change touched.
+    var effects: [ChangeID: [Effect]] = [:]
+    /// Every clear, sorted; the latest active one hides strokes added before it.
+    var clears: [OpStamp] = []
+    var latestActiveClear: OpStamp?
+    /// Visible strokes, bottom to top.
+    var stack: [StackEntry] = []
+    var stackEntries: [StrokeID: StackEntry] = [:]
+
+    public init(board: BoardID) {
+        self.board = board
+    }
+
+    /// Whether a change has been applied.
+    public func contains(_ change: ChangeID) -> Bool { applied.contains(change) }
+
+    /// The number of changes applied.
+    public var changeCount: Int { applied.count }
+
+    /// Whether `change` is active: not undone, or redone since.
+    public func isActive(_ change: ChangeID) -> Bool {
+        activity[change]?.value ?? true
+    }
+}
+
+/// Something an undoable change did, to be revisited when the change is undone or redone.
+enum Effect: Hashable, Sendable {
+    case stroke(StrokeID)
+    case append(StrokeID)
+    case erase(StrokeID)
+    case attribute(StrokeID, Attribute)
+    case clear
+}
+
+/// A visible stroke's place in the stack: by z-order, then by when it was added.
+struct StackEntry: Comparable, Sendable {
+    let z: Double
+    let position: OpStamp
+    let id: StrokeID
+
+    static func < (lhs: StackEntry, rhs: StackEntry) -> Bool {
+        (lhs.z, lhs.position) < (rhs.z, rhs.position)
+    }
+
+    static func == (lhs: StackEntry, rhs: StackEntry) -> Bool {
+        lhs.z == rhs.z && lhs.position == rhs.position
+    }
+}
+
+/// Sizes beyond which an operation is malformed and ignored by every replica alike.
+public enum BoardLimits {
+    public static let maximumPointsPerOperation = 100_000
+    public static let maximumCoordinate = 1e9
+    public static let maximumIntervalsPerErase = 10_000
+
+    static func accepts(_ points: [Point], _ pressures: [Float]?) -> Bool {
+        guard !points.isEmpty, points.count <= maximumPointsPerOperation else { return false }
+        guard points.allSatisfy({ $0.isFinite && abs($0.x) <= maximumCoordinate && abs($0.y) <= maximumCoordinate })
+        else { return false }
+        guard let pressures else { return true }
+        return pressures.count == points.count && pressures.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }
+    }
+}

@@ -1,0 +1,103 @@
+import InkwellGeometry
+import InkwellSync
+
+/// Everything a board knows about one stroke, including operations that arrived before the stroke.
+struct StrokeRecord: Sendable {
+    /// What the add operation said; `nil` until it arrives.
+    struct Added: Sendable {
+        let position: OpStamp
+        let style: StrokeStyle
+        let points: [Point]
+        let pressures: [Float]?
+    }
+
+    /// One append, kept in the creator's seq order whatever order it arrived in.
+    struct Append: Sendable {
+        let change: ChangeID
+        let points: [Point]
+        let pressures: [Float]?
+        /// Index of its first point in the stroke's point list; set when the points are laid out.
+        var firstIndex = 0
+    }
+
+    let id: StrokeID
+    var added: Added?
+    var appends: [Append] = []
+    /// Intervals per erase change.
+    var erases: [ChangeID: [ParameterInterval]] = [:]
+    var attributes: [Attribute: AttributeHistory] = [:]
+
+    // Derived from the above (and from which changes are active); rebuilt when they change.
+    /// The add's points, then every append's, in seq order.
+    var points: [Point] = []
+    var pressures: [Float]?
+    /// The parts of parameter space hidden by active erases and by undone appends.
+    var hidden = IntervalSet()
+    /// What stays visible: positive-length parameter intervals, or `[0, 0]` for a one-point dot.
+    var pieces: [ParameterInterval] = []
+
+    init(id: StrokeID) {
+        self.id = id
+    }
+
+    /// Lays out the points again from the add and the appends.
+    ///
+    /// - Complexity: O(points), or O(appended points) when `fastAppend` and the last append is new.
+    mutating func layOutPoints() {
+        guard let added else { return }
+        points = added.points
+        pressures = added.pressures
+        for index in appends.indices { place(appendAt: index) }
+    }
+
+    /// Adds the points of `appends[index]` after the current points.
+    mutating func place(appendAt index: Int) {
+        appends[index].firstIndex = points.count
+        let append = appends[index]
+        points.append(contentsOf: append.points)
+        if pressures != nil {
+            // A stroke with pressure keeps one value per point; an append without any repeats the last.
+            pressures!.append(
+                contentsOf: append.pressures ?? Array(repeating: pressures!.last ?? 1, count: append.points.count)
+            )
+        }
+    }
+
+    /// Inserts an append in seq order.
+    ///
+    /// - Returns: whether it went last, so its points can simply be placed after the others.
+    mutating func insert(_ append: Append) -> Bool {
+        let position = appends.firstIndex { $0.change.seq > append.change.seq } ?? appends.endIndex
+        appends.insert(append, at: position)
+        return position == appends.endIndex - 1
+    }
+
+    /// The parameter of the last point: the stroke spans `0...lastParameter`.
+    var lastParameter: Double { Double(max(points.count - 1, 0)) }
+
+    /// Recomputes ``hidden`` and ``pieces`` from the erases and appends that are active.
+    ///
+    /// - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
+    mutating func recomputeVisibility(isActive: (ChangeID) -> Bool) {
+        var hidden = IntervalSet()
+        for change in erases.keys.sorted() where isActive(change) {
+            for interval in erases[change]! { hidden.insert(interval) }
+        }
+        for append in appends where !isActive(append.change) {
+            hidden.insert(
+                ParameterInterval(Double(append.firstIndex - 1), Double(append.firstIndex + append.points.count))
+            )
+        }
+        self.hidden = hidden
+        recomputePieces()
+    }
+
+    /// Recomputes ``pieces`` from ``hidden`` after the points grew.
+    mutating func recomputePieces() {
+        if points.count == 1 {
+            pieces = hidden.contains(0) ? [] : [ParameterInterval(0, 0)]
+        } else {
+            pieces = hidden.gaps(in: 0, lastParameter)
+        }
+    }
+}
