@@ -1,0 +1,275 @@
+import Foundation
+import InkwellBoard
+import InkwellGeometry
+import InkwellSync
+import Testing
+
+/// Writes `Conformance/board.json`: lists of changes in delivery order → the visible geometry and
+/// canonical hash. The browser client must reproduce every case exactly.
+@Suite struct BoardVectorTests {
+    struct Case {
+        let name: String
+        let changes: [BoardChange]
+    }
+
+    static func cases() -> [Case] {
+        var cases: [Case] = []
+        var alice = Author(1)
+        var bob = Author(2)
+        let red = Colour(red: 200, green: 10, blue: 10)
+
+        let single = alice.change(add(line(4)))
+        cases.append(Case(name: "one stroke", changes: [single]))
+
+        let drawn = alice.change(add(line(6, y: 10)))
+        bob.saw(drawn)
+        let early = bob.change(.erase(stroke(of: drawn), [interval(1, 2.5)]))
+        cases.append(Case(name: "erase before add", changes: [early, drawn]))
+
+        let dotStart = alice.change(add([Point(0, 20)], style: StrokeStyle(colour: red, width: 3)))
+        let dotID = stroke(of: dotStart)
+        let append1 = alice.change(.appendPoints(dotID, points: [Point(5, 21), Point(9, 24)], pressures: nil))
+        let append2 = alice.change(.appendPoints(dotID, points: [Point(14, 22)], pressures: nil))
+        cases.append(Case(name: "appends out of order and before add", changes: [append2, append1, dotStart]))
+
+        let shared = alice.change(add(line(11, y: 30)))
+        bob.saw(shared)
+        let eraseA = alice.change(.erase(stroke(of: shared), [interval(1, 3)]))
+        let eraseB = bob.change(.erase(stroke(of: shared), [interval(2, 5), interval(8.25, 9.75)]))
+        cases.append(Case(name: "concurrent erases union", changes: [eraseB, shared, eraseA]))
+
+        let undoA = alice.change(.undo(eraseA.id))
+        cases.append(Case(name: "erase undone while another erases more", changes: [shared, eraseA, eraseB, undoA]))
+        let redoA = alice.change(.redo(eraseA.id))
+        cases.append(Case(name: "erase undone then redone", changes: [redoA, shared, undoA, eraseB, eraseA]))
+
+        let coloured = alice.change(add(line(3, y: 40)))
+        bob.saw(coloured)
+        let toRed = bob.change(.set(stroke(of: coloured), .colour(red)))
+        alice.saw(toRed)
+        let toBlue = alice.change(.set(stroke(of: coloured), .colour(Colour(red: 0, green: 0, blue: 255, alpha: 128))))
+        let undoBlue = alice.change(.undo(toBlue.id))
+        cases.append(Case(name: "attribute last writer wins", changes: [toBlue, coloured, toRed]))
+        cases.append(
+            Case(name: "attribute undo brings back the previous write", changes: [coloured, toRed, toBlue, undoBlue])
+        )
+
+        let before = alice.change(add(line(3, y: 50)))
+        bob.saw(before)
+        let clear = bob.change(.clear)
+        alice.saw(clear)
+        let after = alice.change(add(line(3, y: 55)))
+        cases.append(Case(name: "clear hides earlier strokes only", changes: [after, clear, before]))
+        let undoClear = bob.change(.undo(clear.id))
+        cases.append(Case(name: "clear undone", changes: [before, clear, after, undoClear]))
+
+        let aliceClear = alice.change(.clear)
+        let undoAliceClear = alice.change(.undo(aliceClear.id))
+        cases.append(Case(name: "concurrent clears, one undone", changes: [before, aliceClear, clear, undoAliceClear]))
+
+        let low = alice.change(add(line(2, y: 60)))
+        let high = alice.change(add(line(2, y: 61)))
+        let lift = alice.change(.set(stroke(of: low), .zOrder(2.5)))
+        let sink = alice.change(.set(stroke(of: high), .zOrder(-1)))
+        cases.append(Case(name: "z-order", changes: [sink, high, lift, low]))
+
+        let doomed = alice.change(add(line(3, y: 70)))
+        let delete = alice.change(.set(stroke(of: doomed), .deleted(true)))
+        let undelete = alice.change(.undo(delete.id))
+        cases.append(Case(name: "deleted", changes: [delete, doomed]))
+        cases.append(Case(name: "delete undone", changes: [doomed, undelete, delete]))
+
+        let dot = alice.change(add([Point(80, 80)]))
+        let eraseDot = alice.change(.erase(stroke(of: dot), [interval(-0.5, 0.5)]))
+        cases.append(
+            Case(name: "a dot and an erased dot", changes: [dot, alice.change(add([Point(90, 80)])), eraseDot])
+        )
+
+        let pair = alice.change(add(line(2, y: 90)), add(line(2, y: 91)))
+        let undoPair = alice.change(.undo(pair.id))
+        cases.append(Case(name: "several strokes in one change", changes: [pair]))
+        cases.append(Case(name: "several strokes undone together", changes: [undoPair, pair]))
+
+        let long = alice.change(add(line(3, y: 100)))
+        let middle = alice.change(
+            .appendPoints(stroke(of: long), points: [Point(30, 100), Point(40, 100)], pressures: nil)
+        )
+        let tail = alice.change(.appendPoints(stroke(of: long), points: [Point(50, 100)], pressures: nil))
+        let undoMiddle = alice.change(.undo(middle.id))
+        cases.append(Case(name: "append undone", changes: [tail, long, undoMiddle, middle]))
+
+        let pressured = alice.change(
+            .addStroke(pen, points: line(3, y: 110), pressures: [0.25, 0.5, 1]),
+            .set(
+                StrokeID(change: ChangeID(replica: alice.replica, seq: alice.seq + 1)),
+                .transform(Transform(a: 2, b: 0, c: 0.5, d: 1, tx: -3, ty: 7.5))
+            )
+        )
+        let pressureAppend = alice.change(
+            .appendPoints(stroke(of: pressured), points: [Point(30, 110)], pressures: nil)
+        )
+        cases.append(Case(name: "pressure and transform", changes: [pressured, pressureAppend]))
+
+        var elsewhere = Author(3, board: "other")
+        cases.append(
+            Case(
+                name: "duplicates and other boards change nothing",
+                changes: [single, single, elsewhere.change(add(line(2))), single]
+            )
+        )
+
+        var mallory = Author(9)
+        let hijack = mallory.change(.appendPoints(stroke(of: single), points: [Point(99, 99)], pressures: nil))
+        let foreignUndo = mallory.change(.undo(single.id))
+        let malformed = mallory.change(
+            add([], style: pen),
+            add(line(2), style: StrokeStyle(colour: red, width: 0)),
+            .addStroke(pen, points: line(2), pressures: [0.5]),
+            .erase(stroke(of: single), [interval(3, 1)])
+        )
+        cases.append(
+            Case(
+                name: "ignored: foreign append, foreign undo, malformed",
+                changes: [hijack, single, foreignUndo, malformed]
+            )
+        )
+
+        cases.append(Case(name: "random session", changes: randomSession(seed: 17)))
+        return cases
+    }
+
+    /// 240 changes from three replicas with every operation kind, delivered shuffled with duplicates.
+    static func randomSession(seed: UInt64) -> [BoardChange] {
+        var generator = SplitMix64(seed: seed)
+        var model = BoardModel()
+        var authors = [Author(4), Author(5), Author(6)]
+        var changes: [BoardChange] = []
+        for step in 0..<240 {
+            let index = step % 3
+            let position = OpStamp(
+                stamp: .zero,
+                change: ChangeID(replica: authors[index].replica, seq: authors[index].seq + 1)
+            )
+            var edit = model.randomOperation(at: position, using: &generator)
+            // Keep the numbers short in the file: quarter-pixel points, eighth-step intervals.
+            edit.operations = edit.operations.map(Self.rounded)
+            let change = authors[index].change(edit.operations)
+            model.apply(change)
+            changes.append(change)
+        }
+        return (changes + changes.prefix(20)).shuffled(using: &generator)
+    }
+
+    static func rounded(_ operation: BoardOperation) -> BoardOperation {
+        func round(_ points: [Point]) -> [Point] {
+            points.map { Point(($0.x * 4).rounded() / 4, ($0.y * 4).rounded() / 4) }
+        }
+        func round(_ pressures: [Float]?) -> [Float]? { pressures?.map { ($0 * 8).rounded() / 8 } }
+        switch operation {
+        case .addStroke(let style, let points, let pressures):
+            return .addStroke(
+                StrokeStyle(colour: style.colour, width: (style.width * 4).rounded() / 4 + 0.25),
+                points: round(points),
+                pressures: round(pressures)
+            )
+        case .appendPoints(let id, let points, let pressures):
+            return .appendPoints(id, points: round(points), pressures: round(pressures))
+        case .erase(let id, let intervals):
+            return .erase(id, intervals.map { interval(($0.lower * 8).rounded() / 8, ($0.upper * 8).rounded() / 8) })
+        case .set(let id, .width(let width)):
+            return .set(id, .width((width * 4).rounded() / 4))
+        default:
+            return operation
+        }
+    }
+
+    @Test func boardVectorsAreCurrent() throws {
+        let cases = Self.cases().map { testCase -> [String: Any] in
+            let board = BoardState.after(testCase.changes)
+            return [
+                "name": testCase.name,
+                "changes": testCase.changes.map(VectorJSON.change),
+                "expected": [
+                    "hash": board.canonicalHash,
+                    "encoding": board.canonicalEncoding().map { String(format: "%02x", $0) }.joined(),
+                    "strokes": board.drawing.map(VectorJSON.stroke),
+                ] as [String: Any],
+            ]
+        }
+        #expect(cases.count >= 20)
+        try VectorFile(name: "board.json").check([
+            "format": "inkwell-board-conformance/1",
+            "about": "Each case applies `changes` in the order given to an empty board \"main\"; the result must have "
+                + "exactly the `expected` visible strokes (bottom to top), canonical encoding and hash. "
+                + "Stamps are {wall, counter}; stroke ids are `<replica hex>-<seq>-<index>`; colours 0xRRGGBBAA.",
+            "cases": cases,
+        ])
+    }
+}
+
+/// The JSON form of changes and strokes in the vector files.
+enum VectorJSON {
+    static func change(_ change: BoardChange) -> [String: Any] {
+        [
+            "id": id(change.id),
+            "stamp": ["wall": change.stamp.wallMilliseconds, "counter": Int(change.stamp.counter)],
+            "board": change.payload.board.rawValue,
+            "operations": change.payload.operations.map(operation),
+        ]
+    }
+
+    static func id(_ id: ChangeID) -> [String: Any] { ["replica": id.replica.description, "seq": id.seq] }
+
+    static func points(_ points: [Point]) -> [[Double]] { points.map { [$0.x, $0.y] } }
+
+    static func operation(_ operation: BoardOperation) -> [String: Any] {
+        switch operation {
+        case .addStroke(let style, let points, let pressures):
+            return [
+                "op": "addStroke", "colour": style.colour.rgba, "width": style.width, "points": Self.points(points),
+                "pressures": pressures.map { $0.map(Double.init) } as Any? ?? NSNull(),
+            ]
+        case .appendPoints(let id, let points, let pressures):
+            return [
+                "op": "appendPoints", "stroke": id.description, "points": Self.points(points),
+                "pressures": pressures.map { $0.map(Double.init) } as Any? ?? NSNull(),
+            ]
+        case .erase(let id, let intervals):
+            return ["op": "erase", "stroke": id.description, "intervals": intervals.map { [$0.lower, $0.upper] }]
+        case .set(let id, let value):
+            return ["op": "set", "stroke": id.description].merging(attribute(value)) { $1 }
+        case .undo(let target):
+            return ["op": "undo", "change": Self.id(target)]
+        case .redo(let target):
+            return ["op": "redo", "change": Self.id(target)]
+        case .clear:
+            return ["op": "clear"]
+        case .unknown(let kind, let bytes):
+            return ["op": "unknown", "kind": kind, "bytes": bytes.map { String(format: "%02x", $0) }.joined()]
+        }
+    }
+
+    static func attribute(_ value: AttributeValue) -> [String: Any] {
+        switch value {
+        case .colour(let colour): ["attribute": "colour", "value": colour.rgba]
+        case .width(let width): ["attribute": "width", "value": width]
+        case .transform(let t): ["attribute": "transform", "value": [t.a, t.b, t.c, t.d, t.tx, t.ty]]
+        case .zOrder(let z): ["attribute": "zOrder", "value": z]
+        case .deleted(let deleted): ["attribute": "deleted", "value": deleted]
+        }
+    }
+
+    static func stroke(_ stroke: DrawingStroke) -> [String: Any] {
+        let t = stroke.transform
+        return [
+            "id": stroke.id.description,
+            "colour": stroke.colour.rgba,
+            "width": stroke.width,
+            "z": stroke.z,
+            "transform": [t.a, t.b, t.c, t.d, t.tx, t.ty],
+            "points": points(stroke.points),
+            "pressures": stroke.pressures.map { $0.map(Double.init) } as Any? ?? NSNull(),
+            "pieces": stroke.pieces.map { [$0.lower, $0.upper] },
+        ]
+    }
+}
