@@ -1,7 +1,9 @@
 /// What one applied change altered in the drawing, so a renderer redraws only that.
-public struct BoardDelta: Hashable, Sendable {
+public struct BoardDelta: Sendable {
     /// Strokes whose geometry, style or visibility changed.
-    public var strokes: Set<StrokeID> = []
+    public var strokes: Set<StrokeID> { Set(touched) }
+    /// The same, as collected: cheaper than hashing into a set on every apply.
+    var touched: [StrokeID] = []
     /// The stacking order of visible strokes changed.
     public var reordered = false
     /// Potentially every stroke changed (a clear, or undoing one): redraw everything.
@@ -9,10 +11,10 @@ public struct BoardDelta: Hashable, Sendable {
 
     public init() {}
 
-    public var isEmpty: Bool { strokes.isEmpty && !reordered && !everything }
+    public var isEmpty: Bool { touched.isEmpty && !reordered && !everything }
 
     public mutating func formUnion(_ other: BoardDelta) {
-        strokes.formUnion(other.strokes)
+        touched.append(contentsOf: other.touched)
         reordered = reordered || other.reordered
         everything = everything || other.everything
     }

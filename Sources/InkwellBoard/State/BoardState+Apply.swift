@@ -38,29 +38,18 @@ extension BoardState {
                 pressures: pressures
             )
             records[id]!.layOutPoints()
-            records[id]!.recomputeVisibility(isActive: isActive)
+            records[id]!.recomputeVisibility(isActive: activeCheck)
             note(.stroke(id), of: change)
             restack(id, delta: &delta)
 
         case .appendPoints(let id, let points, let pressures):
             guard change.replica == id.creator, change.seq > id.change.seq, BoardLimits.accepts(points, pressures)
             else { return }
-            let wentLast = records[id, default: StrokeRecord(id: id)].insert(
-                .init(change: change, points: points, pressures: pressures)
+            records[id, default: StrokeRecord(id: id)].append(
+                .init(change: change, points: points, pressures: pressures),
+                isActive: activeCheck
             )
-            if records[id]!.added != nil {
-                if wentLast {
-                    records[id]!.place(appendAt: records[id]!.appends.count - 1)
-                } else {
-                    records[id]!.layOutPoints()
-                }
-            }
             note(.append(id), of: change)
-            if isActive(change) && wentLast {
-                records[id]!.recomputePieces()
-            } else {
-                records[id]!.recomputeVisibility(isActive: isActive)
-            }
             restack(id, delta: &delta)
 
         case .erase(let id, let intervals):
@@ -68,7 +57,7 @@ extension BoardState {
             guard !valid.isEmpty, intervals.count <= BoardLimits.maximumIntervalsPerErase else { return }
             records[id, default: StrokeRecord(id: id)].erases[change, default: []].append(contentsOf: valid)
             note(.erase(id), of: change)
-            records[id]!.recomputeVisibility(isActive: isActive)
+            records[id]!.recomputeVisibility(isActive: activeCheck)
             restack(id, delta: &delta)
 
         case .set(let id, let value):
@@ -100,17 +89,21 @@ extension BoardState {
     }
 
     mutating func note(_ effect: Effect, of change: ChangeID) {
-        effects[change, default: []].append(effect)
+        if let index = effects.index(forKey: change) {
+            effects.values[index].append(effect)
+        } else {
+            effects[change] = .one(effect)
+        }
     }
 
     /// Re-evaluates everything `change` touched, after it was undone or redone.
     mutating func revisit(_ change: ChangeID, delta: inout BoardDelta) {
-        for effect in effects[change] ?? [] {
+        for effect in effects[change]?.all ?? [] {
             switch effect {
             case .stroke(let id), .attribute(let id, _):
                 restack(id, delta: &delta)
             case .append(let id), .erase(let id):
-                records[id]!.recomputeVisibility(isActive: isActive)
+                records[id]!.recomputeVisibility(isActive: activeCheck)
                 restack(id, delta: &delta)
             case .clear:
                 updateLatestActiveClear(delta: &delta)

@@ -5,7 +5,7 @@ extension BoardState {
     ///
     /// - Complexity: O(log strokes) to find its place, plus moving the entries above it.
     mutating func restack(_ id: StrokeID, delta: inout BoardDelta) {
-        delta.strokes.insert(id)
+        delta.touched.append(id)
         let wanted = stackEntry(for: id)
         let current = stackEntries[id]
         guard wanted != current else { return }
@@ -26,9 +26,11 @@ extension BoardState {
             !record.pieces.isEmpty
         else { return nil }
         if let clear = latestActiveClear, added.position < clear { return nil }
-        if case .deleted(true) = record.attributes[.deleted]?.current(isActive: isActive) { return nil }
         var z = 0.0
-        if case .zOrder(let value) = record.attributes[.zOrder]?.current(isActive: isActive) { z = value }
+        if !record.attributes.isEmpty {
+            if case .deleted(true) = record.attributes[.deleted]?.current(isActive: isActive) { return nil }
+            if case .zOrder(let value) = record.attributes[.zOrder]?.current(isActive: isActive) { z = value }
+        }
         return StackEntry(z: z, position: added.position, id: id)
     }
 }

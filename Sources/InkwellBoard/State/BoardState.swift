@@ -19,7 +19,7 @@ public struct BoardState: Sendable {
     /// Undo/redo registers per target change; a change with none is active.
     var activity: [ChangeID: LWWRegister<Bool>] = [:]
     /// What each undoable change touched.
-    var effects: [ChangeID: [Effect]] = [:]
+    var effects: [ChangeID: Effects] = [:]
     /// Every clear, sorted; the latest active one hides strokes added before it.
     var clears: [OpStamp] = []
     var latestActiveClear: OpStamp?
@@ -39,7 +39,15 @@ public struct BoardState: Sendable {
 
     /// Whether `change` is active: not undone, or redone since.
     public func isActive(_ change: ChangeID) -> Bool {
-        activity[change]?.value ?? true
+        activity.isEmpty ? true : activity[change]?.value ?? true
+    }
+
+    /// ``isActive(_:)`` as a closure that captures only the activity registers, for passing into
+    /// mutations of `records`: capturing `self` would share `records`' storage and force a copy of
+    /// the whole board on every such mutation.
+    var activeCheck: (ChangeID) -> Bool {
+        let activity = self.activity
+        return { activity.isEmpty ? true : activity[$0]?.value ?? true }
     }
 }
 
@@ -50,6 +58,23 @@ enum Effect: Hashable, Sendable {
     case erase(StrokeID)
     case attribute(StrokeID, Attribute)
     case clear
+}
+
+/// The effects of one change: almost always one, kept without allocating an array.
+enum Effects: Hashable, Sendable {
+    case one(Effect)
+    case many([Effect])
+
+    var all: [Effect] {
+        switch self {
+        case .one(let effect): [effect]
+        case .many(let effects): effects
+        }
+    }
+
+    mutating func append(_ effect: Effect) {
+        self = .many(all + [effect])
+    }
 }
 
 /// A visible stroke's place in the stack: by z-order, then by when it was added.

@@ -42,7 +42,7 @@ struct StrokeRecord: Sendable {
 
     /// Lays out the points again from the add and the appends.
     ///
-    /// - Complexity: O(points), or O(appended points) when `fastAppend` and the last append is new.
+    /// - Complexity: O(points).
     mutating func layOutPoints() {
         guard let added else { return }
         points = added.points
@@ -63,10 +63,32 @@ struct StrokeRecord: Sendable {
         }
     }
 
+    /// Takes in an append: lays its points out and updates what is visible.
+    ///
+    /// - Complexity: O(appended points) for the creator's next append, as while drawing; O(points) otherwise.
+    mutating func append(_ append: Append, isActive: (ChangeID) -> Bool) {
+        let wentLast = insert(append)
+        guard added != nil else { return }
+        if wentLast {
+            place(appendAt: appends.count - 1)
+        } else {
+            layOutPoints()
+        }
+        if wentLast && isActive(append.change) {
+            recomputePieces()
+        } else {
+            recomputeVisibility(isActive: isActive)
+        }
+    }
+
     /// Inserts an append in seq order.
     ///
     /// - Returns: whether it went last, so its points can simply be placed after the others.
     mutating func insert(_ append: Append) -> Bool {
+        if appends.last.map({ $0.change.seq < append.change.seq }) ?? true {
+            appends.append(append)
+            return true
+        }
         let position = appends.firstIndex { $0.change.seq > append.change.seq } ?? appends.endIndex
         appends.insert(append, at: position)
         return position == appends.endIndex - 1

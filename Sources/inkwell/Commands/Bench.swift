@@ -30,9 +30,11 @@ extension Inkwell {
         }
 
         func run() throws {
-            let suite = EngineBenchmarks(scale: scale, runs: runs)
+            let workloads =
+                EngineBenchmarks(scale: scale, runs: runs).workloads
+                + BoardBenchmarks(scale: scale, runs: runs).workloads
             var figures: [Figure] = []
-            for workload in suite.workloads where filter.map({ workload.name.contains($0) }) ?? true {
+            for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
                 let measured = workload.measure()
                 figures.append(contentsOf: measured)
                 if json {
