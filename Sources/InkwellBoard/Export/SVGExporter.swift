@@ -1,0 +1,100 @@
+import Foundation
+public import InkwellGeometry
+
+/// Writes what a board shows as SVG: visible strokes bottom to top, each visible piece as a smooth
+/// path (erased parts are simply not there), in its current colour, width and transform.
+public struct SVGExporter: Sendable {
+    public struct Configuration: Sendable {
+        /// Space around the drawing, in board pixels.
+        public var margin: Double = 16
+        /// Painted behind the drawing; `nil` leaves it transparent.
+        public var background: Colour? = nil
+        /// Decimal places kept in coordinates.
+        public var decimals: Int = 2
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The SVG document for `board`.
+    ///
+    /// - Complexity: O(visible points).
+    public func svg(for board: BoardState) -> String {
+        let strokes = Array(board.drawing)
+        let bounds =
+            strokes.compactMap(\.bounds).reduce(nil) { $0?.union($1) ?? $1 }
+            ?? Rect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        let view = bounds.expanded(by: configuration.margin)
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(number(view.minX)) \(number(view.minY)) \
+            \(number(view.width)) \(number(view.height))" width="\(number(view.width))" height="\(number(view.height))">
+
+            """
+        if let background = configuration.background {
+            svg +=
+                "<rect x=\"\(number(view.minX))\" y=\"\(number(view.minY))\" width=\"\(number(view.width))\" "
+                + "height=\"\(number(view.height))\"\(paint("fill", background))/>\n"
+        }
+        svg += "<g fill=\"none\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
+        for stroke in strokes { svg += element(for: stroke) }
+        svg += "</g>\n</svg>\n"
+        return svg
+    }
+
+    /// One stroke: a path with a subpath per visible piece, or a circle for a dot.
+    func element(for stroke: DrawingStroke) -> String {
+        let width = stroke.width * averagePressure(stroke)
+        let transform = stroke.transform.isIdentity ? "" : " transform=\"matrix(\(matrix(stroke.transform)))\""
+        let id = " data-stroke=\"\(stroke.id)\""
+        if stroke.points.count == 1 {
+            let centre = stroke.points[0]
+            return "<circle\(id) cx=\"\(number(centre.x))\" cy=\"\(number(centre.y))\" r=\"\(number(width / 2))\""
+                + "\(paint("fill", stroke.colour))\(transform)/>\n"
+        }
+        let curve = SmoothCurve(points: stroke.points)
+        var path = ""
+        for piece in stroke.pieces {
+            let beziers = curve.beziers(in: piece)
+            guard let first = beziers.first else { continue }
+            path += "M\(number(first.start.x)) \(number(first.start.y))"
+            for bezier in beziers {
+                path += "C\(pair(bezier.control1)) \(pair(bezier.control2)) \(pair(bezier.end))"
+            }
+        }
+        return
+            "<path\(id) d=\"\(path)\"\(paint("stroke", stroke.colour)) stroke-width=\"\(number(width))\"\(transform)/>\n"
+    }
+
+    /// SVG has no variable width: a stroke with pressure is drawn at its mean pressure.
+    func averagePressure(_ stroke: DrawingStroke) -> Double {
+        guard let pressures = stroke.pressures, !pressures.isEmpty else { return 1 }
+        return Double(pressures.reduce(0, +)) / Double(pressures.count)
+    }
+
+    func paint(_ property: String, _ colour: Colour) -> String {
+        let opaque = Colour(red: colour.red, green: colour.green, blue: colour.blue)
+        let opacity = colour.alpha == 255 ? "" : " \(property)-opacity=\"\(number(Double(colour.alpha) / 255))\""
+        return " \(property)=\"\(opaque.hex)\"\(opacity)"
+    }
+
+    func matrix(_ t: Transform) -> String {
+        [t.a, t.b, t.c, t.d, t.tx, t.ty].map(number).joined(separator: " ")
+    }
+
+    func pair(_ point: Point) -> String { "\(number(point.x)) \(number(point.y))" }
+
+    /// Fixed decimals with trailing zeros trimmed: `1.50` → `1.5`, `2.00` → `2`.
+    func number(_ value: Double) -> String {
+        var text = String(format: "%.\(configuration.decimals)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+}
