@@ -13,6 +13,7 @@ struct BoardBenchmarks {
         [
             Workload(name: "ink", measure: ink),
             Workload(name: "board_apply", measure: apply),
+            Workload(name: "erase_at_point", measure: eraseAtPoint),
         ]
     }
 
@@ -102,5 +103,41 @@ struct ChangeWriter {
             return point
         }
         return .addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)
+    }
+}
+
+extension BoardBenchmarks {
+    /// Tap-to-erase latency on a board of 10,000 strokes × 50 points: find the strokes near the tap,
+    /// cut their curves, apply the erase change and update the index. Reports p50 and p99.
+    func eraseAtPoint() -> [Figure] {
+        var writer = ChangeWriter(seed: 3)
+        var board = BoardState(board: "bench")
+        for _ in 0..<size(10_000) { board.apply(writer.change([writer.randomStroke(points: 50)])) }
+        var index = StrokeIndex(board)
+        var random = SplitMix64(seed: 4)
+        let clock = ContinuousClock()
+        var latencies: [Double] = []
+        var erased = 0
+        for _ in 0..<max(1_000, runs * 200) {
+            let tap = Point(Double.random(in: 0...4_000, using: &random), Double.random(in: 0...4_000, using: &random))
+            let elapsed = clock.measure {
+                let operations = index.partialErase(along: [tap], radius: 12, in: board)
+                guard !operations.isEmpty else { return }
+                erased += 1
+                let delta = board.apply(writer.change(operations))
+                index.update(from: board, after: delta)
+            }
+            latencies.append(Double(elapsed.components.attoseconds) * 1e-12 + Double(elapsed.components.seconds) * 1e6)
+        }
+        latencies.sort()
+        return [
+            Figure(workload: "erase_at_point", figure: "p50_us", value: latencies[latencies.count / 2]),
+            Figure(workload: "erase_at_point", figure: "p99_us", value: latencies[latencies.count * 99 / 100]),
+            Figure(
+                workload: "erase_at_point",
+                figure: "taps_that_erased_percent",
+                value: Double(erased) * 100 / Double(latencies.count)
+            ),
+        ]
     }
 }
