@@ -20,12 +20,17 @@ let package = Package(
         .library(name: "InkwellSync", targets: ["InkwellSync"]),
         .library(name: "InkwellGeometry", targets: ["InkwellGeometry"]),
         .library(name: "InkwellBoard", targets: ["InkwellBoard"]),
+        .library(name: "InkwellWire", targets: ["InkwellWire"]),
+        .library(name: "InkwellStore", targets: ["InkwellStore"]),
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -42,6 +47,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "InkwellWire",
+            dependencies: [
+                "InkwellSync",
+                "InkwellGeometry",
+                "InkwellBoard",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "InkwellStore",
+            dependencies: [
+                "InkwellSync",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "InkwellTesting",
             dependencies: [
                 "InkwellSync",
@@ -55,6 +79,8 @@ let package = Package(
                 "InkwellSync",
                 "InkwellGeometry",
                 "InkwellBoard",
+                "InkwellStore",
+                "InkwellWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -85,6 +111,27 @@ let package = Package(
                 "InkwellSync",
                 "InkwellTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellWireTests",
+            dependencies: [
+                "InkwellWire",
+                "InkwellBoard",
+                "InkwellGeometry",
+                "InkwellSync",
+                "InkwellTesting",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellStoreTests",
+            dependencies: [
+                "InkwellStore",
+                "InkwellSync",
+                "InkwellTesting",
             ],
             swiftSettings: swiftSettings
         ),

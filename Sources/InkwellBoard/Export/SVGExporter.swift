@@ -1,5 +1,5 @@
 import Foundation
-public import InkwellGeometry
+import InkwellGeometry
 
 /// Writes what a board shows as SVG: visible strokes bottom to top, each visible piece as a smooth
 /// path (erased parts are simply not there), in its current colour, width and transform.

@@ -1,0 +1,125 @@
+import InkwellGeometry
+
+/// Quantised, delta-encoded ink points: a few bytes a point instead of the sixteen of two doubles.
+///
+/// Coordinates go on the coarsest power-of-two grid that holds them all exactly (pen input is
+/// snapped to 1/8 px, so that is usually 8 steps per pixel), and each point is sent as its
+/// difference from the straight-line prediction 2·p[i−1] − p[i−2]: pen motion is smooth, so the
+/// residuals are small and most take one varint byte. Off-grid points fall back to raw doubles,
+/// so encoding never changes a value.
+enum PointCodec {
+    /// The grids tried, coarsest first.
+    static let scales: [UInt32] = (0...10).map { 1 << $0 }
+
+    /// Coordinates beyond this many grid steps are not quantised (|k| must stay well inside Int64).
+    static let maximumSteps = Double(1 << 52)
+
+    /// The coarsest grid that holds every coordinate exactly, or `nil` when none does.
+    static func grid(for points: [Point]) -> UInt32? {
+        scales.first { scale in
+            let factor = Double(scale)
+            return points.allSatisfy { point in
+                let x = point.x * factor
+                let y = point.y * factor
+                return x.rounded() == x && y.rounded() == y && abs(x) < maximumSteps && abs(y) < maximumSteps
+            }
+        }
+    }
+
+    /// The residuals of `points` on the grid `scale` (which must hold them).
+    static func residuals(of points: [Point], scale: UInt32) -> [Int64] {
+        let factor = Double(scale)
+        var result: [Int64] = []
+        result.reserveCapacity(points.count * 2)
+        var previous = (x: Int64(0), y: Int64(0))
+        var beforePrevious = (x: Int64(0), y: Int64(0))
+        for (index, point) in points.enumerated() {
+            let current = (x: Int64(point.x * factor), y: Int64(point.y * factor))
+            switch index {
+            case 0:
+                result += [current.x, current.y]
+            case 1:
+                result += [current.x - previous.x, current.y - previous.y]
+            default:
+                result += [
+                    current.x - (2 * previous.x - beforePrevious.x),
+                    current.y - (2 * previous.y - beforePrevious.y),
+                ]
+            }
+            beforePrevious = previous
+            previous = current
+        }
+        return result
+    }
+
+    /// Rebuilds points from residuals, rejecting anything that overflows or leaves the board.
+    static func points(fromResiduals residuals: [Int64], scale: UInt32) throws(WireError) -> [Point] {
+        guard residuals.count.isMultiple(of: 2) else { throw .invalidField("points.residuals") }
+        guard residuals.count / 2 <= WireLimits.maximumPointsPerOperation else { throw .tooLarge("points") }
+        guard scale.nonzeroBitCount == 1, scale <= scales.last! else { throw .invalidField("points.scale") }
+        let factor = Double(scale)
+        var points: [Point] = []
+        points.reserveCapacity(residuals.count / 2)
+        var previous = (x: Int64(0), y: Int64(0))
+        var beforePrevious = (x: Int64(0), y: Int64(0))
+        var index = 0
+        while index < residuals.count {
+            let dx = residuals[index]
+            let dy = residuals[index + 1]
+            let current: (x: Int64, y: Int64)
+            switch index {
+            case 0:
+                current = (dx, dy)
+            case 2:
+                current = (try add(previous.x, dx), try add(previous.y, dy))
+            default:
+                let predicted = (
+                    x: try predict(previous.x, beforePrevious.x), y: try predict(previous.y, beforePrevious.y)
+                )
+                current = (try add(predicted.x, dx), try add(predicted.y, dy))
+            }
+            let point = Point(Double(current.x) / factor, Double(current.y) / factor)
+            guard abs(point.x) <= maximumCoordinate, abs(point.y) <= maximumCoordinate else {
+                throw .invalidField("points")
+            }
+            points.append(point)
+            beforePrevious = previous
+            previous = current
+            index += 2
+        }
+        return points
+    }
+
+    /// The board's limit on coordinates.
+    static let maximumCoordinate = 1e9
+
+    private static func add(_ a: Int64, _ b: Int64) throws(WireError) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        guard !overflow else { throw .invalidField("points.residuals") }
+        return sum
+    }
+
+    private static func predict(_ previous: Int64, _ beforePrevious: Int64) throws(WireError) -> Int64 {
+        let (double, overflow) = previous.multipliedReportingOverflow(by: 2)
+        guard !overflow else { throw .invalidField("points.residuals") }
+        let (prediction, overflow2) = double.subtractingReportingOverflow(beforePrevious)
+        guard !overflow2 else { throw .invalidField("points.residuals") }
+        return prediction
+    }
+
+    /// Pressures as bytes when each is exactly k/255, else `nil` (send raw floats).
+    static func pressureBytes(_ pressures: [Float]) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pressures.count)
+        for pressure in pressures {
+            let step = (pressure * 255).rounded()
+            guard step >= 0, step <= 255, Float(step) / 255 == pressure else { return nil }
+            bytes.append(UInt8(step))
+        }
+        return bytes
+    }
+
+    static func pressures(fromBytes bytes: some Collection<UInt8>) -> [Float] {
+        bytes.map { Float($0) / 255 }
+    }
+}

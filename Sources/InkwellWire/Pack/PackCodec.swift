@@ -1,0 +1,113 @@
+import CompressNIO
+import Foundation
+import NIOCore
+import SwiftProtobuf
+
+/// Packs to and from bytes: a `PackBody` of entries, deflated, inside a `Pack` envelope
+/// (`Protos/inkwell/v1/pack.proto`).
+///
+/// Decoding checks the declared body size against ``WireLimits/maximumPackBodyBytes`` before it
+/// inflates anything, inflates into a buffer of exactly that size, and rejects bodies that turn out
+/// larger or smaller: a decompression bomb costs at most the limit. A pack from a newer schema
+/// throws ``WireError/futureSchema(_:)`` before its body is opened, so the caller can store the
+/// bytes aside and decode them after an upgrade.
+public enum PackCodec {
+    public enum Compression: Sendable {
+        case none
+        case deflate
+    }
+
+    public static func encode(_ pack: Pack, compression: Compression = .deflate) -> [UInt8] {
+        var body = WirePackBody()
+        body.entries = pack.entries.map { entry in
+            var wire = WirePackEntry()
+            wire.room = entry.room
+            wire.change = Data(entry.change)
+            return wire
+        }
+        let plain: [UInt8] = try! body.serializedBytes()
+        var wire = WirePack()
+        wire.id = Data(pack.id.bytes)
+        wire.schemaVersion = pack.schemaVersion
+        wire.bodySize = UInt32(plain.count)
+        switch compression {
+        case .none:
+            wire.compression = .none
+            wire.body = Data(plain)
+        case .deflate:
+            wire.compression = .deflate
+            var buffer = ByteBuffer(bytes: plain)
+            let compressed = try! buffer.compress(with: .deflate())
+            wire.body = Data(compressed.readableBytesView)
+        }
+        return try! wire.serializedBytes()
+    }
+
+    /// The envelope alone: enough for a server to store and index a pack without opening it.
+    public static func header(of bytes: [UInt8]) throws(WireError) -> (id: PackID, schemaVersion: UInt32) {
+        let wire = try envelope(bytes)
+        guard let id = PackID(bytes: wire.id) else { throw .invalidField("pack.id") }
+        return (id, wire.schemaVersion)
+    }
+
+    /// Decodes a pack written in a schema up to `schema` (this code's, unless a test says otherwise).
+    public static func decode(
+        _ bytes: [UInt8],
+        understanding schema: UInt32 = WireSchema.current
+    ) throws(WireError) -> Pack {
+        let wire = try envelope(bytes)
+        guard let id = PackID(bytes: wire.id) else { throw .invalidField("pack.id") }
+        guard wire.schemaVersion <= schema else { throw .futureSchema(wire.schemaVersion) }
+        guard !wire.hasEncryption else { throw .encrypted }
+        let plain = try inflate(wire)
+        let body: WirePackBody
+        do {
+            body = try WirePackBody(serializedBytes: plain)
+        } catch {
+            throw .malformed("pack body")
+        }
+        guard body.entries.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("pack entries") }
+        var entries: [Pack.Entry] = []
+        entries.reserveCapacity(body.entries.count)
+        for entry in body.entries {
+            guard !entry.room.isEmpty, entry.room.utf8.count <= WireLimits.maximumNameBytes else {
+                throw .invalidField("pack.entry.room")
+            }
+            entries.append(Pack.Entry(room: entry.room, change: Array(entry.change)))
+        }
+        return Pack(id: id, schemaVersion: wire.schemaVersion, entries: entries)
+    }
+
+    static func envelope(_ bytes: [UInt8]) throws(WireError) -> WirePack {
+        guard bytes.count <= WireLimits.maximumPackBodyBytes else { throw .tooLarge("pack") }
+        do {
+            return try WirePack(serializedBytes: bytes)
+        } catch {
+            throw .malformed("pack")
+        }
+    }
+
+    static func inflate(_ wire: WirePack) throws(WireError) -> [UInt8] {
+        let size = Int(wire.bodySize)
+        guard size <= WireLimits.maximumPackBodyBytes else { throw .tooLarge("pack body") }
+        switch wire.compression {
+        case .none:
+            guard wire.body.count == size else { throw .invalidField("pack.body_size") }
+            return Array(wire.body)
+        case .deflate:
+            var compressed = ByteBuffer(bytes: wire.body)
+            var plain = ByteBufferAllocator().buffer(capacity: size)
+            do {
+                try compressed.decompress(to: &plain, with: .deflate())
+            } catch {
+                throw .malformed("pack body compression")
+            }
+            guard plain.readableBytes == size, compressed.readableBytes == 0 else {
+                throw .invalidField("pack.body_size")
+            }
+            return Array(plain.readableBytesView)
+        case .UNRECOGNIZED:
+            throw .unsupportedCompression
+        }
+    }
+}

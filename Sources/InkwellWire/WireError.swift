@@ -1,0 +1,48 @@
+/// Why bytes could not be decoded. Safe to log: it names what was wrong, never the content.
+public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+    enum Code: Hashable, Sendable {
+        case malformed(String)
+        case tooLarge(String)
+        case missingField(String)
+        case invalidField(String)
+        case unsupportedCompression
+        case encrypted
+        case futureSchema(UInt32)
+    }
+
+    let code: Code
+
+    /// Not a valid encoding of the expected message (truncated, garbage, wrong wire types).
+    public static func malformed(_ what: String) -> WireError { WireError(code: .malformed(what)) }
+    /// Over a documented limit; nothing larger than the limit was allocated.
+    public static func tooLarge(_ what: String) -> WireError { WireError(code: .tooLarge(what)) }
+    public static func missingField(_ name: String) -> WireError { WireError(code: .missingField(name)) }
+    public static func invalidField(_ name: String) -> WireError { WireError(code: .invalidField(name)) }
+    public static let unsupportedCompression = WireError(code: .unsupportedCompression)
+    /// The pack is encrypted, and this reader holds no key for it.
+    public static let encrypted = WireError(code: .encrypted)
+    /// Written by a newer schema than this code knows: keep the bytes aside and decode after an upgrade.
+    public static func futureSchema(_ version: UInt32) -> WireError { WireError(code: .futureSchema(version)) }
+
+    /// The schema version, when the bytes come from a newer schema.
+    public var futureSchemaVersion: UInt32? {
+        if case .futureSchema(let version) = code { version } else { nil }
+    }
+
+    public var description: String {
+        switch code {
+        case .malformed(let what): "malformed \(what)"
+        case .tooLarge(let what): "\(what) exceeds its size limit"
+        case .missingField(let name): "required field \(name) is missing"
+        case .invalidField(let name): "field \(name) is out of range"
+        case .unsupportedCompression: "unsupported compression"
+        case .encrypted: "the pack is encrypted and no key is available"
+        case .futureSchema(let version): "written by schema \(version), newer than \(WireSchema.current)"
+        }
+    }
+}
+
+/// The schema version this code writes and fully understands.
+public enum WireSchema {
+    public static let current: UInt32 = 1
+}

@@ -1,0 +1,61 @@
+import Foundation
+import InkwellSync
+import Testing
+
+@testable import InkwellWire
+
+/// Random and mutated real bytes must decode or throw ``WireError``: never crash, never hang.
+@Suite struct DecoderFuzzTests {
+    static let cases = Int(ProcessInfo.processInfo.environment["INKWELL_FUZZ_CASES"] ?? "") ?? 100_000
+
+    @Test func hostileBytesNeverCrashTheDecoders() {
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["INKWELL_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
+        print("wire fuzz: \(Self.cases) cases, INKWELL_SEED=\(seed)")
+        var generator = SplitMix64(seed: seed)
+        let changes = Samples.changes.map(ChangeCodec.encode)
+        let packs = [
+            PackCodec.encode(PackCodecTests.samplePack()),
+            PackCodec.encode(PackCodecTests.samplePack(), compression: .none),
+        ]
+        var outcomes = (decoded: 0, rejected: 0)
+        for round in 0..<Self.cases {
+            let seeds = round.isMultiple(of: 2) ? changes : packs
+            var bytes: [UInt8]
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0:
+                bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
+            case 1:
+                bytes = seeds.randomElement(using: &generator)!
+                bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
+            default:
+                bytes = seeds.randomElement(using: &generator)!
+                for _ in 0..<Int.random(in: 1...6, using: &generator) where !bytes.isEmpty {
+                    let index = Int.random(in: 0..<bytes.count, using: &generator)
+                    switch Int.random(in: 0..<4, using: &generator) {
+                    case 0: bytes[index] = UInt8.random(in: 0...255, using: &generator)
+                    case 1: bytes[index] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+                    case 2: bytes.remove(at: index)
+                    default: bytes.insert(UInt8.random(in: 0...255, using: &generator), at: index)
+                    }
+                }
+            }
+            do {
+                if round.isMultiple(of: 2) {
+                    _ = try ChangeCodec.decode(bytes)
+                } else {
+                    let pack = try PackCodec.decode(bytes)
+                    for entry in pack.entries { _ = try? ChangeCodec.decode(entry.change) }
+                }
+                outcomes.decoded += 1
+            } catch {
+                outcomes.rejected += 1
+            }
+        }
+        print("wire fuzz: decoded \(outcomes.decoded), rejected \(outcomes.rejected)")
+        #expect(outcomes.decoded + outcomes.rejected == Self.cases)
+        #expect(outcomes.decoded > 0 && outcomes.rejected > 0)
+    }
+}

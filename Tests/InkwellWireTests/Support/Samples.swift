@@ -1,0 +1,64 @@
+import Foundation
+import InkwellBoard
+import InkwellGeometry
+import InkwellSync
+
+/// Changes covering every operation, for round trips and as fuzzing seeds.
+enum Samples {
+    static let alice = ReplicaID(high: 0xA11C_E000_0000_0001, low: 0x0000_0000_0000_00A1)
+    static let bob = ReplicaID(high: 0xB0B0_0000_0000_0002, low: 0x0000_0000_0000_00B2)
+
+    static func change(_ replica: ReplicaID, _ seq: UInt64, _ operations: [BoardOperation]) -> BoardChange {
+        Change(
+            id: ChangeID(replica: replica, seq: seq),
+            stamp: Stamp(wallMilliseconds: 1_800_000_000_000 + seq, counter: UInt16(seq % 3)),
+            payload: BoardEdit(board: "main", operations: operations)
+        )
+    }
+
+    static let stroke = StrokeID(change: ChangeID(replica: alice, seq: 1))
+    static let foreignStroke = StrokeID(change: ChangeID(replica: bob, seq: 7), index: 2)
+
+    static let wave = (0..<60).map { InkGrid.snap(Point(Double($0) * 3.3, 100 + 40 * sin(Double($0) / 7))) }
+
+    static var changes: [BoardChange] {
+        [
+            change(
+                alice,
+                1,
+                [.addStroke(StrokeStyle(colour: Colour(rgba: 0x1234_56FF), width: 2.5), points: wave, pressures: nil)]
+            ),
+            change(
+                alice,
+                2,
+                [.appendPoints(stroke, points: [Point(200, 100.125), Point(203.5, 99)], pressures: [0.5, 1])]
+            ),
+            change(alice, 3, [.erase(foreignStroke, [ParameterInterval(1.25, 3.0625), ParameterInterval(7, 9.5)])]),
+            change(
+                alice,
+                4,
+                [
+                    .set(stroke, .colour(Colour(rgba: 0xFF00_0080))),
+                    .set(foreignStroke, .width(7)),
+                    .set(stroke, .transform(Transform(a: 1, b: 0.5, c: -0.5, d: 1, tx: 10, ty: -3.25))),
+                    .set(stroke, .zOrder(-2.5)),
+                    .set(foreignStroke, .deleted(true)),
+                ]
+            ),
+            change(alice, 5, [.undo(ChangeID(replica: alice, seq: 3)), .redo(ChangeID(replica: alice, seq: 3))]),
+            change(bob, 1, [.clear]),
+            change(
+                bob,
+                2,
+                [
+                    .addStroke(
+                        StrokeStyle(colour: .black, width: 1),
+                        points: [Point(0.1, 0.2), Point(1e-7, -3)],
+                        pressures: [0.3, 0.123]
+                    ),
+                    .addStroke(StrokeStyle(colour: .black, width: 1), points: [Point(-5, 5)], pressures: nil),
+                ]
+            ),
+        ]
+    }
+}
