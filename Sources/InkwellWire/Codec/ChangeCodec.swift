@@ -44,7 +44,7 @@ public enum ChangeCodec {
             stamp: Stamp(rawValue: wire.stamp),
             payload: BoardEdit(
                 board: BoardID(wire.board),
-                operations: wire.operations.map { OperationCodec.decode(Array($0), in: id) }
+                operations: wire.operations.map { OperationCodec.decode($0, in: id) }
             )
         )
     }

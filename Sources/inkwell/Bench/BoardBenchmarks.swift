@@ -95,12 +95,12 @@ struct ChangeWriter {
         )
     }
 
-    /// A wandering pen stroke somewhere on a 4,000 × 4,000 board.
-    mutating func randomStroke(points count: Int) -> BoardOperation {
+    /// A wandering pen stroke somewhere on a 4,000 × 4,000 board, snapped to the ink grid when asked.
+    mutating func randomStroke(points count: Int, grid: Bool = false) -> BoardOperation {
         var point = Point(Double.random(in: 0...4_000, using: &random), Double.random(in: 0...4_000, using: &random))
         let points = (0..<count).map { _ in
             point = point + Point(Double.random(in: -4...4, using: &random), Double.random(in: -4...4, using: &random))
-            return point
+            return grid ? InkGrid.snap(point) : point
         }
         return .addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)
     }

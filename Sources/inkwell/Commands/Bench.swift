@@ -24,6 +24,9 @@ extension Inkwell {
         @Option(help: "Only run workloads whose name contains this text.")
         var filter: String?
 
+        @Option(help: "Human-drawn strokes (JSON lines) for the bytes-per-point figures.")
+        var shapes = "../shared/data/shapes/dollar1-dev.jsonl"
+
         mutating func validate() throws {
             guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
             guard scale > 0 else { throw ValidationError("--scale must be positive") }
@@ -33,6 +36,7 @@ extension Inkwell {
             let workloads =
                 EngineBenchmarks(scale: scale, runs: runs).workloads
                 + BoardBenchmarks(scale: scale, runs: runs).workloads
+                + WireBenchmarks(scale: scale, runs: runs, shapes: URL(fileURLWithPath: shapes)).workloads
             var figures: [Figure] = []
             for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
                 let measured = workload.measure()
