@@ -1,0 +1,19 @@
+/// SplitMix64: a small, fast generator whose sequence is fixed by its seed, so every random test can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private(set) var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A double in `range`, from the top 53 bits, so the same seed gives the same value on every platform.
+    mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) * 0x1.0p-53
+    }
+}
