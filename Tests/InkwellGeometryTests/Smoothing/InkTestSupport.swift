@@ -1,0 +1,84 @@
+import Foundation
+import InkwellGeometry
+
+/// A printable-seed generator for the ink geometry tests (SplitMix64).
+struct InkRandom: RandomNumberGenerator {
+    private(set) var state: UInt64
+
+    init(seed: UInt64) {
+        self.state = seed
+    }
+
+    /// A seed from `INKWELL_SEED` when set, else a fresh one; the caller prints it.
+    static func seed() -> UInt64 {
+        ProcessInfo.processInfo.environment["INKWELL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `range` rounded to 1/64 px, so it prints and parses back exactly.
+    mutating func coordinate(_ range: ClosedRange<Double>) -> Double {
+        (Double.random(in: range, using: &self) * 64).rounded() / 64
+    }
+
+    /// A pen-like random walk: steps of varied length, gentle turns, now and then a sharp corner or a repeat.
+    mutating func stroke(count: Int, origin: Point = Point(100, 100), step: ClosedRange<Double> = 0.5...12) -> [Point] {
+        var points = [Point(coordinate(origin.x...origin.x + 40), coordinate(origin.y...origin.y + 40))]
+        var heading = Double.random(in: 0..<(2 * Double.pi), using: &self)
+        while points.count < count {
+            let roll = Double.random(in: 0..<1, using: &self)
+            if roll < 0.05 {
+                points.append(points[points.count - 1])
+                continue
+            }
+            heading +=
+                roll < 0.15 ? Double.random(in: -2.5...2.5, using: &self) : Double.random(in: -0.4...0.4, using: &self)
+            let length = Double.random(in: step, using: &self)
+            let last = points[points.count - 1]
+            points.append(
+                Point(
+                    ((last.x + cos(heading) * length) * 64).rounded() / 64,
+                    ((last.y + sin(heading) * length) * 64).rounded() / 64
+                )
+            )
+        }
+        return points
+    }
+}
+
+/// Files beside the package: the shared data sets and the conformance folder.
+enum InkPaths {
+    /// The package root, found from this file's path (Tests/InkwellGeometryTests/Smoothing/…).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let dollarStrokes = packageRoot.appendingPathComponent("../shared/data/shapes/dollar1-dev.jsonl")
+        .standardized
+
+    static let eraserVectors = packageRoot.appendingPathComponent("Conformance/eraser.json")
+
+    static var hasDollarStrokes: Bool {
+        let present = FileManager.default.fileExists(atPath: dollarStrokes.path)
+        if !present { print("skipped: \(dollarStrokes.path) not found") }
+        return present
+    }
+
+    /// The first stroke of every gesture in the $1 development set, as points.
+    static func loadDollarStrokes() throws -> [[Point]] {
+        let text = try String(contentsOf: dollarStrokes, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            let gesture = try JSONDecoder().decode(Gesture.self, from: Data(line.utf8))
+            return (gesture.strokes.first ?? []).map { Point($0[0], $0[1]) }
+        }
+    }
+
+    private struct Gesture: Decodable {
+        var strokes: [[[Double]]]
+    }
+}
