@@ -10,11 +10,11 @@ extension BoardState {
         let current = stackEntries[id]
         guard wanted != current else { return }
         if let current {
-            stack.remove(at: stack.insertionIndex(of: current))
+            stack.remove(at: stack.insertionPoint(of: current))
             stackEntries[id] = nil
         }
         if let wanted {
-            stack.insert(wanted, at: stack.insertionIndex(of: wanted))
+            stack.insert(wanted, at: stack.insertionPoint(of: wanted))
             stackEntries[id] = wanted
         }
         delta.reordered = delta.reordered || (current != nil && wanted != nil)
@@ -32,18 +32,5 @@ extension BoardState {
             if case .zOrder(let value) = record.attributes[.zOrder]?.current(isActive: isActive) { z = value }
         }
         return StackEntry(z: z, position: added.position, id: id)
-    }
-}
-
-extension Array where Element == StackEntry {
-    /// The index of the first entry not below `entry`.
-    func insertionIndex(of entry: StackEntry) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < entry { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

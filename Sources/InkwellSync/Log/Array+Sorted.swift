@@ -2,7 +2,7 @@ extension Array where Element: Comparable {
     /// The first index whose element is not less than `element`, in a sorted array.
     ///
     /// - Complexity: O(log n).
-    @inlinable func insertionPoint(of element: Element) -> Int {
+    @inlinable package func insertionPoint(of element: Element) -> Int {
         var low = 0
         var high = count
         while low < high {

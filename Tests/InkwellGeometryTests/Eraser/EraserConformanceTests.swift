@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 import Testing
 
 /// Writes (with `INKWELL_WRITE_VECTORS=1`) or checks `Conformance/eraser.json`, which the browser client must match.

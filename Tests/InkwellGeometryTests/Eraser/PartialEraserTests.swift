@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 import Testing
 
 @Suite struct PartialEraserTests {

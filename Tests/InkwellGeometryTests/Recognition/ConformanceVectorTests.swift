@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 import Testing
 
 /// `Conformance/recognition.json`: synthetic strokes with the shapes this recogniser finds in them, for the

@@ -1,4 +1,5 @@
 import Foundation
+import InkwellTesting
 import Testing
 
 @testable import InkwellGeometry

@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 import Testing
 
 /// Seeded random shapes, untidy as people draw them, at random rotation, scale and position.

@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 
 /// Labelled synthetic strokes of every kind, with the untidiness measured on real ones (see `SyntheticStroke`).
 enum SyntheticShapes {

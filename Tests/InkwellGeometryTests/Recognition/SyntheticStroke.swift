@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 
 /// Draws shapes the way people drew them in the $1 gesture logs, from a seed.
 ///

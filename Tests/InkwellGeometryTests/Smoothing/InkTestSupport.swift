@@ -1,26 +1,13 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 
-/// A printable-seed generator for the ink geometry tests (SplitMix64).
-struct InkRandom: RandomNumberGenerator {
-    private(set) var state: UInt64
+/// The ink geometry tests' generator: the shared seeded one, with pen-like helpers.
+typealias InkRandom = SeededGenerator
 
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
+extension SeededGenerator {
     /// A seed from `INKWELL_SEED` when set, else a fresh one; the caller prints it.
-    static func seed() -> UInt64 {
-        ProcessInfo.processInfo.environment["INKWELL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    static func seed() -> UInt64 { seedFromEnvironment() }
 
     /// A number in `range` rounded to 1/64 px, so it prints and parses back exactly.
     mutating func coordinate(_ range: ClosedRange<Double>) -> Double {

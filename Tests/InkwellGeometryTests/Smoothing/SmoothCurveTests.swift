@@ -1,4 +1,5 @@
 import InkwellGeometry
+import InkwellTesting
 import Testing
 
 @Suite struct SmoothCurveTests {

@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 import Testing
 
 /// Prints the spatial-index and eraser figures for BENCHMARKS.md; no timed assertions. Run in a release build:
