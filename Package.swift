@@ -132,6 +132,7 @@ let package = Package(
                 "InkwellStore",
                 "InkwellSync",
                 "InkwellTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

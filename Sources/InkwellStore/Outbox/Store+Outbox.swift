@@ -1,0 +1,76 @@
+import GRDB
+public import InkwellSync
+
+/// How much is waiting to be uploaded: what an honest sync indicator shows (DESIGN §1, principle 5).
+public struct OutboxSize: Hashable, Sendable {
+    public let changes: Int
+    /// The sum of the queued payloads.
+    public let bytes: Int
+
+    public init(changes: Int, bytes: Int) {
+        self.changes = changes
+        self.bytes = bytes
+    }
+}
+
+extension Store {
+    /// Queues stored changes for upload, after those already queued; queuing a queued change does nothing.
+    ///
+    /// - Throws: ``StoreError/unknownChange(_:)`` if one is not stored; then nothing is queued.
+    public func enqueue(_ ids: [ChangeID]) throws {
+        try write { db in
+            for id in ids {
+                guard try Self.fetchChange(db, id) != nil else { throw StoreError.unknownChange(id) }
+                try Self.enqueue(db, id)
+            }
+        }
+    }
+
+    /// The first `limit` queued changes, oldest first.
+    ///
+    /// - Complexity: O(limit log n).
+    public func outbox(limit: Int = .max) throws -> [StoredChange] {
+        try read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT \(StoredChange.columns) FROM outbox JOIN change USING (replica, seq)
+                    ORDER BY position LIMIT ?
+                    """,
+                arguments: [max(limit, 0)]
+            )
+            var changes: [StoredChange] = []
+            while let row = try rows.next() { changes.append(try StoredChange(row: row)) }
+            return changes
+        }
+    }
+
+    /// Removes acknowledged changes from the queue; ids not queued are ignored, since acks may repeat.
+    public func acknowledge(_ ids: [ChangeID]) throws {
+        try write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM outbox WHERE replica = ? AND seq = ?")
+            for id in ids {
+                guard let seq = SQLValues.integer(id.seq) else { continue }
+                try statement.execute(arguments: [SQLValues.replica(id.replica), seq])
+            }
+        }
+    }
+
+    /// How many changes and payload bytes wait for upload.
+    ///
+    /// - Complexity: O(q log n) for q queued changes.
+    public func outboxSize() throws -> OutboxSize {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT count(*), coalesce(sum(length(payload)), 0) FROM outbox JOIN change USING (replica, seq)"
+            )
+            return OutboxSize(changes: row?[0] ?? 0, bytes: row?[1] ?? 0)
+        }
+    }
+
+    static func enqueue(_ db: Database, _ id: ChangeID) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO outbox (replica, seq) VALUES (?, ?)")
+            .execute(arguments: [SQLValues.replica(id.replica), SQLValues.integer(id.seq)])
+    }
+}

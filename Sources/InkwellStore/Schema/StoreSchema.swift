@@ -1,0 +1,103 @@
+import GRDB
+
+/// The store's tables, created by migrations that are never edited once shipped: a new need gets a new
+/// migration appended to ``migrator``, and ``version`` moves up by one.
+///
+/// Each migration also writes its number into `PRAGMA user_version`, so that a file written by a newer
+/// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
+enum StoreSchema {
+    /// The highest schema this code understands: the number written by the last migration.
+    static let version = 1
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: createVersion1)
+        return migrator
+    }
+
+    /// Throws ``StoreError/newerSchema(found:supported:)`` when a newer Inkwell migrated this file.
+    static func refuseNewer(_ db: Database) throws {
+        let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let superseded = try migrator.hasBeenSuperseded(db)
+        if found > version || superseded {
+            throw StoreError.newerSchema(found: max(found, version + 1), supported: version)
+        }
+    }
+
+    /// Version 1. Stamps are stored with the top bit flipped (see ``SQLValues``); seqs are ≥ 1.
+    private static func createVersion1(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE store_identity (
+                    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    replica BLOB NOT NULL CHECK (length(replica) = 16)
+                );
+                CREATE TABLE change (
+                    replica BLOB NOT NULL CHECK (length(replica) = 16),
+                    seq INTEGER NOT NULL CHECK (seq >= 1),
+                    stamp INTEGER NOT NULL,
+                    room TEXT NOT NULL CHECK (room <> ''),
+                    board TEXT NOT NULL CHECK (board <> ''),
+                    schema_version INTEGER NOT NULL CHECK (schema_version >= 0),
+                    payload BLOB NOT NULL,
+                    entities BLOB NOT NULL,
+                    PRIMARY KEY (replica, seq)
+                );
+                CREATE INDEX change_by_board ON change (room, board, stamp, replica, seq);
+                CREATE INDEX change_by_stamp ON change (stamp);
+                CREATE TABLE room_frontier (
+                    room TEXT NOT NULL,
+                    replica BLOB NOT NULL,
+                    seq INTEGER NOT NULL CHECK (seq >= 1),
+                    stamp INTEGER NOT NULL,
+                    PRIMARY KEY (room, replica)
+                ) WITHOUT ROWID;
+                CREATE TABLE outbox (
+                    position INTEGER PRIMARY KEY AUTOINCREMENT,
+                    replica BLOB NOT NULL,
+                    seq INTEGER NOT NULL,
+                    UNIQUE (replica, seq),
+                    FOREIGN KEY (replica, seq) REFERENCES change (replica, seq)
+                );
+                CREATE TABLE room_watermark (
+                    room TEXT PRIMARY KEY NOT NULL,
+                    server_seq INTEGER NOT NULL CHECK (server_seq >= 0)
+                ) WITHOUT ROWID;
+                CREATE TABLE snapshot (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room TEXT NOT NULL CHECK (room <> ''),
+                    board TEXT NOT NULL CHECK (board <> ''),
+                    schema_version INTEGER NOT NULL CHECK (schema_version >= 0),
+                    bytes BLOB NOT NULL,
+                    UNIQUE (room, board)
+                );
+                CREATE TABLE snapshot_frontier (
+                    snapshot_id INTEGER NOT NULL REFERENCES snapshot (id) ON DELETE CASCADE,
+                    replica BLOB NOT NULL CHECK (length(replica) = 16),
+                    seq INTEGER NOT NULL CHECK (seq >= 1),
+                    stamp INTEGER NOT NULL,
+                    PRIMARY KEY (snapshot_id, replica)
+                ) WITHOUT ROWID;
+                CREATE TABLE blob (
+                    hash TEXT PRIMARY KEY NOT NULL CHECK (length(hash) = 64),
+                    size INTEGER NOT NULL CHECK (size >= 0),
+                    mime_type TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('missing', 'downloading', 'present')),
+                    path TEXT,
+                    bytes BLOB,
+                    CHECK (path IS NULL OR bytes IS NULL)
+                );
+                CREATE INDEX blob_by_state ON blob (state);
+                CREATE TABLE stored_aside (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room TEXT NOT NULL,
+                    schema_version INTEGER NOT NULL CHECK (schema_version >= 0),
+                    bytes BLOB NOT NULL,
+                    received_at INTEGER NOT NULL
+                );
+                CREATE INDEX stored_aside_by_version ON stored_aside (schema_version, id);
+                PRAGMA user_version = 1;
+                """
+        )
+    }
+}

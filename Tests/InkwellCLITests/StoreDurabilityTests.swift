@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Kills a real writer process at random moments and checks that every change it reported survives.
+///
+/// `INKWELL_DURABILITY_KILLS` raises the number of kills (default 50); `INKWELL_SEED` replays a run.
+@Suite struct StoreDurabilityTests {
+    @Test func everyReportedChangeSurvivesSIGKILL() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let kills = environment["INKWELL_DURABILITY_KILLS"].flatMap { Int($0) } ?? 50
+        let seed = environment["INKWELL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        print("everyReportedChangeSurvivesSIGKILL: seed \(seed), \(kills) kills (INKWELL_SEED=\(seed) replays)")
+        var random = SeededGenerator(seed: seed)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-durability-\(seed)")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+
+        var reported: Set<String> = []
+        let start = ContinuousClock.now
+        for round in 0..<kills {
+            let writer = try WriterProcess(path: path, seed: random.next())
+            // Let it write a random number of changes (none at all: killed while opening), then a little more.
+            let lines = try writer.readLines(atLeast: Int.random(in: 0...12, using: &random))
+            usleep(UInt32.random(in: 0...10_000, using: &random))
+            let remaining = writer.killAbruptly()
+            let committed = lines + remaining
+            reported.formUnion(committed)
+
+            let check = try InkwellProcess.run(["store-writer", "--path", path, "--verify"])
+            try #require(check.status == 0, "round \(round): \(check.standardError)")
+            var stored = check.standardOutput.split(separator: "\n").map(String.init)
+            try #require(stored.first == "integrity ok", "round \(round)")
+            stored.removeFirst()
+            let missing = reported.subtracting(stored)
+            try #require(
+                missing.isEmpty,
+                "round \(round): \(missing.count) reported changes lost, e.g. \(missing.first!)"
+            )
+        }
+        print("\(kills) kills, \(reported.count) changes reported and found, in \(ContinuousClock.now - start)")
+        #expect(reported.count >= kills)
+    }
+}
+
+/// The hidden `store-writer` command running in the background, its output read line by line.
+private final class WriterProcess {
+    private let process = Process()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    init(path: String, seed: UInt64) throws {
+        process.executableURL = InkwellProcess.binary
+        process.arguments = ["store-writer", "--path", path, "--seed", String(seed)]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Blocks until `count` complete lines have arrived, or the process has ended.
+    func readLines(atLeast count: Int) throws -> [String] {
+        var lines: [String] = []
+        while lines.count < count {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            lines += takeCompleteLines()
+        }
+        return lines
+    }
+
+    /// Sends SIGKILL, then returns the lines the process printed before it died.
+    func killAbruptly() -> [String] {
+        _ = kill(process.processIdentifier, SIGKILL)
+        buffer.append(output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        return takeCompleteLines()
+    }
+
+    /// Complete lines only: a line cut short by the kill was never fully reported.
+    private func takeCompleteLines() -> [String] {
+        guard let end = buffer.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        let complete = buffer[..<end]
+        buffer = Data(buffer[(end + 1)...])
+        return complete.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// SplitMix64, so the test needs nothing but the binary.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import InkwellStore
+import InkwellSync
+import Testing
+
+@Suite struct OpeningTests {
+    @Test func theWriterRunsInWALModeWithFullSynchronousCommits() throws {
+        let store = try StoreKind.onDisk.open().store
+        let settings = try store.writerSettings()
+        #expect(settings.journalMode == "wal")
+        #expect(settings.synchronous == 2, "2 is FULL; GRDB's pool sets NORMAL (1) when it switches WAL on")
+        #expect(settings.foreignKeys)
+    }
+
+    @Test func inMemoryStoresCheckForeignKeysToo() throws {
+        #expect(try StoreKind.inMemory.open().store.writerSettings().foreignKeys)
+    }
+
+    @Test func everythingSurvivesAReopen() throws {
+        let opened = try StoreKind.onDisk.open()
+        let replica = opened.store.replica
+        try opened.store.append([change(a, 1), change(a, 2)])
+        let reopened = try opened.reopened()
+        #expect(reopened.store.replica == replica)
+        #expect(try reopened.store.changes(room: "room", board: "board") == [change(a, 1), change(a, 2)])
+        #expect(try reopened.store.frontier(room: "room").vector == VersionVector([a: 2]))
+        try reopened.store.checkInvariants()
+    }
+
+    @Test func everyStoreHasItsOwnReplica() throws {
+        #expect(try StoreKind.inMemory.open().store.replica != StoreKind.inMemory.open().store.replica)
+    }
+
+    @Test func aStoreFromANewerVersionIsRefusedInPlainWordsAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let store = try Store(path: directory.file)
+            try store.append([change(a, 1)])
+        }
+        try markAsWrittenByNewerVersion(directory.file, schema: 7)
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory.file))
+        let error = #expect(throws: StoreError.self) { try Store(path: directory.file) }
+        #expect(error == StoreError.newerSchema(found: 7, supported: 1))
+        #expect(
+            error?.description
+                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 1"
+        )
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file)) == before)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefusedWithAStoreError() throws {
+        let directory = try TemporaryDirectory()
+        try Data("not a database, just text that is long enough to look like a header".utf8)
+            .write(to: URL(fileURLWithPath: directory.file))
+        #expect(throws: StoreError.self) { try Store(path: directory.file) }
+    }
+}

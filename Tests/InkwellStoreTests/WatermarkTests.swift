@@ -1,0 +1,29 @@
+import InkwellStore
+import Testing
+
+@Suite struct WatermarkTests {
+    @Test(arguments: StoreKind.allCases)
+    func watermarksOnlyMoveForward(kind: StoreKind) throws {
+        let store = try kind.open().store
+        #expect(try store.watermark(room: "room") == 0)
+        #expect(try store.setWatermark(room: "room", to: 10) == 10)
+        #expect(try store.setWatermark(room: "room", to: 4) == 10)
+        #expect(try store.watermark(room: "room") == 10)
+        #expect(try store.setWatermark(room: "room", to: 11) == 11)
+        #expect(try store.watermark(room: "other") == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func badWatermarksAreRefused(kind: StoreKind) throws {
+        let store = try kind.open().store
+        #expect(throws: StoreError.outOfRange()) { try store.setWatermark(room: "room", to: .max) }
+        #expect(throws: StoreError.emptyName()) { try store.setWatermark(room: "", to: 1) }
+        #expect(try store.watermark(room: "room") == 0)
+    }
+
+    @Test func watermarksSurviveAReopen() throws {
+        let opened = try StoreKind.onDisk.open()
+        try opened.store.setWatermark(room: "room", to: 42)
+        #expect(try opened.reopened().store.watermark(room: "room") == 42)
+    }
+}
