@@ -37,6 +37,7 @@ extension Inkwell {
                 EngineBenchmarks(scale: scale, runs: runs).workloads
                 + BoardBenchmarks(scale: scale, runs: runs).workloads
                 + WireBenchmarks(scale: scale, runs: runs, shapes: URL(fileURLWithPath: shapes)).workloads
+                + StoreBenchmarks(scale: scale, runs: runs).workloads
             var figures: [Figure] = []
             for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
                 let measured = workload.measure()
