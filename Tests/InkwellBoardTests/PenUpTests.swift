@@ -49,7 +49,12 @@ import Testing
     @Test func aStreamedStrokeIsReplacedInTheSameChangeSoOneUndoBringsItBack() {
         var alice = Author(1)
         let streamed = alice.change(add(Self.roughBox.map(InkGrid.snap)))
-        let (operations, _) = PenUp().operations(for: Self.roughBox, pressures: nil, style: pen, replacing: stroke(of: streamed))
+        let (operations, _) = PenUp().operations(
+            for: Self.roughBox,
+            pressures: nil,
+            style: pen,
+            replacing: stroke(of: streamed)
+        )
         let replaced = alice.change(operations)
         #expect(BoardState.after([streamed, replaced]).drawing.map(\.id) == [stroke(of: replaced, 1)])
         let undo = alice.change(.undo(replaced.id))
