@@ -61,6 +61,7 @@ let package = Package(
             name: "InkwellStore",
             dependencies: [
                 "InkwellSync",
+                "InkwellWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -131,6 +132,8 @@ let package = Package(
             dependencies: [
                 "InkwellStore",
                 "InkwellSync",
+                "InkwellWire",
+                "InkwellBoard",
                 "InkwellTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -96,3 +96,13 @@ public struct BoardSnapshot: Sendable {
         self.init(room: wire.room, board: BoardID(wire.board), cut: cut, changes: body.entries.map { Array($0.change) })
     }
 }
+
+extension BoardSnapshot {
+    /// This snapshot with more changes inside it and its cut moved to `cut`.
+    ///
+    /// The caller guarantees that every change of the board inside `cut` is either already in the
+    /// snapshot or among `changes`: true when `cut` is the room's contiguous frontier.
+    public func extended(with changes: [[UInt8]], to cut: Cut) -> BoardSnapshot {
+        BoardSnapshot(room: room, board: board, cut: self.cut.merged(with: cut), changes: self.changes + changes)
+    }
+}
