@@ -118,7 +118,7 @@ extension BoardBenchmarks {
         let clock = ContinuousClock()
         var latencies: [Double] = []
         var erased = 0
-        for _ in 0..<max(1_000, runs * 200) {
+        for _ in 0..<max(size(1_000), 20) {
             let tap = Point(Double.random(in: 0...4_000, using: &random), Double.random(in: 0...4_000, using: &random))
             let elapsed = clock.measure {
                 let operations = index.partialErase(along: [tap], radius: 12, in: board)
