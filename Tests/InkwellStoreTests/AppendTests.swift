@@ -5,7 +5,8 @@ import Testing
 @Suite struct AppendTests {
     @Test(arguments: StoreKind.allCases)
     func appendedChangesReadBackIdentically(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let changes = [change(a, 1), change(b, 1, board: "other"), change(a, 2, payload: [], entities: [])]
         let result = try store.append(changes)
         #expect(result.inserted == changes.map(\.id))
@@ -18,7 +19,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func appendingTheSameChangeAgainChangesNothing(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1), change(a, 2)])
         let again = try store.append([change(a, 2), change(a, 3), change(a, 3)])
         #expect(again.inserted == [ChangeID(replica: a, seq: 3)])
@@ -29,7 +31,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aReusedIdWithOtherBytesRejectsTheWholeBatch(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1)])
         let batch = [change(b, 1), change(a, 1, payload: [9, 9]), change(c, 1)]
         #expect(throws: StoreError.conflictingDuplicate(ChangeID(replica: a, seq: 1))) { try store.append(batch) }
@@ -40,7 +43,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aConflictInsideOneBatchIsRejected(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let batch = [change(a, 1), change(a, 1, at: 5_000)]
         #expect(throws: StoreError.conflictingDuplicate(ChangeID(replica: a, seq: 1))) { try store.append(batch) }
         #expect(try store.changes(room: "room", board: "board").isEmpty)
@@ -58,7 +62,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func emptyRoomOrBoardNamesAreRejected(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         #expect(throws: StoreError.emptyName(ChangeID(replica: a, seq: 1))) {
             try store.append([change(a, 1, room: "")])
         }
@@ -69,14 +74,16 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aSeqBeyondSQLiteIntegersIsRejected(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let huge = change(a, UInt64(Int64.max) + 1, at: 5_000)
         #expect(throws: StoreError.outOfRange(huge.id)) { try store.append([huge]) }
     }
 
     @Test(arguments: StoreKind.allCases)
     func stampsMustIncreaseAlongATimelineWhateverTheArrivalOrder(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1, at: 100), change(a, 5, at: 500)])
         let tooLate = change(a, 3, at: 600)
         let tooEarly = change(a, 3, at: 50)
@@ -89,7 +96,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func stampsAcrossTheWholeRangeKeepTheirOrder(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let raws: [UInt64] = [1, 1 << 62, (1 << 63) - 1, 1 << 63, (1 << 63) + 1, .max - 1]
         let changes = raws.enumerated().map { index, raw in
             StoredChange(
@@ -108,7 +116,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anEmptyStoreStartsTheClockAtZero(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         #expect(try store.latestStamp == .zero)
         #expect(try store.lastSeq(of: store.replica) == 0)
         try store.append([change(store.replica, 1), change(store.replica, 2), change(a, 7)])
@@ -119,7 +128,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func boardsComeBackInTotalOrderForAnyArrivalOrder(kind: StoreKind) throws {
         var random = SplitMix64(seed: testSeed("boardsComeBackInTotalOrder"))
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         var reference: [StoredChange] = []
         for replica in [a, b, c] {
             var wall: UInt64 = 1_000

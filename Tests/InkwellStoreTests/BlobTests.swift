@@ -14,7 +14,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func blobMetadataFollowsItsDownload(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         var record = BlobRecord(hash: hash, size: 3, mimeType: "image/png")
         try store.putBlob(record)
         try store.putBlob(
@@ -37,7 +38,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func contradictoryBlobMetadataIsRefused(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         #expect(throws: StoreError.invalidBlob("present blob without content")) {
             try store.putBlob(BlobRecord(hash: hash, size: 3, mimeType: "image/png", state: .present))
         }

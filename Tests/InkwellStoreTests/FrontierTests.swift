@@ -5,7 +5,8 @@ import Testing
 @Suite struct FrontierTests {
     @Test(arguments: StoreKind.allCases)
     func theFrontierStopsAtAGapAndJumpsWhenItIsFilled(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1), change(a, 2), change(a, 4), change(a, 5), change(b, 2)])
         #expect(try store.frontier(room: "room") == Cut([a: (2, change(a, 2).stamp)]))
         try store.append([change(a, 3)])
@@ -18,7 +19,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func frontiersAreKeptPerRoom(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1, room: "x"), change(a, 2, room: "x"), change(b, 1, room: "y")])
         #expect(try store.frontier(room: "x").vector == VersionVector([a: 2]))
         #expect(try store.frontier(room: "y").vector == VersionVector([b: 1]))
@@ -28,7 +30,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aPeerGetsExactlyTheChangesItsVectorLacks(kind: StoreKind) throws {
         var random = SplitMix64(seed: testSeed("aPeerGetsExactlyTheChangesItsVectorLacks"))
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         var all: [StoredChange] = []
         for replica in [a, b, c] {
             for seq in 1...UInt64.random(in: 1...20, using: &random) {
@@ -51,7 +54,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func theTailAfterACutHoldsOnlyThatBoardsNewerChanges(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([
             change(a, 1), change(a, 2), change(a, 3, board: "other"), change(a, 4), change(b, 1), change(b, 2),
         ])

@@ -9,7 +9,8 @@ import Testing
 @Suite struct FuturePackTests {
     @Test(arguments: StoreKind.allCases)
     func aFuturePackIsKeptAsideThenStoredAfterTheUpgrade(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let future = WireSchema.current + 1
         let changes = (1...3 as ClosedRange<UInt64>).map { SnapshotPolicyTests.boardChange(c, $0) }
         let bytes = PackCodec.encode(

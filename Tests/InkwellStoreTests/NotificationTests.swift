@@ -5,7 +5,8 @@ import Testing
 @Suite struct NotificationTests {
     @Test(arguments: StoreKind.allCases)
     func oneNotificationNamesEverythingABatchChanged(kind: StoreKind) async throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         var notifications = store.notifications().makeAsyncIterator()
         try store.append([
             change(a, 1, entities: ["s1"]), change(a, 2, board: "two", entities: ["s2", "s1"]),
@@ -25,7 +26,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func refusedAndEmptyBatchesAreNotAnnounced(kind: StoreKind) async throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1)])
         var notifications = store.notifications().makeAsyncIterator()
         #expect(throws: StoreError.self) { try store.append([change(b, 1), change(a, 1, payload: [0])]) }
@@ -38,7 +40,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func everySubscriberHearsEveryCommitInOrder(kind: StoreKind) async throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let first = store.notifications()
         let second = store.notifications()
         for seq in 1...UInt64(5) { try store.append([change(a, seq)]) }

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct OpeningTests {
     @Test func theWriterRunsInWALModeWithFullSynchronousCommits() throws {
-        let store = try StoreKind.onDisk.open().store
+        let opened = try StoreKind.onDisk.open()
+        let store = opened.store
         let settings = try store.writerSettings()
         #expect(settings.journalMode == "wal")
         #expect(settings.synchronous == 2, "2 is FULL; GRDB's pool sets NORMAL (1) when it switches WAL on")
@@ -40,10 +41,10 @@ import Testing
         try markAsWrittenByNewerVersion(directory.file, schema: 7)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.file))
         let error = #expect(throws: StoreError.self) { try Store(path: directory.file) }
-        #expect(error == StoreError.newerSchema(found: 7, supported: 1))
+        #expect(error == StoreError.newerSchema(found: 7, supported: 2))
         #expect(
             error?.description
-                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 1"
+                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 2"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file)) == before)
     }

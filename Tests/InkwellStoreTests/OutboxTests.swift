@@ -5,7 +5,8 @@ import Testing
 @Suite struct OutboxTests {
     @Test(arguments: StoreKind.allCases)
     func queuedChangesComeOutInOrderUntilAcknowledged(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1), change(a, 2), change(a, 3)])
         try store.enqueue([change(a, 2).id, change(a, 1).id, change(a, 3).id, change(a, 2).id])
         #expect(try store.outbox().map(\.id.seq) == [2, 1, 3])
@@ -19,7 +20,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func appendingWithEnqueueQueuesOnlyTheNewChanges(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1)])
         try store.append([change(a, 1), change(a, 2, payload: [1, 2, 3])], enqueue: true)
         #expect(try store.outbox() == [change(a, 2, payload: [1, 2, 3])])
@@ -30,7 +32,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func queuingAnUnknownChangeQueuesNothing(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1)])
         #expect(throws: StoreError.unknownChange(change(b, 1).id)) {
             try store.enqueue([change(a, 1).id, change(b, 1).id])

@@ -41,7 +41,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aGrownTailIsFoldedIntoANewSnapshotAndColdOpenStaysExact(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let first = (1...30 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) }
         try store.append(first)
         #expect(try !store.snapshotIfNeeded(room: "room", board: "board", tailThreshold: 31))
@@ -63,7 +64,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func changesPastAGapStayInTheTail(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append(
             (1...5 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) }
                 + (8...20 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) }
@@ -79,7 +81,8 @@ import Testing
     }
 
     @Test func theBackgroundWriterSnapshotsBoardsWhoseTailGrew() async throws {
-        let store = try StoreKind.onDisk.open().store
+        let opened = try StoreKind.onDisk.open()
+        let store = opened.store
         let writer = SnapshotWriter(store: store, tailThreshold: 20)
         let task = Task { await writer.run() }
         defer { task.cancel() }

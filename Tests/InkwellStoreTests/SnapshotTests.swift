@@ -9,7 +9,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aSnapshotReadsBackWithItsCut(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         #expect(try store.latestSnapshot(room: "room", board: "board") == nil)
         let written = snapshot(Cut([a: (2, Stamp(rawValue: 20)), b: (1, Stamp(rawValue: .max))]), [1, 2, 3])
         try store.writeSnapshot(written)
@@ -20,7 +21,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aNewerSnapshotReplacesTheOldOne(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.writeSnapshot(snapshot(Cut([a: (2, Stamp(rawValue: 20))]), [1]))
         let newer = snapshot(Cut([a: (3, Stamp(rawValue: 30)), b: (1, Stamp(rawValue: 5))]), [2])
         try store.writeSnapshot(newer)
@@ -31,7 +33,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aSnapshotThatWouldForgetChangesIsRefused(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         let kept = snapshot(Cut([a: (3, Stamp(rawValue: 30))]), [1])
         try store.writeSnapshot(kept)
         #expect(throws: StoreError.snapshotNotNewer) {
@@ -50,7 +53,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aColdOpenReadsTheSnapshotAndTheChangesAfterIt(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         try store.append([change(a, 1), change(a, 2), change(b, 1), change(a, 3)])
         #expect(try store.coldOpen(room: "room", board: "board").tail.count == 4)
         let written = snapshot(Cut([a: (2, change(a, 2).stamp)]), [7])

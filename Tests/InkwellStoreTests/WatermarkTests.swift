@@ -4,7 +4,8 @@ import Testing
 @Suite struct WatermarkTests {
     @Test(arguments: StoreKind.allCases)
     func watermarksOnlyMoveForward(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         #expect(try store.watermark(room: "room") == 0)
         #expect(try store.setWatermark(room: "room", to: 10) == 10)
         #expect(try store.setWatermark(room: "room", to: 4) == 10)
@@ -15,7 +16,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func badWatermarksAreRefused(kind: StoreKind) throws {
-        let store = try kind.open().store
+        let opened = try kind.open()
+        let store = opened.store
         #expect(throws: StoreError.outOfRange()) { try store.setWatermark(room: "room", to: .max) }
         #expect(throws: StoreError.emptyName()) { try store.setWatermark(room: "", to: 1) }
         #expect(try store.watermark(room: "room") == 0)

@@ -7,11 +7,12 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 1
+    static let version = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createVersion1)
+        migrator.registerMigration("v2", migrate: createVersion2)
         return migrator
     }
 
@@ -97,6 +98,20 @@ enum StoreSchema {
                 );
                 CREATE INDEX stored_aside_by_version ON stored_aside (schema_version, id);
                 PRAGMA user_version = 1;
+                """
+        )
+    }
+
+    /// Version 2: the replica this device writes each room under, so every room's timelines are
+    /// contiguous (see ``Store/replica(for:)``).
+    private static func createVersion2(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE room_replica (
+                    room TEXT PRIMARY KEY CHECK (room <> ''),
+                    replica BLOB NOT NULL UNIQUE CHECK (length(replica) = 16)
+                ) WITHOUT ROWID;
+                PRAGMA user_version = 2;
                 """
         )
     }
