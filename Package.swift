@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "InkwellBoard", targets: ["InkwellBoard"]),
         .library(name: "InkwellWire", targets: ["InkwellWire"]),
         .library(name: "InkwellStore", targets: ["InkwellStore"]),
+        .library(name: "InkwellServer", targets: ["InkwellServer"]),
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
     ],
@@ -64,6 +65,11 @@ let package = Package(
                 "InkwellWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "InkwellServer",
+            dependencies: ["InkwellSync", "InkwellWire"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -137,6 +143,11 @@ let package = Package(
                 "InkwellTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellServerTests",
+            dependencies: ["InkwellServer", "InkwellWire", "InkwellSync", "InkwellTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -258,20 +258,13 @@ nonisolated struct WirePush: Sendable {
 
   var room: String = String()
 
-  var pack: WirePack {
-    get {_pack ?? WirePack()}
-    set {_pack = newValue}
-  }
-  /// Returns true if `pack` has been explicitly set.
-  var hasPack: Bool {self._pack != nil}
-  /// Clears the value of `pack`. Subsequent reads from it will return its default value.
-  mutating func clearPack() {self._pack = nil}
+  /// An encoded Pack (wire-compatible with the message): the server stores and forwards these exact
+  /// bytes without opening the body.
+  var pack: Data = Data()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
-
-  fileprivate var _pack: WirePack? = nil
 }
 
 /// A pushed pack is durable on the server.
@@ -298,20 +291,12 @@ nonisolated struct WireStoredPack: Sendable {
 
   var serverSeq: UInt64 = 0
 
-  var pack: WirePack {
-    get {_pack ?? WirePack()}
-    set {_pack = newValue}
-  }
-  /// Returns true if `pack` has been explicitly set.
-  var hasPack: Bool {self._pack != nil}
-  /// Clears the value of `pack`. Subsequent reads from it will return its default value.
-  mutating func clearPack() {self._pack = nil}
+  /// An encoded Pack, exactly as it was pushed.
+  var pack: Data = Data()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
-
-  fileprivate var _pack: WirePack? = nil
 }
 
 /// Packs of a room, in server order: catch-up is coalesced into large frames.
@@ -892,29 +877,25 @@ nonisolated extension WirePush: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.room) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._pack) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.pack) }()
       default: break
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.room.isEmpty {
       try visitor.visitSingularStringField(value: self.room, fieldNumber: 1)
     }
-    try { if let v = self._pack {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
+    if !self.pack.isEmpty {
+      try visitor.visitSingularBytesField(value: self.pack, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: WirePush, rhs: WirePush) -> Bool {
     if lhs.room != rhs.room {return false}
-    if lhs._pack != rhs._pack {return false}
+    if lhs.pack != rhs.pack {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -971,29 +952,25 @@ nonisolated extension WireStoredPack: SwiftProtobuf.Message, SwiftProtobuf._Mess
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.serverSeq) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._pack) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.pack) }()
       default: break
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
     if self.serverSeq != 0 {
       try visitor.visitSingularUInt64Field(value: self.serverSeq, fieldNumber: 1)
     }
-    try { if let v = self._pack {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
+    if !self.pack.isEmpty {
+      try visitor.visitSingularBytesField(value: self.pack, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: WireStoredPack, rhs: WireStoredPack) -> Bool {
     if lhs.serverSeq != rhs.serverSeq {return false}
-    if lhs._pack != rhs._pack {return false}
+    if lhs.pack != rhs.pack {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,33 @@
+/// How a connection ends: WebSocket close codes, documented for clients and operators.
+public struct CloseCode: RawRepresentable, Hashable, Sendable {
+    public let rawValue: UInt16
+
+    public init(rawValue: UInt16) {
+        self.rawValue = rawValue
+    }
+
+    /// The server is shutting down.
+    public static let goingAway = CloseCode(rawValue: 1001)
+    /// Frames out of order, such as anything before `hello`.
+    public static let protocolError = CloseCode(rawValue: 1002)
+    /// A frame or pack that does not decode.
+    public static let invalidPayload = CloseCode(rawValue: 1007)
+    /// Acting for another device, or over a rate limit.
+    public static let policyViolation = CloseCode(rawValue: 1008)
+    /// A frame over the size limit.
+    public static let tooBig = CloseCode(rawValue: 1009)
+    /// The client's protocol version is one this server does not speak.
+    public static let unsupportedVersion = CloseCode(rawValue: 4001)
+}
+
+/// Stable codes of error frames, so clients can react without parsing the message.
+public enum ErrorCode: UInt32, Sendable {
+    case malformedFrame = 1
+    case unsupportedVersion = 2
+    case helloRequired = 3
+    case malformedPack = 4
+    case notAMember = 5
+    case impersonation = 6
+    case tooBig = 7
+    case storageFailed = 8
+}

@@ -1,0 +1,161 @@
+public import InkwellSync
+public import InkwellWire
+
+/// One client connection, as a state machine: frames and storage results go in, actions come out.
+///
+/// It does no I/O, so every rule of the protocol is tested without a socket: `hello` comes first
+/// and settles the version; packs are checked by their envelope only (the server never opens a
+/// body) and acknowledged only once the shell reports them durable; presence is relayed only for
+/// rooms the client follows and only as the device it said it is. A bad frame gets an error frame
+/// and the documented close code, and after closing the session ignores everything.
+public struct ServerSession: Sendable {
+    /// What the I/O shell must do.
+    public enum Action: Hashable, Sendable {
+        case send(ServerMessage)
+        case close(CloseCode, reason: String)
+        /// Send the room's packs after `after`, coalesced, then follow the room live.
+        case catchUp(room: String, after: UInt64)
+        case stopFollowing(room: String)
+        /// Append the pack to the room's log, idempotently by id, then report ``ServerSession/stored(room:pack:serverSeq:)``.
+        case append(room: String, pack: PackID, bytes: [UInt8])
+        /// Send to the room's other members connected now; never store.
+        case relay(Presence)
+    }
+
+    enum State: Sendable {
+        case awaitingHello
+        case open(device: ReplicaID, protocolVersion: UInt32)
+        case closed
+    }
+
+    public let server: ReplicaID
+    private(set) var state: State = .awaitingHello
+    /// Rooms this connection follows.
+    public private(set) var rooms: Set<String> = []
+
+    public init(server: ReplicaID) {
+        self.server = server
+    }
+
+    public var isClosed: Bool {
+        if case .closed = state { true } else { false }
+    }
+
+    /// The device that said hello, once it has.
+    public var device: ReplicaID? {
+        if case .open(let device, _) = state { device } else { nil }
+    }
+
+    /// Handles one received frame.
+    public mutating func received(_ frame: [UInt8]) -> [Action] {
+        guard !isClosed else { return [] }
+        guard frame.count <= SyncProtocol.maximumFrameBytes else {
+            return fail(.tooBig, "frame larger than \(SyncProtocol.maximumFrameBytes) bytes", close: .tooBig)
+        }
+        let message: ClientMessage
+        do {
+            message = try SyncCodec.decodeClient(frame)
+        } catch {
+            return fail(.malformedFrame, "malformed frame: \(error)", close: .invalidPayload)
+        }
+        switch (state, message) {
+        case (.awaitingHello, .hello(let version, let minimum, let device, _)):
+            return hello(version: version, minimum: minimum, device: device)
+        case (.awaitingHello, _):
+            return fail(.helloRequired, "the first frame must be hello", close: .protocolError)
+        case (.open, .hello):
+            return fail(.malformedFrame, "hello was already said", close: .protocolError)
+        case (.open, .subscribe(let room, let after)):
+            rooms.insert(room)
+            return [.catchUp(room: room, after: after)]
+        case (.open, .unsubscribe(let room)):
+            return rooms.remove(room) == nil ? [] : [.stopFollowing(room: room)]
+        case (.open, .push(let room, let pack)):
+            do {
+                let header = try PackCodec.header(of: pack)
+                return [.append(room: room, pack: header.id, bytes: pack)]
+            } catch {
+                return fail(.malformedPack, "malformed pack: \(error)", close: .invalidPayload)
+            }
+        case (.open(let device, _), .presence(let presence)):
+            guard presence.device == device else {
+                return fail(.impersonation, "presence for another device", close: .policyViolation)
+            }
+            guard rooms.contains(presence.room) else {
+                return [
+                    .send(
+                        .error(
+                            code: ErrorCode.notAMember.rawValue,
+                            message: "subscribe to the room first",
+                            fatal: false,
+                            room: presence.room
+                        )
+                    )
+                ]
+            }
+            return [.relay(presence)]
+        case (.closed, _):
+            return []
+        }
+    }
+
+    /// The shell made a pushed pack durable: acknowledge it.
+    public func stored(room: String, pack: PackID, serverSeq: UInt64) -> [Action] {
+        isClosed ? [] : [.send(.ack(room: room, pack: pack, serverSeq: serverSeq))]
+    }
+
+    /// The shell could not store a pushed pack: the client keeps it in its outbox and pushes again.
+    public func storageFailed(room: String) -> [Action] {
+        isClosed
+            ? []
+            : [
+                .send(
+                    .error(
+                        code: ErrorCode.storageFailed.rawValue,
+                        message: "the pack was not stored; push it again",
+                        fatal: false,
+                        room: room
+                    )
+                )
+            ]
+    }
+
+    /// The server is shutting down.
+    public mutating func shutDown() -> [Action] {
+        guard !isClosed else { return [] }
+        state = .closed
+        return [.close(.goingAway, reason: "server shutting down")]
+    }
+
+    private mutating func hello(version: UInt32, minimum: UInt32, device: ReplicaID) -> [Action] {
+        let spoken = min(version, SyncProtocol.version)
+        guard minimum <= version, spoken >= max(minimum, SyncProtocol.minimumVersion) else {
+            return fail(
+                .unsupportedVersion,
+                "this server speaks protocol versions \(SyncProtocol.minimumVersion) to \(SyncProtocol.version), "
+                    + "and this app speaks \(minimum) to \(version): please update the app",
+                close: .unsupportedVersion
+            )
+        }
+        state = .open(device: device, protocolVersion: spoken)
+        return [
+            .send(
+                .welcome(
+                    protocolVersion: spoken,
+                    server: server,
+                    maximumFrameBytes: UInt32(SyncProtocol.maximumFrameBytes)
+                )
+            )
+        ]
+    }
+
+    /// Sends a fatal error frame and closes.
+    private mutating func fail(_ code: ErrorCode, _ message: String, close: CloseCode) -> [Action] {
+        state = .closed
+        rooms.removeAll()
+        return [
+            .send(.error(code: code.rawValue, message: message, fatal: true, room: "")),
+            .close(close, reason: message),
+        ]
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+public import InkwellSync
+import SwiftProtobuf
+
+/// Sync protocol frames to and from bytes. Decoding checks the size before parsing and every field
+/// after: a frame that throws ``WireError`` has told the receiver nothing.
+public enum SyncCodec {
+    public static func encode(_ message: ClientMessage) -> [UInt8] {
+        var frame = WireClientFrame()
+        switch message {
+        case .hello(let version, let minimum, let device, let agent):
+            var hello = WireHello()
+            hello.protocolVersion = version
+            hello.minimumProtocolVersion = minimum
+            hello.device = Data(device.bytes)
+            hello.agent = agent
+            frame.frame = .hello(hello)
+        case .subscribe(let room, let after):
+            var subscribe = WireSubscribe()
+            subscribe.room = room
+            subscribe.after = after
+            frame.frame = .subscribe(subscribe)
+        case .unsubscribe(let room):
+            var unsubscribe = WireUnsubscribe()
+            unsubscribe.room = room
+            frame.frame = .unsubscribe(unsubscribe)
+        case .push(let room, let pack):
+            var push = WirePush()
+            push.room = room
+            push.pack = Data(pack)
+            frame.frame = .push(push)
+        case .presence(let presence):
+            frame.frame = .presence(encode(presence))
+        }
+        return try! frame.serializedBytes()
+    }
+
+    public static func encode(_ message: ServerMessage) -> [UInt8] {
+        var frame = WireServerFrame()
+        switch message {
+        case .welcome(let version, let server, let maximumFrameBytes):
+            var welcome = WireWelcome()
+            welcome.protocolVersion = version
+            welcome.server = Data(server.bytes)
+            welcome.limits.maxFrameBytes = maximumFrameBytes
+            frame.frame = .welcome(welcome)
+        case .ack(let room, let pack, let serverSeq):
+            var ack = WireAck()
+            ack.room = room
+            ack.packID = Data(pack.bytes)
+            ack.serverSeq = serverSeq
+            frame.frame = .ack(ack)
+        case .packs(let room, let packs, let head):
+            var message = WirePacks()
+            message.room = room
+            message.head = head
+            message.packs = packs.map { pack in
+                var stored = WireStoredPack()
+                stored.serverSeq = pack.serverSeq
+                stored.pack = Data(pack.bytes)
+                return stored
+            }
+            frame.frame = .packs(message)
+        case .presence(let presence):
+            frame.frame = .presence(encode(presence))
+        case .progress(let room, let head, let bytesBehind, let packsBehind):
+            var progress = WireProgress()
+            (progress.room, progress.head, progress.bytesBehind, progress.packsBehind) = (
+                room, head, bytesBehind, packsBehind
+            )
+            frame.frame = .progress(progress)
+        case .error(let code, let message, let fatal, let room):
+            var error = WireServerError()
+            (error.code, error.message, error.fatal, error.room) = (code, message, fatal, room)
+            frame.frame = .error(error)
+        }
+        return try! frame.serializedBytes()
+    }
+
+    public static func decodeClient(_ bytes: [UInt8]) throws(WireError) -> ClientMessage {
+        guard bytes.count <= SyncProtocol.maximumFrameBytes else { throw .tooLarge("frame") }
+        let frame: WireClientFrame
+        do {
+            frame = try WireClientFrame(serializedBytes: bytes)
+        } catch {
+            throw .malformed("frame")
+        }
+        switch frame.frame {
+        case .hello(let hello):
+            guard let device = ReplicaID(bytes: hello.device) else { throw .invalidField("hello.device") }
+            guard hello.agent.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("hello.agent") }
+            return .hello(
+                protocolVersion: hello.protocolVersion,
+                minimumProtocolVersion: hello.minimumProtocolVersion,
+                device: device,
+                agent: hello.agent
+            )
+        case .subscribe(let subscribe):
+            return .subscribe(room: try room(subscribe.room), after: subscribe.after)
+        case .unsubscribe(let unsubscribe):
+            return .unsubscribe(room: try room(unsubscribe.room))
+        case .push(let push):
+            guard !push.pack.isEmpty else { throw .missingField("push.pack") }
+            return .push(room: try room(push.room), pack: Array(push.pack))
+        case .presence(let presence):
+            return .presence(try decode(presence))
+        case nil:
+            throw .missingField("frame")
+        }
+    }
+
+    public static func decodeServer(_ bytes: [UInt8]) throws(WireError) -> ServerMessage {
+        guard bytes.count <= SyncProtocol.maximumFrameBytes else { throw .tooLarge("frame") }
+        let frame: WireServerFrame
+        do {
+            frame = try WireServerFrame(serializedBytes: bytes)
+        } catch {
+            throw .malformed("frame")
+        }
+        switch frame.frame {
+        case .welcome(let welcome):
+            guard let server = ReplicaID(bytes: welcome.server) else { throw .invalidField("welcome.server") }
+            return .welcome(
+                protocolVersion: welcome.protocolVersion,
+                server: server,
+                maximumFrameBytes: welcome.limits.maxFrameBytes
+            )
+        case .ack(let ack):
+            guard let pack = PackID(bytes: ack.packID) else { throw .invalidField("ack.pack_id") }
+            return .ack(room: try room(ack.room), pack: pack, serverSeq: ack.serverSeq)
+        case .packs(let packs):
+            return .packs(
+                room: try room(packs.room),
+                packs: packs.packs.map { StoredPack(serverSeq: $0.serverSeq, bytes: Array($0.pack)) },
+                head: packs.head
+            )
+        case .presence(let presence):
+            return .presence(try decode(presence))
+        case .progress(let progress):
+            return .progress(
+                room: try room(progress.room),
+                head: progress.head,
+                bytesBehind: progress.bytesBehind,
+                packsBehind: progress.packsBehind
+            )
+        case .error(let error):
+            guard error.message.utf8.count <= 4_096 else { throw .invalidField("error.message") }
+            return .error(code: error.code, message: error.message, fatal: error.fatal, room: error.room)
+        case nil:
+            throw .missingField("frame")
+        }
+    }
+
+    static func room(_ name: String) throws(WireError) -> String {
+        guard SyncProtocol.isValidRoom(name) else { throw .invalidField("room") }
+        return name
+    }
+
+    static func encode(_ presence: Presence) -> WirePresence {
+        var wire = WirePresence()
+        wire.room = presence.room
+        wire.device = Data(presence.device.bytes)
+        wire.name = presence.name
+        wire.colour = presence.colour
+        if let cursor = presence.cursor {
+            (wire.hasCursor_p, wire.cursorX, wire.cursorY) = (true, cursor.x, cursor.y)
+        }
+        if let ink = presence.ink {
+            wire.board = ink.board
+            wire.ink.colour = ink.colour
+            wire.ink.width = ink.width
+            wire.ink.points = Data(ink.points)
+        }
+        return wire
+    }
+
+    static func decode(_ wire: WirePresence) throws(WireError) -> Presence {
+        guard let device = ReplicaID(bytes: wire.device) else { throw .invalidField("presence.device") }
+        guard wire.name.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("presence.name") }
+        guard wire.ink.points.count <= SyncProtocol.maximumPresenceBytes else { throw .tooLarge("presence.ink") }
+        var presence = Presence(room: try room(wire.room), device: device, name: wire.name, colour: wire.colour)
+        if wire.hasCursor_p {
+            guard wire.cursorX.isFinite, wire.cursorY.isFinite else { throw .invalidField("presence.cursor") }
+            presence.cursor = (wire.cursorX, wire.cursorY)
+        }
+        if wire.hasInk {
+            presence.ink = (wire.board, wire.ink.colour, wire.ink.width, Array(wire.ink.points))
+        }
+        return presence
+    }
+}

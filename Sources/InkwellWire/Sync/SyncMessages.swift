@@ -1,0 +1,75 @@
+public import InkwellSync
+
+/// What a client sends.
+public enum ClientMessage: Hashable, Sendable {
+    case hello(protocolVersion: UInt32, minimumProtocolVersion: UInt32, device: ReplicaID, agent: String)
+    /// Every pack of the room after server position `after`, then live packs.
+    case subscribe(room: String, after: UInt64)
+    case unsubscribe(room: String)
+    /// An encoded pack, forwarded and stored as these exact bytes.
+    case push(room: String, pack: [UInt8])
+    case presence(Presence)
+}
+
+/// What a server sends.
+public enum ServerMessage: Hashable, Sendable {
+    case welcome(protocolVersion: UInt32, server: ReplicaID, maximumFrameBytes: UInt32)
+    /// The pushed pack is durable at `serverSeq`.
+    case ack(room: String, pack: PackID, serverSeq: UInt64)
+    /// Packs of a room in server order, and the room's newest position.
+    case packs(room: String, packs: [StoredPack], head: UInt64)
+    case presence(Presence)
+    case progress(room: String, head: UInt64, bytesBehind: UInt64, packsBehind: UInt64)
+    case error(code: UInt32, message: String, fatal: Bool, room: String)
+}
+
+/// A pack as a room's log holds it.
+public struct StoredPack: Hashable, Sendable {
+    public var serverSeq: UInt64
+    public var bytes: [UInt8]
+
+    public init(serverSeq: UInt64, bytes: [UInt8]) {
+        self.serverSeq = serverSeq
+        self.bytes = bytes
+    }
+}
+
+/// Ephemeral state of a member in a room: relayed to those connected now, never stored.
+public struct Presence: Hashable, Sendable {
+    public var room: String
+    public var device: ReplicaID
+    public var name: String
+    public var colour: UInt32
+    public var cursor: (x: Double, y: Double)?
+    /// The board of the stroke being drawn, and that stroke's encoded `Points`.
+    public var ink: (board: String, colour: UInt32, width: Double, points: [UInt8])?
+
+    public init(
+        room: String,
+        device: ReplicaID,
+        name: String,
+        colour: UInt32,
+        cursor: (x: Double, y: Double)? = nil,
+        ink: (board: String, colour: UInt32, width: Double, points: [UInt8])? = nil
+    ) {
+        self.room = room
+        self.device = device
+        self.name = name
+        self.colour = colour
+        self.cursor = cursor
+        self.ink = ink
+    }
+
+    public static func == (lhs: Presence, rhs: Presence) -> Bool {
+        lhs.room == rhs.room && lhs.device == rhs.device && lhs.name == rhs.name && lhs.colour == rhs.colour
+            && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y && lhs.ink?.board == rhs.ink?.board
+            && lhs.ink?.colour == rhs.ink?.colour && lhs.ink?.width == rhs.ink?.width
+            && lhs.ink?.points == rhs.ink?.points
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(room)
+        hasher.combine(device)
+        hasher.combine(name)
+    }
+}

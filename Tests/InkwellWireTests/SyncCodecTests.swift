@@ -1,0 +1,58 @@
+import InkwellSync
+import Testing
+
+@testable import InkwellWire
+
+@Suite struct SyncCodecTests {
+    static let device = ReplicaID(high: 0xD, low: 0xE)
+
+    @Test func clientMessagesRoundTrip() throws {
+        let presence = Presence(
+            room: "r-1",
+            device: Self.device,
+            name: "Ada",
+            colour: 0xFF00_00FF,
+            cursor: (1.5, -2),
+            ink: ("main", 7, 3.5, [1, 2, 3])
+        )
+        let messages: [ClientMessage] = [
+            .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: Self.device, agent: "inkwell-tests/1"),
+            .subscribe(room: "room.a_b-c", after: 42),
+            .unsubscribe(room: "r"),
+            .push(room: "r", pack: PackCodec.encode(PackCodecTests.samplePack())),
+            .presence(presence),
+        ]
+        for message in messages { #expect(try SyncCodec.decodeClient(SyncCodec.encode(message)) == message) }
+    }
+
+    @Test func serverMessagesRoundTrip() throws {
+        let messages: [ServerMessage] = [
+            .welcome(protocolVersion: 1, server: Self.device, maximumFrameBytes: 1 << 20),
+            .ack(room: "r", pack: PackID(high: 1, low: 2), serverSeq: 9),
+            .packs(
+                room: "r",
+                packs: [StoredPack(serverSeq: 3, bytes: [1, 2]), StoredPack(serverSeq: 4, bytes: [3])],
+                head: 4
+            ),
+            .progress(room: "r", head: 10, bytesBehind: 500, packsBehind: 2),
+            .error(code: 2, message: "please update the app", fatal: true, room: ""),
+        ]
+        for message in messages { #expect(try SyncCodec.decodeServer(SyncCodec.encode(message)) == message) }
+    }
+
+    @Test(arguments: ["", "a/b", "ü", String(repeating: "x", count: 129), "room name"])
+    func invalidRoomNamesAreRejected(room: String) {
+        #expect(!SyncProtocol.isValidRoom(room))
+        #expect(throws: WireError.invalidField("room")) {
+            try SyncCodec.decodeClient(SyncCodec.encode(.subscribe(room: room, after: 0)))
+        }
+    }
+
+    @Test func garbageAndEmptyFramesGetTypedErrors() {
+        #expect(throws: WireError.malformed("frame")) { try SyncCodec.decodeClient([0xFF, 0xFF]) }
+        #expect(throws: WireError.missingField("frame")) { try SyncCodec.decodeClient([]) }
+        #expect(throws: WireError.missingField("push.pack")) {
+            try SyncCodec.decodeClient(SyncCodec.encode(.push(room: "r", pack: [])))
+        }
+    }
+}
