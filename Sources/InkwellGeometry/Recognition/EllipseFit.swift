@@ -13,18 +13,8 @@ struct EllipseFit {
     /// `nil` when the loop is degenerate (a back-and-forth scribble, all points on a line).
     init?(_ loop: Loop) {
         let points = loop.points
-        var sum = Point.zero
-        for point in points { sum = sum + point }
-        let center = sum / Double(points.count)
-        var xx = 0.0
-        var yy = 0.0
-        var xy = 0.0
-        for point in points {
-            let d = point - center
-            xx += d.x * d.x
-            yy += d.y * d.y
-            xy += d.x * d.y
-        }
+        let moments = Moments(points)
+        let (center, xx, yy, xy) = (moments.center, moments.xx, moments.yy, moments.xy)
         var rotation = atan2(2 * xy, xx - yy) / 2
         if rotation > Double.pi / 4 { rotation -= Double.pi / 2 }
         if rotation < -Double.pi / 4 { rotation += Double.pi / 2 }

@@ -10,18 +10,8 @@ struct LineFit {
     /// port computes the same value.
     init?(_ points: some Collection<Point>) {
         guard !points.isEmpty else { return nil }
-        var sum = Point.zero
-        for point in points { sum = sum + point }
-        let center = sum / Double(points.count)
-        var xx = 0.0
-        var yy = 0.0
-        var xy = 0.0
-        for point in points {
-            let d = point - center
-            xx += d.x * d.x
-            yy += d.y * d.y
-            xy += d.x * d.y
-        }
+        let moments = Moments(points)
+        let (center, xx, yy, xy) = (moments.center, moments.xx, moments.yy, moments.xy)
         let largest = (xx + yy + ((xx - yy) * (xx - yy) + 4 * xy * xy).squareRoot()) / 2
         let first = Point(xy, largest - xx)
         let second = Point(largest - yy, xy)
