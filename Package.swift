@@ -69,7 +69,12 @@ let package = Package(
         ),
         .target(
             name: "InkwellServer",
-            dependencies: ["InkwellSync", "InkwellWire"],
+            dependencies: [
+                "InkwellSync",
+                "InkwellWire",
+                "InkwellStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 
 /// Makes the writer connection durable and proves it.
 ///
@@ -6,11 +6,11 @@ import GRDB
 /// which in WAL mode may lose the last commits on power failure. So FULL is set afterwards, on the
 /// writer connection itself (the pool never reopens it), and both settings are read back: a store
 /// that cannot confirm them refuses to open rather than acknowledge changes it might lose.
-enum Durability {
+package enum Durability {
     /// SQLite's code for `synchronous=FULL`.
-    static let full = 2
+    package static let full = 2
 
-    static func enforce(_ db: Database) throws {
+    package static func enforce(_ db: Database) throws {
         try db.execute(sql: "PRAGMA synchronous = FULL")
         // Darwin's fsync does not flush the drive's cache; this asks for F_FULLFSYNC. No-op elsewhere.
         try db.execute(sql: "PRAGMA fullfsync = ON")

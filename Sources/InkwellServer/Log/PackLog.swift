@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import InkwellStore
+public import InkwellSync
+public import InkwellWire
+
+/// The server's durable log of packs: per room, in the order they were committed, each at a server
+/// position (1, 2, 3, …) that never changes. The server stores packs without opening them.
+///
+/// Pushing a pack again, even after a restart, returns its first position and stores nothing.
+/// ``append(_:)`` commits a whole batch in one transaction, so under load many pushes share one
+/// fsync (WAL, `synchronous=FULL`, read back at open); a push is acknowledged only after the
+/// transaction that holds it has committed.
+public final class PackLog: Sendable {
+    /// One pushed pack.
+    public struct Push: Hashable, Sendable {
+        public var room: String
+        public var pack: PackID
+        public var bytes: [UInt8]
+
+        public init(room: String, pack: PackID, bytes: [UInt8]) {
+            self.room = room
+            self.pack = pack
+            self.bytes = bytes
+        }
+    }
+
+    let pool: DatabasePool
+
+    /// Opens or creates the log at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.writeWithoutTransaction(Durability.enforce)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pack (
+                        room TEXT NOT NULL,
+                        position INTEGER NOT NULL CHECK (position >= 1),
+                        pack_id BLOB NOT NULL CHECK (length(pack_id) = 16),
+                        bytes BLOB NOT NULL,
+                        PRIMARY KEY (room, position),
+                        UNIQUE (room, pack_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE device_watermark (
+                        room TEXT NOT NULL,
+                        device BLOB NOT NULL CHECK (length(device) = 16),
+                        position INTEGER NOT NULL,
+                        PRIMARY KEY (room, device)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+        return migrator
+    }
+
+    /// Stores a batch of pushes in one transaction and returns each one's position, in order. A pack
+    /// already in its room keeps its first position. Nothing is acknowledged before this returns.
+    ///
+    /// - Complexity: O(k log n) for k pushes into rooms of n packs.
+    public func append(_ pushes: [Push]) throws -> [UInt64] {
+        try pool.write { db in
+            try pushes.map { push in
+                let id = Data(push.pack.bytes)
+                if let existing = try Int64.fetchOne(
+                    db,
+                    sql: "SELECT position FROM pack WHERE room = ? AND pack_id = ?",
+                    arguments: [push.room, id]
+                ) {
+                    return UInt64(existing)
+                }
+                let head =
+                    try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM pack WHERE room = ?", arguments: [push.room])
+                    ?? 0
+                try db.execute(
+                    sql: "INSERT INTO pack (room, position, pack_id, bytes) VALUES (?, ?, ?, ?)",
+                    arguments: [push.room, head + 1, id, Data(push.bytes)]
+                )
+                return UInt64(head + 1)
+            }
+        }
+    }
+
+    /// The room's packs after `position`, oldest first, up to about `maximumBytes` (at least one):
+    /// a catch-up sends these as one large frame, then asks for the next.
+    public func packs(room: String, after position: UInt64, maximumBytes: Int = 4 << 20) throws -> [StoredPack] {
+        try pool.read { db in
+            var packs: [StoredPack] = []
+            var total = 0
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
+                arguments: [room, Int64(clamping: position)]
+            )
+            while let row = try rows.next() {
+                let bytes = [UInt8](row["bytes"] as Data)
+                if !packs.isEmpty, total + bytes.count > maximumBytes { break }
+                packs.append(StoredPack(serverSeq: UInt64(row["position"] as Int64), bytes: bytes))
+                total += bytes.count
+            }
+            return packs
+        }
+    }
+
+    /// The room's newest position (0 when it is empty), and the bytes stored after `position`:
+    /// what a subscriber still has to download.
+    public func progress(room: String, after position: UInt64) throws -> (head: UInt64, bytesAfter: UInt64) {
+        try pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT IFNULL(MAX(position), 0) FROM pack WHERE room = ?),
+                           (SELECT IFNULL(SUM(LENGTH(bytes)), 0) FROM pack WHERE room = ? AND position > ?)
+                    """,
+                arguments: [room, room, Int64(clamping: position)]
+            )
+            return (UInt64(row?[0] as Int64? ?? 0), UInt64(row?[1] as Int64? ?? 0))
+        }
+    }
+
+    /// Records that `device` holds the room up to `position`; a watermark only moves forward.
+    public func setWatermark(room: String, device: ReplicaID, to position: UInt64) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO device_watermark (room, device, position) VALUES (?, ?, ?)
+                    ON CONFLICT (room, device) DO UPDATE SET position = MAX(position, excluded.position)
+                    """,
+                arguments: [room, Data(device.bytes), Int64(clamping: position)]
+            )
+        }
+    }
+
+    public func watermark(room: String, device: ReplicaID) throws -> UInt64 {
+        try pool.read { db in
+            UInt64(
+                try Int64.fetchOne(
+                    db,
+                    sql: "SELECT position FROM device_watermark WHERE room = ? AND device = ?",
+                    arguments: [room, Data(device.bytes)]
+                ) ?? 0
+            )
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import InkwellServer
+import InkwellSync
+import InkwellWire
+import Testing
+
+@Suite struct PackLogTests {
+    /// A folder for one test's log file, removed afterwards.
+    final class Folder {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("packlog-\(UUID())")
+        var file: String { url.appendingPathComponent("log.sqlite").path }
+        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    static func push(_ room: String, _ id: UInt64, size: Int = 10) -> PackLog.Push {
+        PackLog.Push(
+            room: room,
+            pack: PackID(high: id, low: id),
+            bytes: [UInt8](repeating: UInt8(id % 251), count: size)
+        )
+    }
+
+    @Test func positionsGrowPerRoomAndABatchCommitsTogether() throws {
+        let folder = try Folder()
+        let log = try PackLog(path: folder.file)
+        #expect(try log.append([Self.push("a", 1), Self.push("b", 2), Self.push("a", 3)]) == [1, 1, 2])
+        #expect(try log.append([Self.push("a", 4)]) == [3])
+        #expect(try log.packs(room: "a", after: 0).map(\.serverSeq) == [1, 2, 3])
+        #expect(try log.packs(room: "a", after: 2).map(\.bytes) == [Self.push("a", 4).bytes])
+    }
+
+    @Test func pushingAPackAgainStoresItOnceEvenAfterARestart() throws {
+        let folder = try Folder()
+        do {
+            let log = try PackLog(path: folder.file)
+            #expect(try log.append([Self.push("a", 1), Self.push("a", 1)]) == [1, 1])
+        }
+        let reopened = try PackLog(path: folder.file)
+        #expect(try reopened.append([Self.push("a", 1), Self.push("a", 2)]) == [1, 2])
+        #expect(try reopened.packs(room: "a", after: 0).count == 2)
+    }
+
+    @Test func catchUpIsCoalescedIntoFramesOfBoundedSize() throws {
+        let folder = try Folder()
+        let log = try PackLog(path: folder.file)
+        _ = try log.append((1...10 as ClosedRange<UInt64>).map { Self.push("a", $0, size: 1_000) })
+        #expect(try log.packs(room: "a", after: 0, maximumBytes: 3_500).map(\.serverSeq) == [1, 2, 3])
+        #expect(try log.packs(room: "a", after: 9, maximumBytes: 10).map(\.serverSeq) == [10], "always at least one")
+        let progress = try log.progress(room: "a", after: 7)
+        #expect(progress.head == 10 && progress.bytesAfter == 3_000)
+        #expect(try log.progress(room: "empty", after: 0).head == 0)
+    }
+
+    @Test func deviceWatermarksOnlyMoveForward() throws {
+        let folder = try Folder()
+        let log = try PackLog(path: folder.file)
+        let device = ReplicaID(high: 1, low: 1)
+        try log.setWatermark(room: "a", device: device, to: 5)
+        try log.setWatermark(room: "a", device: device, to: 3)
+        #expect(try log.watermark(room: "a", device: device) == 5)
+        #expect(try log.watermark(room: "b", device: device) == 0)
+    }
+}
