@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell"],
+            dependencies: ["inkwell", "InkwellTesting"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -135,12 +135,16 @@ public struct ConvergenceHarness<Model: ReplicatedModel> {
         }
     }
 
-    /// Applies a change at a replica, duplicates included: the model itself must be idempotent.
-    mutating func receive(_ change: Change<Model.Operation>, at index: Int) {
-        let wall = wallTime(of: index)
-        if replicas[index].clock.witness(change.stamp, wallMilliseconds: wall) != nil {
+    /// Lets the replica's clock see a stamp, counting stamps far ahead of its wall clock.
+    mutating func witness(_ change: Change<Model.Operation>, at index: Int) {
+        if replicas[index].clock.witness(change.stamp, wallMilliseconds: wallTime(of: index)) != nil {
             report.skewedWitnesses += 1
         }
+    }
+
+    /// Applies a change at a replica, duplicates included: the model itself must be idempotent.
+    mutating func receive(_ change: Change<Model.Operation>, at index: Int) {
+        witness(change, at: index)
         do {
             try replicas[index].log.insert(change)
         } catch {
@@ -161,10 +165,7 @@ public struct ConvergenceHarness<Model: ReplicatedModel> {
 
     mutating func receiveBatch(_ changes: [Change<Model.Operation>], at index: Int) {
         guard !changes.isEmpty else { return }
-        let wall = wallTime(of: index)
-        for change in changes where replicas[index].clock.witness(change.stamp, wallMilliseconds: wall) != nil {
-            report.skewedWitnesses += 1
-        }
+        for change in changes { witness(change, at: index) }
         let outcome = replicas[index].log.insert(contentsOf: changes)
         precondition(outcome.refused.isEmpty, "honest changes refused: \(outcome.refused)")
         for change in changes { replicas[index].model.apply(change) }

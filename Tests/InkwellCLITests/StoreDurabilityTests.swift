@@ -1,4 +1,5 @@
 import Foundation
+import InkwellTesting
 import Testing
 
 #if canImport(Glibc)
@@ -91,20 +92,5 @@ private final class WriterProcess {
         let complete = buffer[..<end]
         buffer = Data(buffer[(end + 1)...])
         return complete.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
-    }
-}
-
-/// SplitMix64, so the test needs nothing but the binary.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
