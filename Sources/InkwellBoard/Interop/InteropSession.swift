@@ -14,6 +14,8 @@ public struct InteropSession: Sendable {
     private var nextSeq: UInt64
     /// Identifiers of strokes this app added, to the stroke ids they became.
     private var strokes: [String: StrokeID] = [:]
+    /// The same, reversed: the app's own name for each of its strokes.
+    private var identifiers: [StrokeID: String] = [:]
     /// Messages about strokes whose `ADD` has not arrived, in arrival order.
     private var waiting: [String: [InteropMessage]] = [:]
 
@@ -39,6 +41,7 @@ public struct InteropSession: Sendable {
                 at: now
             )
             strokes[identifier] = StrokeID(change: change.id)
+            identifiers[StrokeID(change: change.id)] = identifier
             let released = waiting.removeValue(forKey: identifier) ?? []
             return [change] + released.flatMap { receive($0, wallMilliseconds: now) }
         case .append(let identifier, let points):
@@ -112,7 +115,7 @@ public struct InteropSession: Sendable {
 
     /// The app's own identifier for a stroke it added, or the stroke id's text.
     private func identifierForApp(_ id: StrokeID) -> String {
-        strokes.first { $0.value == id }?.key ?? id.description
+        identifiers[id] ?? id.description
     }
 
     private func hideWhole(_ id: StrokeID, in board: BoardState) -> [InteropMessage] {
