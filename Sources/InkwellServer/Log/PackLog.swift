@@ -25,6 +25,19 @@ public final class PackLog: Sendable {
         }
     }
 
+    /// Where a device said it stands in a room.
+    public struct Watermark: Hashable, Sendable {
+        public var room: String
+        public var device: ReplicaID
+        public var position: UInt64
+
+        public init(room: String, device: ReplicaID, position: UInt64) {
+            self.room = room
+            self.device = device
+            self.position = position
+        }
+    }
+
     let pool: DatabasePool
 
     /// Opens or creates the log at `path`.
@@ -58,6 +71,16 @@ public final class PackLog: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE server_identity (
+                        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                        replica BLOB NOT NULL CHECK (length(replica) = 16)
+                    );
+                    """
+            )
+        }
         return migrator
     }
 
@@ -66,76 +89,138 @@ public final class PackLog: Sendable {
     ///
     /// - Complexity: O(k log n) for k pushes into rooms of n packs.
     public func append(_ pushes: [Push]) throws -> [UInt64] {
-        try pool.write { db in
-            try pushes.map { push in
-                let id = Data(push.pack.bytes)
-                if let existing = try Int64.fetchOne(
-                    db,
-                    sql: "SELECT position FROM pack WHERE room = ? AND pack_id = ?",
-                    arguments: [push.room, id]
-                ) {
-                    return UInt64(existing)
-                }
-                let head =
-                    try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM pack WHERE room = ?", arguments: [push.room])
-                    ?? 0
-                try db.execute(
-                    sql: "INSERT INTO pack (room, position, pack_id, bytes) VALUES (?, ?, ?, ?)",
-                    arguments: [push.room, head + 1, id, Data(push.bytes)]
-                )
-                return UInt64(head + 1)
+        try pool.write { db in try Self.append(pushes, in: db) }
+    }
+
+    /// ``append(_:)`` without blocking the caller's thread (GRDB runs the transaction on its writer
+    /// queue), recording device watermarks in the same transaction.
+    public func append(_ pushes: [Push], watermarks: [Watermark] = []) async throws -> [UInt64] {
+        try await pool.write { db in
+            for mark in watermarks {
+                try Self.setWatermark(room: mark.room, device: mark.device, to: mark.position, in: db)
             }
+            return try Self.append(pushes, in: db)
+        }
+    }
+
+    /// ``packs(room:after:maximumBytes:)`` without blocking the caller's thread.
+    public func packs(room: String, after position: UInt64, maximumBytes: Int = 4 << 20) async throws -> [StoredPack] {
+        try await pool.read { db in try Self.packs(room: room, after: position, maximumBytes: maximumBytes, in: db) }
+    }
+
+    /// ``progress(room:after:)`` without blocking the caller's thread.
+    public func progress(room: String, after position: UInt64) async throws -> (head: UInt64, bytesAfter: UInt64) {
+        try await pool.read { db in try Self.progress(room: room, after: position, in: db) }
+    }
+
+    /// ``setWatermark(room:device:to:)`` without blocking the caller's thread.
+    public func setWatermark(room: String, device: ReplicaID, to position: UInt64) async throws {
+        try await pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+    }
+
+    /// The server's own replica id, made when the log was created and kept for its life.
+    public func serverID() throws -> ReplicaID {
+        try pool.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO server_identity (singleton, replica) VALUES (1, ?)",
+                arguments: [Data(ReplicaID.random().bytes)]
+            )
+            let stored = try Data.fetchOne(db, sql: "SELECT replica FROM server_identity")
+            guard let stored, let replica = ReplicaID(bytes: stored) else {
+                throw DatabaseError(message: "server_identity holds no valid replica id")
+            }
+            return replica
+        }
+    }
+
+    private static func append(_ pushes: [Push], in db: Database) throws -> [UInt64] {
+        try pushes.map { push in
+            let id = Data(push.pack.bytes)
+            if let existing = try Int64.fetchOne(
+                db,
+                sql: "SELECT position FROM pack WHERE room = ? AND pack_id = ?",
+                arguments: [push.room, id]
+            ) {
+                return UInt64(existing)
+            }
+            let head =
+                try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM pack WHERE room = ?", arguments: [push.room])
+                ?? 0
+            try db.execute(
+                sql: "INSERT INTO pack (room, position, pack_id, bytes) VALUES (?, ?, ?, ?)",
+                arguments: [push.room, head + 1, id, Data(push.bytes)]
+            )
+            return UInt64(head + 1)
         }
     }
 
     /// The room's packs after `position`, oldest first, up to about `maximumBytes` (at least one):
     /// a catch-up sends these as one large frame, then asks for the next.
     public func packs(room: String, after position: UInt64, maximumBytes: Int = 4 << 20) throws -> [StoredPack] {
-        try pool.read { db in
-            var packs: [StoredPack] = []
-            var total = 0
-            let rows = try Row.fetchCursor(
-                db,
-                sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
-                arguments: [room, Int64(clamping: position)]
-            )
-            while let row = try rows.next() {
-                let bytes = [UInt8](row["bytes"] as Data)
-                if !packs.isEmpty, total + bytes.count > maximumBytes { break }
-                packs.append(StoredPack(serverSeq: UInt64(row["position"] as Int64), bytes: bytes))
-                total += bytes.count
-            }
-            return packs
+        try pool.read { db in try Self.packs(room: room, after: position, maximumBytes: maximumBytes, in: db) }
+    }
+
+    private static func packs(
+        room: String,
+        after position: UInt64,
+        maximumBytes: Int,
+        in db: Database
+    ) throws
+        -> [StoredPack]
+    {
+        var packs: [StoredPack] = []
+        var total = 0
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
+            arguments: [room, Int64(clamping: position)]
+        )
+        while let row = try rows.next() {
+            let bytes = [UInt8](row["bytes"] as Data)
+            if !packs.isEmpty, total + bytes.count > maximumBytes { break }
+            packs.append(StoredPack(serverSeq: UInt64(row["position"] as Int64), bytes: bytes))
+            total += bytes.count
         }
+        return packs
     }
 
     /// The room's newest position (0 when it is empty), and the bytes stored after `position`:
     /// what a subscriber still has to download.
     public func progress(room: String, after position: UInt64) throws -> (head: UInt64, bytesAfter: UInt64) {
-        try pool.read { db in
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT (SELECT IFNULL(MAX(position), 0) FROM pack WHERE room = ?),
-                           (SELECT IFNULL(SUM(LENGTH(bytes)), 0) FROM pack WHERE room = ? AND position > ?)
-                    """,
-                arguments: [room, room, Int64(clamping: position)]
-            )
-            return (UInt64(row?[0] as Int64? ?? 0), UInt64(row?[1] as Int64? ?? 0))
-        }
+        try pool.read { db in try Self.progress(room: room, after: position, in: db) }
+    }
+
+    private static func progress(
+        room: String,
+        after position: UInt64,
+        in db: Database
+    ) throws -> (
+        head: UInt64, bytesAfter: UInt64
+    ) {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT (SELECT IFNULL(MAX(position), 0) FROM pack WHERE room = ?),
+                       (SELECT IFNULL(SUM(LENGTH(bytes)), 0) FROM pack WHERE room = ? AND position > ?)
+                """,
+            arguments: [room, room, Int64(clamping: position)]
+        )
+        return (UInt64(row?[0] as Int64? ?? 0), UInt64(row?[1] as Int64? ?? 0))
     }
 
     /// Records that `device` holds the room up to `position`; a watermark only moves forward.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) throws {
-        try pool.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO device_watermark (room, device, position) VALUES (?, ?, ?)
-                    ON CONFLICT (room, device) DO UPDATE SET position = MAX(position, excluded.position)
-                    """,
-                arguments: [room, Data(device.bytes), Int64(clamping: position)]
-            )
-        }
+        try pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+    }
+
+    private static func setWatermark(room: String, device: ReplicaID, to position: UInt64, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO device_watermark (room, device, position) VALUES (?, ?, ?)
+                ON CONFLICT (room, device) DO UPDATE SET position = MAX(position, excluded.position)
+                """,
+            arguments: [room, Data(device.bytes), Int64(clamping: position)]
+        )
     }
 
     public func watermark(room: String, device: ReplicaID) throws -> UInt64 {

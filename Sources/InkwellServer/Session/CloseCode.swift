@@ -30,4 +30,7 @@ public enum ErrorCode: UInt32, Sendable {
     case impersonation = 6
     case tooBig = 7
     case storageFailed = 8
+    case rateLimited = 9
+    /// No hello within the deadline, or a text frame where the protocol has only binary ones.
+    case timeout = 10
 }

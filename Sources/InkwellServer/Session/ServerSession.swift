@@ -4,8 +4,8 @@ public import InkwellWire
 /// One client connection, as a state machine: frames and storage results go in, actions come out.
 ///
 /// It does no I/O, so every rule of the protocol is tested without a socket: `hello` comes first
-/// and settles the version; packs are checked by their envelope only (the server never opens a
-/// body) and acknowledged only once the shell reports them durable; presence is relayed only for
+/// and settles the version; packs are validated as a relay can (envelope, and that a plain body
+/// inflates to its declared size; the changes inside are never interpreted) and acknowledged only once the shell reports them durable; presence is relayed only for
 /// rooms the client follows and only as the device it said it is. A bad frame gets an error frame
 /// and the documented close code, and after closing the session ignores everything.
 public struct ServerSession: Sendable {
@@ -29,12 +29,21 @@ public struct ServerSession: Sendable {
     }
 
     public let server: ReplicaID
+    /// The largest client frame accepted, and the largest inflated pack body.
+    public let maximumFrameBytes: Int
+    public let maximumPackBodyBytes: Int
     private(set) var state: State = .awaitingHello
     /// Rooms this connection follows.
     public private(set) var rooms: Set<String> = []
 
-    public init(server: ReplicaID) {
+    public init(
+        server: ReplicaID,
+        maximumFrameBytes: Int = SyncProtocol.maximumFrameBytes,
+        maximumPackBodyBytes: Int = WireLimits.maximumPackBodyBytes
+    ) {
         self.server = server
+        self.maximumFrameBytes = min(maximumFrameBytes, SyncProtocol.maximumFrameBytes)
+        self.maximumPackBodyBytes = min(maximumPackBodyBytes, WireLimits.maximumPackBodyBytes)
     }
 
     public var isClosed: Bool {
@@ -49,8 +58,8 @@ public struct ServerSession: Sendable {
     /// Handles one received frame.
     public mutating func received(_ frame: [UInt8]) -> [Action] {
         guard !isClosed else { return [] }
-        guard frame.count <= SyncProtocol.maximumFrameBytes else {
-            return fail(.tooBig, "frame larger than \(SyncProtocol.maximumFrameBytes) bytes", close: .tooBig)
+        guard frame.count <= maximumFrameBytes else {
+            return fail(.tooBig, "frame larger than \(maximumFrameBytes) bytes", close: .tooBig)
         }
         let message: ClientMessage
         do {
@@ -72,7 +81,7 @@ public struct ServerSession: Sendable {
             return rooms.remove(room) == nil ? [] : [.stopFollowing(room: room)]
         case (.open, .push(let room, let pack)):
             do {
-                let header = try PackCodec.header(of: pack)
+                let header = try PackCodec.validate(pack, maximumBodyBytes: maximumPackBodyBytes)
                 return [.append(room: room, pack: header.id, bytes: pack)]
             } catch {
                 return fail(.malformedPack, "malformed pack: \(error)", close: .invalidPayload)
@@ -120,6 +129,11 @@ public struct ServerSession: Sendable {
             ]
     }
 
+    /// The shell found a violation the session cannot see itself, such as a rate limit: error frame and close.
+    public mutating func refuse(_ code: ErrorCode, _ message: String, close: CloseCode) -> [Action] {
+        isClosed ? [] : fail(code, message, close: close)
+    }
+
     /// The server is shutting down.
     public mutating func shutDown() -> [Action] {
         guard !isClosed else { return [] }
@@ -143,7 +157,7 @@ public struct ServerSession: Sendable {
                 .welcome(
                     protocolVersion: spoken,
                     server: server,
-                    maximumFrameBytes: UInt32(SyncProtocol.maximumFrameBytes)
+                    maximumFrameBytes: UInt32(maximumFrameBytes)
                 )
             )
         ]

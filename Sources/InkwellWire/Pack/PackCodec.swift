@@ -50,6 +50,27 @@ public enum PackCodec {
         return (id, wire.schemaVersion)
     }
 
+    /// Checks a pack as a relay can, without interpreting its changes: the envelope, and for a plain (not
+    /// encrypted) pack that its body inflates to exactly the declared size, at most `maximumBodyBytes`,
+    /// and parses as a pack body. A relay that stores only validated packs never hands a peer a
+    /// decompression bomb or a truncated body.
+    public static func validate(
+        _ bytes: [UInt8],
+        maximumBodyBytes: Int = WireLimits.maximumPackBodyBytes
+    ) throws(WireError) -> (id: PackID, schemaVersion: UInt32) {
+        let wire = try envelope(bytes)
+        guard let id = PackID(bytes: wire.id) else { throw .invalidField("pack.id") }
+        guard !wire.hasEncryption else { return (id, wire.schemaVersion) }
+        guard Int(wire.bodySize) <= maximumBodyBytes else { throw .tooLarge("pack body") }
+        let plain = try inflate(wire)
+        do {
+            _ = try WirePackBody(serializedBytes: plain)
+        } catch {
+            throw .malformed("pack body")
+        }
+        return (id, wire.schemaVersion)
+    }
+
     /// Decodes a pack written in a schema up to `schema` (this code's, unless a test says otherwise).
     public static func decode(
         _ bytes: [UInt8],
