@@ -1,0 +1,105 @@
+import Hummingbird
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file an upload streams into. Every call blocks, so ``BlobStore`` makes them on its I/O queue.
+struct BlobFile: Sendable {
+    let descriptor: Int32
+
+    /// Creates `path`, which must not exist yet.
+    static func create(at path: String) throws -> BlobFile {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw BlobStoreError.fileSystem("open", errno: errno) }
+        return BlobFile(descriptor: descriptor)
+    }
+
+    /// Appends all of `buffer`, retrying short writes.
+    func append(_ buffer: ByteBuffer) throws {
+        try buffer.withUnsafeReadableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw BlobStoreError.fileSystem("write", errno: errno)
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Makes the written bytes durable.
+    func synchronize() throws {
+        try Self.synchronize(descriptor)
+    }
+
+    func closeDescriptor() {
+        _ = close(descriptor)
+    }
+
+    private static func synchronize(_ descriptor: Int32) throws {
+        while fsync(descriptor) != 0 {
+            if errno != EINTR { throw BlobStoreError.fileSystem("fsync", errno: errno) }
+        }
+    }
+}
+
+/// Small blocking file-system calls for ``BlobStore``.
+enum BlobFileSystem {
+    /// Makes a directory's entries (a new name, a removed one) durable.
+    static func synchronizeDirectory(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw BlobStoreError.fileSystem("open directory", errno: errno) }
+        defer { _ = close(descriptor) }
+        while fsync(descriptor) != 0 {
+            if errno != EINTR { throw BlobStoreError.fileSystem("fsync directory", errno: errno) }
+        }
+    }
+
+    /// Creates a directory; `false` if it already existed.
+    static func makeDirectory(_ path: String) throws -> Bool {
+        if mkdir(path, 0o755) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw BlobStoreError.fileSystem("mkdir", errno: errno)
+    }
+
+    /// The size of a regular file, or `nil` when there is none at `path`.
+    static func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Gives the complete file at `source` the name `destination` unless that name exists: `true` if it was
+    /// installed, `false` if another upload of the same blob got there first. `source` is gone either way.
+    static func install(_ source: String, as destination: String) throws -> Bool {
+        // A hard link never replaces an existing name, which a rename would.
+        if link(source, destination) == 0 {
+            _ = unlink(source)
+            return true
+        }
+        switch errno {
+        case EEXIST:
+            _ = unlink(source)
+            return false
+        case EPERM, ENOTSUP, EXDEV, EMLINK:
+            // File systems without hard links: rename atomically instead. Blobs are named by their content,
+            // so replacing a concurrent copy leaves the same bytes.
+            guard rename(source, destination) == 0 else { throw BlobStoreError.fileSystem("rename", errno: errno) }
+            return true
+        default:
+            throw BlobStoreError.fileSystem("link", errno: errno)
+        }
+    }
+
+    static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+}

@@ -1,0 +1,76 @@
+public import Hummingbird
+public import Logging
+
+/// The server's plain-HTTP side: health, metrics, blobs and the static web client.
+///
+/// ``add(to:)`` installs the middleware (request log, JSON errors, static files) before the routes; Hummingbird
+/// applies a router's middleware only to routes added after it, so call it before adding other routes that
+/// should be logged and counted too.
+public struct HTTPRoutes: Sendable {
+    public struct Configuration: Sendable {
+        /// Uploads larger than this are refused with 413.
+        public var maximumBlobBytes: Int
+        /// The folder of the web client, served at `/` and for room links `/r/{room}`; `nil` serves no files.
+        public var webRoot: String?
+        /// The level of one log line per request (server errors are always `error`).
+        public var requestLogLevel: Logger.Level
+
+        public init(
+            maximumBlobBytes: Int = 32 * 1024 * 1024,
+            webRoot: String? = nil,
+            requestLogLevel: Logger.Level = .info
+        ) {
+            self.maximumBlobBytes = maximumBlobBytes
+            self.webRoot = webRoot
+            self.requestLogLevel = requestLogLevel
+        }
+    }
+
+    public let blobs: BlobStore
+    public let metrics: ServerMetrics
+    public let configuration: Configuration
+    let startedAt: ContinuousClock.Instant
+    let isDraining: @Sendable () -> Bool
+    let logger: Logger
+    let fileIO = FileIO()
+
+    /// - Parameters:
+    ///   - startedAt: When the server started, for the uptime `/healthz` reports.
+    ///   - isDraining: Whether the server is shutting down; `/healthz` then answers 503 so load balancers move on.
+    public init(
+        blobs: BlobStore,
+        metrics: ServerMetrics,
+        configuration: Configuration = Configuration(),
+        startedAt: ContinuousClock.Instant = .now,
+        logger: Logger = Logger(label: "inkwell.http"),
+        isDraining: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.blobs = blobs
+        self.metrics = metrics
+        self.configuration = configuration
+        self.startedAt = startedAt
+        self.logger = logger
+        self.isDraining = isDraining
+    }
+
+    /// Adds the middleware, then the routes, to `router`.
+    public func add<Context: RequestContext>(to router: Router<Context>) {
+        router.add(middleware: RequestLogMiddleware<Context>(metrics: metrics, level: configuration.requestLogLevel))
+        router.add(middleware: JSONErrorMiddleware<Context>())
+        if let webRoot = configuration.webRoot {
+            router.add(middleware: staticFiles(webRoot, context: Context.self))
+            router.get("/r/{room}") { request, context in
+                try await roomPage(webRoot, request: request, context: context)
+            }
+        }
+        router.get("/healthz") { _, _ in health() }
+        router.get("/metrics") { _, _ in exposition() }
+        router.put("/blobs/{sha256}") { request, context in try await putBlob(request, context: context) }
+        router.get("/blobs/{sha256}") { request, context in
+            try await getBlob(request, context: context, includeBody: true)
+        }
+        router.head("/blobs/{sha256}") { request, context in
+            try await getBlob(request, context: context, includeBody: false)
+        }
+    }
+}

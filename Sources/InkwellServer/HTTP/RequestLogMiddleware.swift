@@ -1,0 +1,62 @@
+public import Hummingbird
+public import Logging
+
+/// Logs every request (method, path, status, duration) and counts it in `inkwell_http_requests_total`.
+///
+/// It logs through the context's logger, which Hummingbird gives an `hb.request.id` for each request, so every
+/// line about one request carries the same id. The duration runs until the response head is ready: a streamed
+/// body (a blob download) is still being sent when the line is written.
+public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+    let level: Logger.Level
+
+    /// Server errors are always logged at `error`; everything else at `level`.
+    public init(metrics: ServerMetrics, level: Logger.Level = .info) {
+        self.metrics = metrics
+        self.level = level
+    }
+
+    public func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            record(request, status: response.status, since: start, context: context)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            record(request, status: status, since: start, context: context)
+            throw error
+        }
+    }
+
+    private func record(
+        _ request: Request,
+        status: HTTPResponse.Status,
+        since start: ContinuousClock.Instant,
+        context: Context
+    ) {
+        metrics.httpRequest(method: request.method.rawValue, status: status.code)
+        let duration = ContinuousClock.now - start
+        context.logger.log(
+            level: status.code >= 500 ? .error : level,
+            "request",
+            metadata: [
+                "http.method": .string(request.method.rawValue),
+                "http.path": .string(request.uri.path),
+                "http.status": .string(String(status.code)),
+                "http.duration_seconds": .string(String(duration.seconds)),
+            ]
+        )
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, with fractions.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
