@@ -1,0 +1,139 @@
+import InkwellStore
+import InkwellSync
+import InkwellWire
+import Logging
+import NIOWebSocket
+
+extension SyncClient {
+    /// The connection's tasks are running: say hello, unless the client stopped meanwhile.
+    func opened(_ connection: Connection) {
+        self.connection = connection
+        guard !isStopped, failure == nil else {
+            connection.outgoing.yield(.close(.normalClosure, reason: "client stopping"))
+            return
+        }
+        logger.debug("connected")
+        perform(session.connected())
+    }
+
+    /// A frame other than `packs`, decoded.
+    func received(_ message: ServerMessage, bytes: Int, id: Int) {
+        guard connection?.id == id else { return }
+        statistics.framesReceived += 1
+        statistics.bytesReceived += bytes
+        switch message {
+        case .welcome(let version, let server, _):
+            statistics.connectionsOpened += 1
+            logger.info("welcomed", metadata: ["protocol": "\(version)", "server": "\(server.shortDescription)"])
+        case .error(let code, let message, let fatal, let room):
+            let metadata: Logger.Metadata = ["code": "\(code)", "fatal": "\(fatal)", "room": "\(room)"]
+            if fatal {
+                logger.error("server error: \(message)", metadata: metadata)
+            } else {
+                logger.warning("server error: \(message)", metadata: metadata)
+            }
+        case .ack(let room, let pack, let serverSeq):
+            logger.trace("ack", metadata: ["room": "\(room)", "pack": "\(pack)", "position": "\(serverSeq)"])
+        default:
+            break
+        }
+        perform(session.received(message))
+    }
+
+    /// A `packs` frame whose packs the connection's reading task has stored.
+    func stored(_ result: PackIntake.Result, room: String, head: UInt64, bytes: Int, id: Int) {
+        // Stored is stored: the app hears of the changes even if the connection has since been replaced.
+        for change in result.inserted { changeFeed.send(change) }
+        if let stamp = result.latestStamp, let skew = author.witness(stamp) {
+            logger.warning(
+                "a received change is stamped ahead of this device's clock",
+                metadata: ["aheadMilliseconds": "\(skew.aheadMilliseconds)"]
+            )
+        }
+        statistics.changesStored += result.inserted.count
+        statistics.itemsSetAside += result.setAside
+        statistics.changesRejected += result.rejected
+        guard connection?.id == id else { return }
+        statistics.framesReceived += 1
+        statistics.bytesReceived += bytes
+        statistics.packsReceived += result.positions.count
+        statistics.packBytesReceived += Int(result.packBytes)
+        logger.trace(
+            "packs stored",
+            metadata: [
+                "room": "\(room)", "packs": "\(result.positions.count)", "new": "\(result.inserted.count)",
+                "head": "\(head)",
+            ]
+        )
+        perform(session.stored(room: room, positions: result.positions, packBytes: result.packBytes, head: head))
+    }
+
+    /// Carries out the session's actions, and those they lead to, then publishes the progress.
+    func perform(_ actions: [ClientSession.Action]) {
+        var queue = actions[...]
+        while let action = queue.popFirst() {
+            switch action {
+            case .send(let message):
+                guard let connection else { continue }
+                var isPush = false
+                if case .push = message { isPush = true }
+                if isPush { statistics.packsPushed += 1 }
+                connection.outgoing.yield(.frame(SyncCodec.encode(message), isPush: isPush))
+            case .persistWatermark(let room, let position):
+                do {
+                    try store.setWatermark(room: room, to: position)
+                } catch {
+                    // Only costs a longer catch-up next time: the packs after the stored watermark come again.
+                    logger.error("could not store the watermark: \(error)", metadata: ["room": "\(room)"])
+                }
+            case .acknowledge(let changes):
+                do {
+                    try store.acknowledge(changes)
+                    statistics.changesAcknowledged += changes.count
+                } catch {
+                    // They stay queued and are pushed again later; the server stores them once.
+                    logger.error("could not take acknowledged changes off the outbox: \(error)")
+                }
+                refreshOutboxBytes()
+            case .readOutbox(let limit):
+                do {
+                    queue.append(contentsOf: session.plan(outbox: try store.outbox(limit: limit)))
+                } catch {
+                    logger.error("could not read the outbox: \(error)")
+                }
+            case .deliver(let presence):
+                presenceFeed.send(presence)
+            case .disconnect(let reason):
+                logger.warning("closing the connection: \(reason)")
+                connection?.outgoing.yield(.close(.normalClosure, reason: reason))
+            case .fail(let error):
+                failure = error
+                connection?.outgoing.yield(.close(.normalClosure, reason: "unsupported protocol version"))
+            case .unsendable(let changes):
+                logger.warning(
+                    "queued changes name a room the protocol cannot carry; they stay queued",
+                    metadata: ["changes": "\(changes.count)"]
+                )
+            }
+        }
+        publishProgress()
+    }
+
+    /// Reads how much waits in the outbox; a failed read keeps the last figure.
+    func refreshOutboxBytes() {
+        do {
+            outboxBytes = try store.outboxSize().bytes
+        } catch {
+            logger.error("could not read the outbox size: \(error)")
+        }
+    }
+
+    /// Sends the progress to subscribers when it changed.
+    func publishProgress() {
+        guard !isStopped else { return }
+        let progress = session.progress(outboxBytes: outboxBytes)
+        guard progress != lastProgress else { return }
+        lastProgress = progress
+        progressFeed.send(progress)
+    }
+}

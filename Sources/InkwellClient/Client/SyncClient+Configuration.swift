@@ -1,0 +1,56 @@
+public import InkwellSync
+
+extension SyncClient {
+    /// How the client connects, reconnects and cuts packs; the defaults suit an app.
+    public struct Configuration: Sendable {
+        /// Delays between reconnection attempts.
+        public var backoff: Backoff
+        /// Seeds the backoff's jitter, so a test can replay its delays; `nil` draws a seed from the system.
+        public var randomSeed: UInt64?
+        /// A connection that stays open this long resets the backoff to its minimum.
+        public var stableConnection: Duration
+        /// Changes in one pushed pack, at most.
+        public var maximumChangesPerPack: Int
+        /// Bytes of one encoded pack, at most (a single larger change still goes, alone).
+        public var maximumBytesPerPack: Int
+        /// Packs pushed and not yet acknowledged, at most.
+        public var maximumPacksInFlight: Int
+        /// Pushes per second at most, sustained (bursts of a fifth of a second go at once): below the
+        /// server's limit, so a burst of edits is batched rather than refused.
+        public var maximumPushesPerSecond: Double
+        /// How the client names itself in `hello`.
+        public var agent: String
+        /// How often to ping an idle connection, so a dead one is noticed; `nil` never pings.
+        public var pingInterval: Duration?
+        /// How long to wait for the server to answer a close before dropping the connection.
+        public var closeTimeout: Duration
+        /// The wall clock local changes are stamped from.
+        public var wallClock: any WallClock
+
+        public init(
+            backoff: Backoff = Backoff(),
+            randomSeed: UInt64? = nil,
+            stableConnection: Duration = .seconds(10),
+            maximumChangesPerPack: Int = 512,
+            maximumBytesPerPack: Int = 512 << 10,
+            maximumPacksInFlight: Int = 8,
+            maximumPushesPerSecond: Double = 100,
+            agent: String = "inkwell-swift/1",
+            pingInterval: Duration? = .seconds(30),
+            closeTimeout: Duration = .seconds(2),
+            wallClock: any WallClock = SystemWallClock()
+        ) {
+            self.backoff = backoff
+            self.randomSeed = randomSeed
+            self.stableConnection = stableConnection
+            self.maximumChangesPerPack = maximumChangesPerPack
+            self.maximumBytesPerPack = maximumBytesPerPack
+            self.maximumPacksInFlight = maximumPacksInFlight
+            self.maximumPushesPerSecond = max(maximumPushesPerSecond, 1)
+            self.agent = agent
+            self.pingInterval = pingInterval
+            self.closeTimeout = closeTimeout
+            self.wallClock = wallClock
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import HummingbirdWSClient
+import InkwellStore
+import InkwellSync
+import InkwellWire
+import Logging
+import NIOCore
+import NIOWebSocket
+
+extension SyncClient {
+    /// What the connection's writing task sends.
+    enum Outgoing: Sendable {
+        case frame([UInt8], isPush: Bool)
+        case close(WebSocketErrorCode, reason: String)
+    }
+
+    /// The live connection: frames for it go through `outgoing`, written by its own task.
+    struct Connection: Sendable {
+        let id: Int
+        let outgoing: AsyncStream<Outgoing>.Continuation
+    }
+
+    /// How one connection ended.
+    struct ConnectionEnd: Sendable {
+        var closeCode: UInt16?
+        var reason: String?
+        var error: String?
+        var welcomed = false
+        var lasted: Duration = .zero
+    }
+
+    /// Connects, syncs, and reconnects after every disconnection until ``stop()`` is called or the task
+    /// running it is cancelled (which stops the client too).
+    ///
+    /// - Throws: ``SyncClientError/unsupportedVersion(_:)`` when the server refuses this client's protocol
+    ///   version: reconnecting cannot help, so `run()` ends and the streams finish.
+    ///   ``SyncClientError/alreadyRunning`` or ``SyncClientError/stopped`` when called twice or after a stop.
+    public func run() async throws {
+        guard !isStopped else { throw SyncClientError.stopped }
+        guard !isRunning else { throw SyncClientError.alreadyRunning }
+        isRunning = true
+        defer { isRunning = false }
+        while !isStopped {
+            guard !Task.isCancelled else {
+                stop()
+                break
+            }
+            connectionCount += 1
+            let id = connectionCount
+            logger[metadataKey: "inkwell.connection"] = "\(id)"
+            statistics.connectionAttempts += 1
+            session.connecting()
+            publishProgress()
+            logger.debug("connecting", metadata: ["url": "\(url.absoluteString)"])
+
+            let end = await connect(id: id, logger: logger)
+            connection?.outgoing.finish()
+            connection = nil
+            perform(session.disconnected(closeCode: end.closeCode, reason: end.reason))
+            if let failure {
+                logger.error("giving up: \(failure)")
+                isStopped = true
+                stopFeed.finish()
+                finishFeeds()
+                throw failure
+            }
+            guard !isStopped else { break }
+
+            if end.welcomed && end.lasted >= configuration.stableConnection { failedAttempts = 0 }
+            let delay = configuration.backoff.delay(attempt: failedAttempts, using: &random)
+            failedAttempts += 1
+            logger.info(
+                "connection ended; reconnecting",
+                metadata: [
+                    "close": "\(end.closeCode.map(String.init) ?? "none")",
+                    "reason": "\(end.reason ?? end.error ?? "none")",
+                    "delay": "\(delay)",
+                ]
+            )
+            await sleep(for: delay)
+        }
+        logger.info("stopped")
+    }
+
+    /// Waits for `duration`, or less if the client is stopped meanwhile.
+    private func sleep(for duration: Duration) async {
+        let stopped = stopFeed.subscribe()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { for await _ in stopped {} }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// One connection, from the WebSocket upgrade to its close. The actor is free while it runs: the
+    /// connection's tasks call back in for each frame.
+    private func connect(id: Int, logger: Logger) async -> ConnectionEnd {
+        let webSocket = WebSocketClientConfiguration(
+            maxFrameSize: 1 << 20,
+            closeTimeout: configuration.closeTimeout,
+            autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled
+        )
+        let url = url.absoluteString
+        let stopped = stopFeed.subscribe()
+        let grace = configuration.closeTimeout * 2
+        let opened = ContinuousClock.now
+        let welcomedBefore = statistics.connectionsOpened
+        let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
+            try await self.serve(inbound: inbound, outbound: outbound, id: id, logger: logger)
+        }
+        var end = ConnectionEnd()
+        do {
+            let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
+                group.addTask {
+                    try await WebSocketClient.connect(
+                        url: url,
+                        configuration: webSocket,
+                        logger: logger,
+                        handler: handler
+                    )
+                }
+                // A stop closes the connection cleanly; this ends it anyway if the server does not answer.
+                group.addTask {
+                    for await _ in stopped {}
+                    try await Task.sleep(for: grace)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            end.closeCode = close.map { UInt16(webSocketErrorCode: $0.closeCode) }
+            end.reason = close?.reason
+        } catch {
+            end.error = "\(error)"
+        }
+        end.welcomed = statistics.connectionsOpened > welcomedBefore
+        end.lasted = ContinuousClock.now - opened
+        return end
+    }
+
+    /// Runs an open WebSocket: one task writes what the actor queues, one reads and hands frames to the
+    /// actor. Returns when the server closes the connection.
+    private nonisolated func serve(
+        inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter,
+        id: Int,
+        logger: Logger
+    ) async throws {
+        let (outgoing, continuation) = AsyncStream.makeStream(of: Outgoing.self)
+        await opened(Connection(id: id, outgoing: continuation))
+        let closeTimeout = configuration.closeTimeout
+        let intake = PackIntake(store: store)
+        let rate = configuration.maximumPushesPerSecond
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                var pacer = PushPacer(rate: rate, burst: max(rate / 5, 1), now: .now)
+                for await item in outgoing {
+                    switch item {
+                    case .frame(let bytes, let isPush):
+                        if isPush {
+                            let delay = pacer.delay(now: .now)
+                            if delay > .zero { try await Task.sleep(for: delay) }
+                        }
+                        try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes))
+                    case .close(let code, let reason):
+                        try await outbound.close(code, reason: reason)
+                        // The reading task ends when the server answers the close.
+                        try await Task.sleep(for: closeTimeout)
+                        throw SyncClientError.closeTimedOut
+                    }
+                }
+                return false
+            }
+            group.addTask {
+                for try await message in inbound.messages(maxSize: SyncProtocol.maximumFrameBytes) {
+                    guard case .binary(let buffer) = message else {
+                        throw SyncClientError.malformedFrame("text message")
+                    }
+                    try await self.receive(Array(buffer.readableBytesView), id: id, intake: intake, logger: logger)
+                }
+                return true
+            }
+            defer { group.cancelAll() }
+            while let readerEnded = try await group.next(), !readerEnded {}
+        }
+    }
+
+    /// Decodes a frame and, for packs, stores them, off the actor; then lets the actor apply it.
+    private nonisolated func receive(_ bytes: [UInt8], id: Int, intake: PackIntake, logger: Logger) async throws {
+        let message: ServerMessage
+        do {
+            message = try SyncCodec.decodeServer(bytes)
+        } catch {
+            throw SyncClientError.malformedFrame("\(error)")
+        }
+        guard case .packs(let room, let packs, let head) = message else {
+            await received(message, bytes: bytes.count, id: id)
+            return
+        }
+        let result = try intake.ingest(room: room, packs: packs, logger: logger)
+        await stored(result, room: room, head: head, bytes: bytes.count, id: id)
+    }
+}

@@ -1,0 +1,201 @@
+public import Foundation
+public import InkwellBoard
+public import InkwellStore
+public import InkwellSync
+public import InkwellWire
+public import Logging
+import NIOWebSocket
+
+/// Keeps a store in sync with an Inkwell server over one WebSocket, for as long as ``run()`` runs.
+///
+/// Local edits are recorded with ``record(_:room:)``: stored and queued at once, so they survive a crash
+/// or a lost connection, then pushed in packs as soon as the connection allows. Packs from the server are
+/// stored as they arrive, and each room's watermark follows the contiguity rule (see ``RoomCursor``), so
+/// a restarted client asks only for what it lacks. A lost connection is opened again after a jittered,
+/// exponential backoff; only a server that refuses the protocol version (close code 4001) ends ``run()``.
+///
+/// An actor because the connection's reading task, the app's edits and the backoff loop share its state;
+/// the protocol rules themselves live in ``ClientSession``, which does no I/O.
+public actor SyncClient {
+    public nonisolated let store: Store
+    /// The server's sync endpoint, `ws://host:port/sync`.
+    public nonisolated let url: URL
+    public nonisolated let configuration: Configuration
+    /// The device this client says hello as: the store's replica.
+    public nonisolated let device: ReplicaID
+
+    var session: ClientSession
+    var author: LocalAuthor
+    var random: SplitMix64
+    /// Connection attempts since the last stable connection: the backoff's exponent.
+    var failedAttempts = 0
+    var connection: Connection?
+    var connectionCount = 0
+    /// The logger of the latest connection attempt, so every line names a connection.
+    var logger: Logger
+    var isRunning = false
+    var isStopped = false
+    /// Why the client gave up, if it did.
+    public internal(set) var failure: SyncClientError?
+    public internal(set) var statistics = SyncStatistics()
+    var outboxBytes: Int
+    var lastProgress: SyncProgress
+
+    let changeFeed = Broadcaster<ClientChange>()
+    let presenceFeed = Broadcaster<Presence>(buffering: .bufferingNewest(256))
+    let progressFeed = Broadcaster<SyncProgress>(buffering: .bufferingNewest(1), replaysLatest: true)
+    /// Ends when the client is stopped: what the backoff and connection waits listen to.
+    let stopFeed = Broadcaster<Never>()
+
+    /// - Parameters:
+    ///   - url: the server's sync endpoint, `ws://host:port/sync`.
+    ///   - rooms: the rooms to follow from the start; more can be joined while running.
+    /// - Throws: ``SyncClientError/invalidRoom`` for a room name the protocol cannot carry; ``StoreError``
+    ///   when the store cannot be read.
+    public init(
+        store: Store,
+        url: URL,
+        rooms: Set<String>,
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "inkwell.client")
+    ) throws {
+        guard rooms.allSatisfy(SyncProtocol.isValidRoom) else { throw SyncClientError.invalidRoom }
+        self.store = store
+        self.url = url
+        self.configuration = configuration
+        self.device = store.replica
+        var logger = logger
+        logger[metadataKey: "inkwell.device"] = "\(store.replica.shortDescription)"
+        logger[metadataKey: "inkwell.connection"] = "none"
+        self.logger = logger
+        self.author = try LocalAuthor(store: store, wallClock: configuration.wallClock)
+        self.random = SplitMix64(seed: configuration.randomSeed ?? UInt64.random(in: 0...UInt64.max))
+        var session = ClientSession(
+            configuration: ClientSession.Configuration(
+                device: store.replica,
+                agent: configuration.agent,
+                limits: OutboxPlanner.Limits(
+                    maximumChanges: configuration.maximumChangesPerPack,
+                    maximumBytes: configuration.maximumBytesPerPack
+                ),
+                maximumPacksInFlight: configuration.maximumPacksInFlight
+            )
+        )
+        for room in rooms.sorted() { _ = session.join(room, watermark: try store.watermark(room: room)) }
+        self.session = session
+        self.outboxBytes = try store.outboxSize().bytes
+        self.lastProgress = session.progress(outboxBytes: outboxBytes)
+        progressFeed.send(lastProgress)
+    }
+
+    // MARK: Editing
+
+    /// Records a local edit to `room`: stamped, stored and queued in one transaction, then pushed as soon
+    /// as the connection allows. Works offline; the edit waits in the outbox.
+    ///
+    /// - Throws: ``SyncClientError/invalidRoom``, or ``StoreError`` when the store refuses it (nothing stored).
+    @discardableResult
+    public func record(_ edit: BoardEdit, room: String) throws -> BoardChange {
+        guard SyncProtocol.isValidRoom(room) else { throw SyncClientError.invalidRoom }
+        let change = try author.record(edit, room: room)
+        changeFeed.send(ClientChange(room: room, change: change, origin: .local))
+        refreshOutboxBytes()
+        perform(session.outboxChanged())
+        return change
+    }
+
+    // MARK: Rooms
+
+    /// Follows `room` from its stored watermark: subscribes now if connected, else on the next connection.
+    public func join(_ room: String) throws {
+        guard SyncProtocol.isValidRoom(room) else { throw SyncClientError.invalidRoom }
+        perform(session.join(room, watermark: try store.watermark(room: room)))
+    }
+
+    /// Stops following `room`. Its queued edits are still pushed.
+    public func leave(_ room: String) {
+        perform(session.leave(room))
+    }
+
+    /// The rooms followed.
+    public var rooms: Set<String> { Set(session.rooms.keys) }
+
+    // MARK: Presence
+
+    /// Sends this device's cursor or in-progress ink to the others in a joined room. Presence is
+    /// ephemeral: while offline it is dropped, not queued.
+    ///
+    /// - Returns: whether it was sent.
+    /// - Throws: ``SyncClientError/presenceForAnotherDevice`` unless `presence.device` is ``device``;
+    ///   ``SyncClientError/notJoined`` for a room not followed.
+    @discardableResult
+    public func sendPresence(_ presence: Presence) throws -> Bool {
+        guard presence.device == device else { throw SyncClientError.presenceForAnotherDevice }
+        guard session.rooms[presence.room] != nil else { throw SyncClientError.notJoined }
+        let actions = session.presence(presence)
+        perform(actions)
+        return !actions.isEmpty
+    }
+
+    // MARK: Observing
+
+    /// Every board change as it is stored, local and remote, from now until the client stops.
+    public nonisolated func changes() -> AsyncStream<ClientChange> {
+        changeFeed.subscribe()
+    }
+
+    /// Presence of other devices in the joined rooms, from now until the client stops. A presence with an
+    /// empty name, no cursor and no ink means that device left the room.
+    public nonisolated func presence() -> AsyncStream<Presence> {
+        presenceFeed.subscribe()
+    }
+
+    /// The current progress, then each change of it, until the client stops.
+    public nonisolated func progress() -> AsyncStream<SyncProgress> {
+        progressFeed.subscribe()
+    }
+
+    /// The progress now.
+    public var currentProgress: SyncProgress { lastProgress }
+
+    /// Returns once the client is ``SyncProgress/State/synced``.
+    ///
+    /// - Throws: ``SyncClientError/timedOut`` after `timeout`; ``SyncClientError/stopped`` if the client
+    ///   stops first.
+    public nonisolated func waitUntilSynced(timeout: Duration) async throws {
+        let updates = progress()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await progress in updates where progress.state == .synced { return }
+                try Task.checkCancellation()
+                throw SyncClientError.stopped
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw SyncClientError.timedOut
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    // MARK: Stopping
+
+    /// Closes the connection cleanly, ends ``run()`` and finishes every stream. A stopped client stays stopped.
+    public func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        logger.info("stopping")
+        connection?.outgoing.yield(.close(.normalClosure, reason: "client stopping"))
+        stopFeed.finish()
+        finishFeeds()
+    }
+
+    func finishFeeds() {
+        lastProgress = SyncProgress(state: .offline, bytesToUpload: outboxBytes, bytesToDownload: 0)
+        progressFeed.send(lastProgress)
+        progressFeed.finish()
+        changeFeed.finish()
+        presenceFeed.finish()
+    }
+}

@@ -1,0 +1,26 @@
+/// Counters of one client's traffic since it was made: for diagnostics, and for tests that check how
+/// much a reconnection downloads.
+public struct SyncStatistics: Hashable, Sendable {
+    /// Connection attempts, successful or not.
+    public var connectionAttempts = 0
+    /// Connections the server welcomed.
+    public var connectionsOpened = 0
+    public var framesReceived = 0
+    /// Bytes of every frame received.
+    public var bytesReceived = 0
+    /// Packs received in `packs` frames, and their bytes.
+    public var packsReceived = 0
+    public var packBytesReceived = 0
+    /// Received changes that were new to the store.
+    public var changesStored = 0
+    /// Received packs or changes from a newer schema, kept aside for a later version.
+    public var itemsSetAside = 0
+    /// Received changes that did not decode or that the store refused, skipped.
+    public var changesRejected = 0
+    /// Pushes sent, counting packs pushed again after a reconnection.
+    public var packsPushed = 0
+    /// Local changes the server acknowledged.
+    public var changesAcknowledged = 0
+
+    public init() {}
+}

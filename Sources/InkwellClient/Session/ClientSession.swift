@@ -1,0 +1,292 @@
+package import InkwellStore
+package import InkwellSync
+package import InkwellWire
+
+/// The client side of the sync protocol, as a state machine: connection events, server frames and store
+/// results go in, actions come out. It does no I/O, so every rule is tested without a socket.
+///
+/// It keeps, across reconnects, each joined room's ``RoomCursor`` and every pack pushed but not yet
+/// acknowledged; on each welcome it subscribes every room from its watermark and pushes those packs
+/// again, byte for byte, before planning new ones.
+package struct ClientSession: Sendable {
+    /// What the I/O shell must do, in order.
+    package enum Action: Hashable, Sendable {
+        case send(ClientMessage)
+        /// Store the room's watermark (``Store/setWatermark(room:to:)``).
+        case persistWatermark(room: String, position: UInt64)
+        /// The server holds these changes durably: take them off the outbox.
+        case acknowledge([ChangeID])
+        /// Read up to `limit` queued changes, oldest first, and hand them to ``plan(outbox:)``.
+        case readOutbox(limit: Int)
+        /// Hand presence from another device to the app.
+        case deliver(Presence)
+        /// Close this connection and reconnect after the backoff.
+        case disconnect(reason: String)
+        /// Close, and do not reconnect: only a newer app can help.
+        case fail(SyncClientError)
+        /// Queued changes whose room name the protocol cannot carry; they stay queued.
+        case unsendable([ChangeID])
+    }
+
+    package enum Phase: Hashable, Sendable {
+        case offline
+        /// Opening a connection.
+        case connecting
+        /// Connected, `hello` sent.
+        case awaitingWelcome
+        case open
+        /// The server refused the protocol version; terminal.
+        case failed
+    }
+
+    /// Limits of what the session pushes.
+    package struct Configuration: Hashable, Sendable {
+        package var device: ReplicaID
+        package var agent: String
+        package var limits: OutboxPlanner.Limits
+        /// Packs pushed and not yet acknowledged, at most: bounds memory, and how much a lost
+        /// connection makes the client push again.
+        package var maximumPacksInFlight: Int
+
+        package init(
+            device: ReplicaID,
+            agent: String = "inkwell-swift/1",
+            limits: OutboxPlanner.Limits = .init(),
+            maximumPacksInFlight: Int = 8
+        ) {
+            self.device = device
+            self.agent = agent
+            self.limits = limits
+            self.maximumPacksInFlight = max(maximumPacksInFlight, 1)
+        }
+    }
+
+    /// A pushed pack waiting for its ack.
+    package struct InFlightPack: Hashable, Sendable {
+        package let room: String
+        package let id: PackID
+        package let changes: [ChangeID]
+        package let bytes: [UInt8]
+    }
+
+    /// A joined room: its cursor, and what this connection has learnt about it.
+    package struct Room: Hashable, Sendable {
+        package var cursor: RoomCursor
+        /// Pack bytes the server said the room is behind, less those received since.
+        package var bytesBehind: UInt64 = 0
+        /// Whether the server said on this connection that nothing is left to catch up.
+        package var caughtUp = false
+    }
+
+    package let configuration: Configuration
+    private let planner: OutboxPlanner
+    package private(set) var phase: Phase = .offline
+    package private(set) var rooms: [String: Room] = [:]
+    /// In push order.
+    package private(set) var inFlight: [InFlightPack] = []
+    private var inFlightChanges: Set<ChangeID> = []
+    private var reportedUnsendable: Set<ChangeID> = []
+    /// The message of a fatal error frame: the close that follows carries only a code.
+    private var fatalMessage: String?
+
+    package init(configuration: Configuration) {
+        self.configuration = configuration
+        self.planner = OutboxPlanner(limits: configuration.limits)
+    }
+
+    // MARK: Rooms
+
+    /// Follows `room` from `watermark`, the position stored for it.
+    package mutating func join(_ room: String, watermark: UInt64) -> [Action] {
+        guard rooms[room] == nil else { return [] }
+        rooms[room] = Room(cursor: RoomCursor(watermark: watermark))
+        return phase == .open ? [.send(.subscribe(room: room, after: watermark))] : []
+    }
+
+    package mutating func leave(_ room: String) -> [Action] {
+        guard rooms.removeValue(forKey: room) != nil else { return [] }
+        return phase == .open ? [.send(.unsubscribe(room: room))] : []
+    }
+
+    // MARK: Connection
+
+    package mutating func connecting() {
+        guard phase != .failed else { return }
+        phase = .connecting
+    }
+
+    /// The WebSocket is open: say hello.
+    package mutating func connected() -> [Action] {
+        guard phase != .failed else { return [] }
+        phase = .awaitingWelcome
+        fatalMessage = nil
+        return [
+            .send(
+                .hello(
+                    protocolVersion: SyncProtocol.version,
+                    minimumProtocolVersion: SyncProtocol.minimumVersion,
+                    device: configuration.device,
+                    agent: configuration.agent
+                )
+            )
+        ]
+    }
+
+    /// The connection ended with `closeCode` (nil when it broke without a close frame).
+    package mutating func disconnected(closeCode: UInt16?, reason: String?) -> [Action] {
+        guard phase != .failed else { return [] }
+        for room in rooms.keys {
+            rooms[room]!.caughtUp = false
+            rooms[room]!.bytesBehind = 0
+        }
+        if closeCode == ServerCodes.unsupportedVersionClose {
+            return fail(fatalMessage ?? reason ?? "unsupported protocol version")
+        }
+        phase = .offline
+        return []
+    }
+
+    // MARK: Frames
+
+    /// Handles a frame other than `packs`: the shell stores packs first and reports them to
+    /// ``stored(room:positions:packBytes:head:)``.
+    package mutating func received(_ message: ServerMessage) -> [Action] {
+        switch message {
+        case .welcome(let version, _, _):
+            guard phase == .awaitingWelcome else { return [.disconnect(reason: "welcome out of order")] }
+            guard (SyncProtocol.minimumVersion...SyncProtocol.version).contains(version) else {
+                return fail("the server chose protocol version \(version), which this app does not speak")
+            }
+            return welcomed()
+        case .ack(let room, let pack, let serverSeq):
+            guard phase == .open else { return [.disconnect(reason: "ack before welcome")] }
+            return acknowledged(room: room, pack: pack, serverSeq: serverSeq)
+        case .packs:
+            return [.disconnect(reason: "packs must be stored before they are reported")]
+        case .presence(let presence):
+            guard phase == .open, rooms[presence.room] != nil, presence.device != configuration.device else {
+                return []
+            }
+            return [.deliver(presence)]
+        case .progress(let room, let head, let bytesBehind, let packsBehind):
+            guard phase == .open, rooms[room] != nil else { return [] }
+            rooms[room]!.cursor.learn(head: head)
+            rooms[room]!.bytesBehind = bytesBehind
+            if bytesBehind == 0 && packsBehind == 0 { rooms[room]!.caughtUp = true }
+            return []
+        case .error(let code, let message, let fatal, _):
+            if code == ServerCodes.unsupportedVersionError { return fail(message) }
+            if fatal {
+                fatalMessage = message
+                return []
+            }
+            // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.
+            if code == ServerCodes.storageFailedError {
+                return [.disconnect(reason: "the server could not store a push")]
+            }
+            return []
+        }
+    }
+
+    /// The changes of the packs at `positions` of `room` are stored (or set aside, or found unreadable
+    /// for good): they count as seen. `packBytes` is their size on the wire, for the download progress.
+    package mutating func stored(room: String, positions: [UInt64], packBytes: UInt64, head: UInt64) -> [Action] {
+        guard phase == .open, var state = rooms[room] else { return [] }
+        var advanced = false
+        for position in positions where state.cursor.see(position) { advanced = true }
+        state.cursor.learn(head: head)
+        state.bytesBehind = state.bytesBehind > packBytes ? state.bytesBehind - packBytes : 0
+        rooms[room] = state
+        return advanced ? [.persistWatermark(room: room, position: state.cursor.watermark)] : []
+    }
+
+    // MARK: Pushing
+
+    /// New changes were queued: plan packs for them if there is room in flight.
+    package func outboxChanged() -> [Action] {
+        guard phase == .open, inFlight.count < configuration.maximumPacksInFlight else { return [] }
+        let free = configuration.maximumPacksInFlight - inFlight.count
+        return [.readOutbox(limit: inFlightChanges.count + free * configuration.limits.maximumChanges)]
+    }
+
+    /// Pushes packs for the queued changes not already in flight.
+    ///
+    /// - Complexity: O(q) for q queued changes, plus encoding (and deflating) the new packs.
+    package mutating func plan(outbox: [StoredChange]) -> [Action] {
+        guard phase == .open else { return [] }
+        let free = configuration.maximumPacksInFlight - inFlight.count
+        let plan = planner.plan(outbox.filter { !inFlightChanges.contains($0.id) }, maximumPacks: free)
+        var actions: [Action] = []
+        let unsendable = plan.unsendable.map(\.id).filter { reportedUnsendable.insert($0).inserted }
+        if !unsendable.isEmpty { actions.append(.unsendable(unsendable)) }
+        for planned in plan.packs {
+            let pack = InFlightPack(
+                room: planned.room,
+                id: planned.id,
+                changes: planned.changes.map(\.id),
+                bytes: PackCodec.encode(planned.pack)
+            )
+            inFlight.append(pack)
+            inFlightChanges.formUnion(pack.changes)
+            actions.append(.send(.push(room: pack.room, pack: pack.bytes)))
+        }
+        return actions
+    }
+
+    // MARK: Presence
+
+    /// Presence for a joined room is sent while connected and dropped otherwise: it is ephemeral.
+    package func presence(_ presence: Presence) -> [Action] {
+        guard phase == .open, rooms[presence.room] != nil else { return [] }
+        return [.send(.presence(presence))]
+    }
+
+    // MARK: Progress
+
+    /// The progress to show, given the bytes waiting in the outbox.
+    package func progress(outboxBytes: Int) -> SyncProgress {
+        let state: SyncProgress.State
+        switch phase {
+        case .offline, .failed: state = .offline
+        case .connecting, .awaitingWelcome: state = .connecting
+        case .open:
+            let roomsDone = rooms.values.allSatisfy { $0.caughtUp && $0.cursor.isAtHead }
+            state = roomsDone && outboxBytes == 0 && inFlight.isEmpty ? .synced : .syncing
+        }
+        let download = phase == .open ? rooms.values.reduce(0) { $0 + $1.bytesBehind } : 0
+        return SyncProgress(state: state, bytesToUpload: outboxBytes, bytesToDownload: download)
+    }
+
+    package var isFailed: Bool { phase == .failed }
+
+    // MARK: Internals
+
+    private mutating func welcomed() -> [Action] {
+        phase = .open
+        var actions: [Action] = rooms.keys.sorted().map { room in
+            .send(.subscribe(room: room, after: rooms[room]!.cursor.watermark))
+        }
+        actions += inFlight.map { .send(.push(room: $0.room, pack: $0.bytes)) }
+        actions += outboxChanged()
+        return actions
+    }
+
+    private mutating func acknowledged(room: String, pack: PackID, serverSeq: UInt64) -> [Action] {
+        var actions: [Action] = []
+        if rooms[room]?.cursor.see(serverSeq) == true {
+            actions.append(.persistWatermark(room: room, position: rooms[room]!.cursor.watermark))
+        }
+        // A repeated ack (the pack was pushed again) has nothing left in flight.
+        guard let index = inFlight.firstIndex(where: { $0.id == pack && $0.room == room }) else { return actions }
+        let acknowledged = inFlight.remove(at: index)
+        inFlightChanges.subtract(acknowledged.changes)
+        actions.append(.acknowledge(acknowledged.changes))
+        // After the acknowledgement, so the outbox read no longer holds the acknowledged changes.
+        return actions + outboxChanged()
+    }
+
+    private mutating func fail(_ message: String) -> [Action] {
+        phase = .failed
+        return [.fail(.unsupportedVersion(message))]
+    }
+}

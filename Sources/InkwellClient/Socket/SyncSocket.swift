@@ -1,0 +1,175 @@
+public import HTTPTypes
+import HummingbirdWSClient
+public import InkwellWire
+public import Logging
+import NIOCore
+import NIOWebSocket
+import Synchronization
+
+/// One WebSocket speaking the sync protocol's frames, with no store behind it: for tools that talk to a
+/// server directly (load generators, probes, tests). ``SyncClient`` is what apps use.
+public final class SyncSocket: Sendable {
+    /// How the connection ended.
+    public struct Closure: Hashable, Sendable {
+        /// The close code the server sent, if it sent one.
+        public var code: UInt16?
+        public var reason: String?
+    }
+
+    /// What the server sends, decoded, in order. Ends when the connection closes; a frame that does not
+    /// decode ends it with the decoding error.
+    public let messages: AsyncThrowingStream<ServerMessage, any Error>
+    private let outbound: WebSocketOutboundWriter
+    private let reading: ReadGate
+    private let ended: Task<Closure, Never>
+
+    private init(
+        messages: AsyncThrowingStream<ServerMessage, any Error>,
+        outbound: WebSocketOutboundWriter,
+        reading: ReadGate,
+        ended: Task<Closure, Never>
+    ) {
+        self.messages = messages
+        self.outbound = outbound
+        self.reading = reading
+        self.ended = ended
+    }
+
+    /// Opens a socket to `url` (`ws://host:port/sync`). Says nothing: send `hello` yourself.
+    ///
+    /// - Throws: when the connection or the WebSocket upgrade fails.
+    public static func connect(
+        url: String,
+        headers: HTTPFields = [:],
+        maximumFrameBytes: Int = 1 << 20,
+        logger: Logger
+    ) async throws -> SyncSocket {
+        let (messages, sink) = AsyncThrowingStream.makeStream(of: ServerMessage.self)
+        let reading = ReadGate()
+        let opened = Once<Result<WebSocketOutboundWriter, any Error>>()
+        let ended = Task<Closure, Never> {
+            do {
+                let frame = try await WebSocketClient.connect(
+                    url: url,
+                    configuration: .init(maxFrameSize: maximumFrameBytes, additionalHeaders: headers),
+                    logger: logger
+                ) { inbound, outbound, _ in
+                    opened.resolve(.success(outbound))
+                    for try await message in inbound.messages(maxSize: SyncProtocol.maximumFrameBytes) {
+                        await reading.wait()
+                        guard case .binary(let buffer) = message else { continue }
+                        do {
+                            sink.yield(try SyncCodec.decodeServer(Array(buffer.readableBytesView)))
+                        } catch {
+                            sink.finish(throwing: error)
+                            return
+                        }
+                    }
+                }
+                sink.finish()
+                return Closure(code: frame.map { UInt16(webSocketErrorCode: $0.closeCode) }, reason: frame?.reason)
+            } catch {
+                opened.resolve(.failure(error))
+                sink.finish(throwing: error)
+                return Closure(code: nil, reason: "\(error)")
+            }
+        }
+        let outbound = try await opened.value.get()
+        return SyncSocket(messages: messages, outbound: outbound, reading: reading, ended: ended)
+    }
+
+    public func send(_ message: ClientMessage) async throws {
+        try await send(raw: SyncCodec.encode(message))
+    }
+
+    /// Sends bytes as one binary message, whatever they hold.
+    public func send(raw bytes: [UInt8]) async throws {
+        try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes))
+    }
+
+    /// Asks the server to close; ``closure`` tells when it has.
+    public func close() async {
+        try? await outbound.close(.normalClosure, reason: nil)
+    }
+
+    /// Waits until the connection has ended, and says how.
+    public var closure: Closure {
+        get async { await ended.value }
+    }
+
+    /// Stops reading from the socket, so the server sees a slow reader; ``resumeReading()`` goes on.
+    public func pauseReading() {
+        reading.pause()
+    }
+
+    public func resumeReading() {
+        reading.resume()
+    }
+}
+
+/// A value set once, awaited by one or more readers.
+private final class Once<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value?
+        var waiters: [CheckedContinuation<Value, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func resolve(_ value: Value) {
+        let waiters: [CheckedContinuation<Value, Never>] = state.withLock { state in
+            guard state.value == nil else { return [] }
+            state.value = value
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: value) }
+    }
+
+    var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready: Value? = state.withLock { state in
+                    if let value = state.value { return value }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}
+
+/// Lets a reader be paused and resumed from outside.
+private final class ReadGate: Sendable {
+    private struct State {
+        var paused = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func pause() {
+        state.withLock { $0.paused = true }
+    }
+
+    func resume() {
+        let waiters = state.withLock { state in
+            state.paused = false
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let open = state.withLock { state in
+                if !state.paused { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if open { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,332 @@
+import InkwellClient
+import InkwellStore
+import InkwellSync
+import InkwellTesting
+import InkwellWire
+import Testing
+
+@Suite struct ClientSessionTests {
+    typealias Action = ClientSession.Action
+
+    static let device = ReplicaID(high: 0xD, low: 0xE)
+    static let server = ReplicaID(high: 0x5, low: 0x5)
+
+    static func session(maximumChanges: Int = 512, inFlight: Int = 8) -> ClientSession {
+        ClientSession(
+            configuration: .init(
+                device: device,
+                limits: .init(maximumChanges: maximumChanges),
+                maximumPacksInFlight: inFlight
+            )
+        )
+    }
+
+    static let welcome = ServerMessage.welcome(
+        protocolVersion: SyncProtocol.version,
+        server: server,
+        maximumFrameBytes: 1 << 20
+    )
+
+    /// Connects and welcomes, returning the welcome's actions.
+    static func open(_ session: inout ClientSession) -> [Action] {
+        session.connecting()
+        _ = session.connected()
+        return session.received(welcome)
+    }
+
+    static func pushes(_ actions: [Action]) -> [(room: String, bytes: [UInt8])] {
+        actions.compactMap { action in
+            if case .send(.push(let room, let bytes)) = action { (room, bytes) } else { nil }
+        }
+    }
+
+    @Test func helloThenWelcomeSubscribesEveryRoomFromItsWatermark() {
+        var session = Self.session()
+        #expect(session.join("beta", watermark: 7).isEmpty, "offline: the subscription waits for the welcome")
+        #expect(session.join("alpha", watermark: 0).isEmpty)
+        session.connecting()
+        #expect(
+            session.connected() == [
+                .send(
+                    .hello(
+                        protocolVersion: SyncProtocol.version,
+                        minimumProtocolVersion: SyncProtocol.minimumVersion,
+                        device: Self.device,
+                        agent: "inkwell-swift/1"
+                    )
+                )
+            ]
+        )
+        #expect(
+            session.received(Self.welcome) == [
+                .send(.subscribe(room: "alpha", after: 0)),
+                .send(.subscribe(room: "beta", after: 7)),
+                .readOutbox(limit: 8 * 512),
+            ]
+        )
+        #expect(session.join("gamma", watermark: 3) == [.send(.subscribe(room: "gamma", after: 3))])
+        #expect(session.leave("beta") == [.send(.unsubscribe(room: "beta"))])
+        #expect(session.leave("beta").isEmpty)
+    }
+
+    @Test func anAckTakesThePacksChangesOffTheOutboxAndCountsAsSeen() throws {
+        var random = SeededGenerator(seed: seed("anAckTakesThePacksChangesOffTheOutboxAndCountsAsSeen"))
+        var session = Self.session()
+        _ = session.join("room", watermark: 0)
+        _ = Self.open(&session)
+        let replica = ReplicaID(using: &random)
+        let queued = (1...3).map {
+            queuedChange(room: "room", replica: replica, seq: $0, payloadBytes: 30, using: &random)
+        }
+        let pushes = Self.pushes(session.plan(outbox: queued))
+        #expect(pushes.count == 1)
+        let pack = try PackCodec.decode(pushes[0].bytes)
+        #expect(pack.id == PackID(room: "room", changes: queued.map(\.id)))
+        #expect(pack.entries.map(\.change) == queued.map(\.payload))
+        #expect(session.plan(outbox: queued).isEmpty, "changes in flight are not planned twice")
+
+        #expect(
+            session.received(.ack(room: "room", pack: pack.id, serverSeq: 1)) == [
+                .persistWatermark(room: "room", position: 1),
+                .acknowledge(queued.map(\.id)),
+                .readOutbox(limit: 8 * 512),
+            ]
+        )
+        #expect(session.inFlight.isEmpty)
+        // The same ack again (a pack pushed twice is acknowledged twice) changes nothing.
+        #expect(session.received(.ack(room: "room", pack: pack.id, serverSeq: 1)).isEmpty)
+    }
+
+    @Test func unacknowledgedPacksArePushedAgainByteForByteAfterAReconnect() throws {
+        var random = SeededGenerator(seed: seed("unacknowledgedPacksArePushedAgainByteForByteAfterAReconnect"))
+        var session = Self.session(maximumChanges: 2, inFlight: 6)
+        _ = session.join("a", watermark: 0)
+        _ = session.join("b", watermark: 0)
+        _ = Self.open(&session)
+        let replicas = ["a": ReplicaID(using: &random), "b": ReplicaID(using: &random)]
+        var seqs: [String: UInt64] = [:]
+        let queued = (0..<12).map { index -> StoredChange in
+            let room = index.isMultiple(of: 3) ? "b" : "a"
+            seqs[room, default: 0] += 1
+            return queuedChange(
+                room: room,
+                replica: replicas[room]!,
+                seq: seqs[room]!,
+                payloadBytes: 40,
+                using: &random
+            )
+        }
+        let pushed = Self.pushes(session.plan(outbox: queued))
+        #expect(pushed.count == 6)
+        let ids = try pushed.map { try PackCodec.header(of: $0.bytes).id }
+        #expect(Set(ids).count == 6)
+
+        // Acks for some arrive, in any order; the connection drops before the others do.
+        let acked = Set(ids.indices.shuffled(using: &random).prefix(Int.random(in: 0...5, using: &random)))
+        var position: [String: UInt64] = [:]
+        for index in acked.sorted() {
+            position[pushed[index].room, default: 0] += 1
+            _ = session.received(
+                .ack(room: pushed[index].room, pack: ids[index], serverSeq: position[pushed[index].room]!)
+            )
+        }
+        #expect(session.disconnected(closeCode: nil, reason: nil).isEmpty)
+        #expect(session.progress(outboxBytes: 1).state == .offline)
+
+        let again = Self.open(&session)
+        let unacknowledged = pushed.indices.filter { !acked.contains($0) }
+        #expect(
+            again.prefix(2) == [
+                .send(.subscribe(room: "a", after: position["a"] ?? 0)),
+                .send(.subscribe(room: "b", after: position["b"] ?? 0)),
+            ]
+        )
+        let repushed = Self.pushes(again)
+        #expect(repushed.map(\.room) == unacknowledged.map { pushed[$0].room })
+        #expect(repushed.map(\.bytes) == unacknowledged.map { pushed[$0].bytes })
+        // Planning the whole queue now adds nothing for what is still in flight.
+        let remaining = Set(session.inFlight.flatMap(\.changes))
+        let fresh = Self.pushes(session.plan(outbox: queued.filter { remaining.contains($0.id) }))
+        #expect(fresh.isEmpty)
+    }
+
+    @Test func theNumberOfPacksInFlightIsBounded() {
+        var random = SeededGenerator(seed: seed("theNumberOfPacksInFlightIsBounded"))
+        var session = Self.session(maximumChanges: 3, inFlight: 2)
+        _ = session.join("r", watermark: 0)
+        #expect(Self.open(&session).last == .readOutbox(limit: 6))
+        let replica = ReplicaID(using: &random)
+        let queued = (1...15).map {
+            queuedChange(room: "r", replica: replica, seq: $0, payloadBytes: 8, using: &random)
+        }
+        let first = Self.pushes(session.plan(outbox: queued))
+        #expect(first.count == 2)
+        #expect(session.outboxChanged().isEmpty, "no room in flight: nothing to read")
+        let id = session.inFlight[0].id
+        let actions = session.received(.ack(room: "r", pack: id, serverSeq: 1))
+        #expect(actions.last == .readOutbox(limit: 3 + 3), "one pack still in flight, room for one more")
+        let next = Self.pushes(session.plan(outbox: Array(queued.dropFirst(3))))
+        #expect(next.count == 1)
+        #expect(session.inFlight.map { $0.changes.map(\.seq) } == [[4, 5, 6], [7, 8, 9]])
+    }
+
+    @Test func persistedWatermarksFollowTheContiguityRule() {
+        var random = SeededGenerator(seed: seed("persistedWatermarksFollowTheContiguityRule"))
+        for _ in 0..<50 {
+            var session = Self.session(maximumChanges: 1, inFlight: 1_000)
+            let start = UInt64.random(in: 0...20, using: &random)
+            _ = session.join("room", watermark: start)
+            _ = Self.open(&session)
+            let count = Int.random(in: 1...60, using: &random)
+            // Each position after the start is either someone else's pack or one of this device's pushes.
+            let replica = ReplicaID(using: &random)
+            let ours = (1...count).filter { _ in Bool.random(using: &random) }
+            let queued = ours.enumerated().map { index, _ in
+                queuedChange(room: "room", replica: replica, seq: UInt64(index + 1), payloadBytes: 4, using: &random)
+            }
+            _ = session.plan(outbox: queued)
+            let packIDs = session.inFlight.map(\.id)
+            var arrivals: [(position: UInt64, ack: PackID?)] = (1...count).map { (start + UInt64($0), nil) }
+            for (index, offset) in ours.enumerated() { arrivals[offset - 1].ack = packIDs[index] }
+            arrivals.shuffle(using: &random)
+
+            var seen: Set<UInt64> = []
+            var persisted = start
+            for arrival in arrivals {
+                let actions =
+                    if let pack = arrival.ack {
+                        session.received(.ack(room: "room", pack: pack, serverSeq: arrival.position))
+                    } else {
+                        session.stored(
+                            room: "room",
+                            positions: [arrival.position],
+                            packBytes: 10,
+                            head: start + UInt64(count)
+                        )
+                    }
+                seen.insert(arrival.position)
+                for case .persistWatermark(_, let position) in actions {
+                    #expect(position > persisted, "watermarks only move forward")
+                    persisted = position
+                }
+                #expect(persisted == RoomCursorTests.reference(start: start, seen: seen))
+            }
+            #expect(persisted == start + UInt64(count))
+            #expect(session.inFlight.isEmpty)
+        }
+    }
+
+    @Test func aRefusedProtocolVersionEndsTheSession() {
+        var session = Self.session()
+        _ = session.join("room", watermark: 0)
+        session.connecting()
+        _ = session.connected()
+        let refusal = "this server speaks protocol versions 2 to 3: please update the app"
+        #expect(
+            session.received(.error(code: 2, message: refusal, fatal: true, room: ""))
+                == [.fail(.unsupportedVersion(refusal))]
+        )
+        #expect(session.disconnected(closeCode: 4001, reason: "bye").isEmpty)
+        #expect(session.isFailed)
+        #expect(session.connected().isEmpty, "a failed session never says hello again")
+        #expect(session.progress(outboxBytes: 0).state == .offline)
+
+        // The close code alone is enough, with the fatal frame's message or else the close reason.
+        var closeOnly = Self.session()
+        closeOnly.connecting()
+        _ = closeOnly.connected()
+        #expect(closeOnly.received(.error(code: 99, message: "too old", fatal: true, room: "")).isEmpty)
+        #expect(closeOnly.disconnected(closeCode: 4001, reason: "x") == [.fail(.unsupportedVersion("too old"))])
+        var reasonOnly = Self.session()
+        reasonOnly.connecting()
+        #expect(reasonOnly.disconnected(closeCode: 4001, reason: "x") == [.fail(.unsupportedVersion("x"))])
+    }
+
+    @Test func otherClosesAndErrorsLeadToAReconnection() {
+        var session = Self.session()
+        _ = session.join("room", watermark: 0)
+        _ = Self.open(&session)
+        #expect(
+            session.received(
+                .error(code: 8, message: "the pack was not stored; push it again", fatal: false, room: "room")
+            )
+                == [.disconnect(reason: "the server could not store a push")]
+        )
+        #expect(session.received(.error(code: 5, message: "subscribe first", fatal: false, room: "x")).isEmpty)
+        for code: UInt16? in [nil, 1000, 1001, 1002, 1007, 1008, 1009] {
+            #expect(session.disconnected(closeCode: code, reason: nil).isEmpty)
+            #expect(!session.isFailed)
+            _ = Self.open(&session)
+        }
+    }
+
+    @Test func progressAddsUpWhatIsLeftEachWay() {
+        var session = Self.session()
+        #expect(session.progress(outboxBytes: 5) == SyncProgress(state: .offline, bytesToUpload: 5, bytesToDownload: 0))
+        _ = session.join("a", watermark: 0)
+        _ = session.join("b", watermark: 4)
+        session.connecting()
+        #expect(session.progress(outboxBytes: 0).state == .connecting)
+        _ = session.connected()
+        #expect(session.progress(outboxBytes: 0).state == .connecting, "until the welcome")
+        _ = session.received(Self.welcome)
+        #expect(session.progress(outboxBytes: 0).state == .syncing, "no room has caught up yet")
+
+        _ = session.received(.progress(room: "a", head: 10, bytesBehind: 1_000, packsBehind: 10))
+        _ = session.received(.progress(room: "b", head: 6, bytesBehind: 500, packsBehind: 2))
+        #expect(session.progress(outboxBytes: 0).bytesToDownload == 1_500)
+        _ = session.stored(room: "a", positions: [1, 2, 3, 4], packBytes: 300, head: 10)
+        #expect(session.progress(outboxBytes: 0).bytesToDownload == 1_200)
+        _ = session.stored(room: "b", positions: [5, 6], packBytes: 900, head: 6)
+        #expect(session.progress(outboxBytes: 0).bytesToDownload == 700, "more than announced counts as all of it")
+        _ = session.received(.progress(room: "b", head: 6, bytesBehind: 0, packsBehind: 0))
+        _ = session.stored(room: "a", positions: [5, 6, 7, 8, 9, 10], packBytes: 700, head: 10)
+        #expect(session.progress(outboxBytes: 0) == SyncProgress(state: .syncing, bytesToUpload: 0, bytesToDownload: 0))
+        _ = session.received(.progress(room: "a", head: 10, bytesBehind: 0, packsBehind: 0))
+        #expect(session.progress(outboxBytes: 0) == SyncProgress(state: .synced, bytesToUpload: 0, bytesToDownload: 0))
+        #expect(session.progress(outboxBytes: 12).state == .syncing, "something to upload")
+
+        // A live pack names a newer head; until it is stored the room is behind.
+        _ = session.stored(room: "a", positions: [], packBytes: 0, head: 12)
+        #expect(session.progress(outboxBytes: 0).state == .syncing)
+        _ = session.stored(room: "a", positions: [11, 12], packBytes: 50, head: 12)
+        #expect(session.progress(outboxBytes: 0).state == .synced)
+
+        _ = session.disconnected(closeCode: 1001, reason: nil)
+        #expect(session.progress(outboxBytes: 0) == SyncProgress(state: .offline, bytesToUpload: 0, bytesToDownload: 0))
+        _ = Self.open(&session)
+        #expect(session.progress(outboxBytes: 0).state == .syncing, "caught up again only when the server says so")
+    }
+
+    @Test func presenceGoesOnlyToAndFromJoinedRooms() {
+        var session = Self.session()
+        _ = session.join("room", watermark: 0)
+        let mine = Presence(room: "room", device: Self.device, name: "me", colour: 1, cursor: (1, 2))
+        #expect(session.presence(mine).isEmpty, "offline presence is dropped")
+        _ = Self.open(&session)
+        #expect(session.presence(mine) == [.send(.presence(mine))])
+        var elsewhere = mine
+        elsewhere.room = "other"
+        #expect(session.presence(elsewhere).isEmpty)
+
+        let theirs = Presence(room: "room", device: ReplicaID(high: 1, low: 1), name: "them", colour: 2)
+        #expect(session.received(.presence(theirs)) == [.deliver(theirs)])
+        #expect(session.received(.presence(mine)).isEmpty, "this device's own presence is not echoed to the app")
+        var unjoined = theirs
+        unjoined.room = "other"
+        #expect(session.received(.presence(unjoined)).isEmpty)
+    }
+
+    @Test func framesOutOfOrderDropTheConnection() {
+        var session = Self.session()
+        session.connecting()
+        _ = session.connected()
+        #expect(
+            session.received(.ack(room: "r", pack: PackID(high: 1, low: 1), serverSeq: 1)) == [
+                .disconnect(reason: "ack before welcome")
+            ]
+        )
+        _ = session.received(Self.welcome)
+        #expect(session.received(Self.welcome) == [.disconnect(reason: "welcome out of order")])
+    }
+}
