@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "InkwellWire", targets: ["InkwellWire"]),
         .library(name: "InkwellStore", targets: ["InkwellStore"]),
         .library(name: "InkwellServer", targets: ["InkwellServer"]),
+        .library(name: "InkwellClient", targets: ["InkwellClient"]),
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
     ],
@@ -32,6 +33,14 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -74,6 +83,29 @@ let package = Package(
                 "InkwellWire",
                 "InkwellStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "InkwellClient",
+            dependencies: [
+                "InkwellSync",
+                "InkwellBoard",
+                "InkwellWire",
+                "InkwellStore",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -93,7 +125,12 @@ let package = Package(
                 "InkwellBoard",
                 "InkwellStore",
                 "InkwellWire",
+                "InkwellServer",
+                "InkwellClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -152,12 +189,51 @@ let package = Package(
         ),
         .testTarget(
             name: "InkwellServerTests",
-            dependencies: ["InkwellServer", "InkwellWire", "InkwellSync", "InkwellTesting"],
+            dependencies: [
+                "InkwellServer",
+                "InkwellWire",
+                "InkwellSync",
+                "InkwellTesting",
+                "InkwellClient",
+                "InkwellStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "InkwellCLITests",
-            dependencies: ["inkwell", "InkwellTesting"],
+            dependencies: [
+                "inkwell",
+                "InkwellTesting",
+                // The hostile-client tests build frames and packs by hand and audit the server's pack log.
+                "InkwellSync",
+                "InkwellWire",
+                "InkwellStore",
+                "InkwellServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellClientTests",
+            dependencies: [
+                // The end-to-end tests launch the built `inkwell serve`.
+                "inkwell",
+                "InkwellClient",
+                "InkwellStore",
+                "InkwellWire",
+                "InkwellBoard",
+                "InkwellGeometry",
+                "InkwellSync",
+                "InkwellTesting",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

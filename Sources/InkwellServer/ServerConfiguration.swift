@@ -1,0 +1,34 @@
+/// How `inkwell serve` runs: where it listens, where it keeps its data, whom it lets in.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port; the chosen one is reported to ``SyncServer``'s `onListening`.
+    public var port: Int
+    /// Holds `packs.sqlite` (the rooms' pack logs) and `blobs/`.
+    public var dataDirectory: String
+    /// The web client's files, served at `/`; nil serves none.
+    public var webRoot: String?
+    /// Browser origins allowed to open the sync socket besides the server's own (`*` allows any).
+    /// Clients that send no `Origin` (native apps, the command line) are always allowed.
+    public var allowedOrigins: Set<String>
+    /// How long the first push of a commit waits for others to share its fsync.
+    public var commitLinger: Duration
+    public var limits: ServerLimits
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: String,
+        webRoot: String? = nil,
+        allowedOrigins: Set<String> = [],
+        commitLinger: Duration = .zero,
+        limits: ServerLimits = ServerLimits()
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.webRoot = webRoot
+        self.allowedOrigins = allowedOrigins
+        self.commitLinger = commitLinger
+        self.limits = limits
+    }
+}

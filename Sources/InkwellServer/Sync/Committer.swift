@@ -1,0 +1,158 @@
+import InkwellWire
+import Logging
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+import Synchronization
+
+/// Group commit: pushes from every connection wait here, and each transaction stores all that arrived
+/// while the previous one was being made durable, so under load many pushes share one fsync.
+///
+/// When idle, a push is committed at once (after ``linger``, zero by default: see BENCHMARKS.md); acks
+/// and fan-out follow each commit in commit order. On graceful shutdown it commits what is pending
+/// before it returns, so a server stopped with SIGTERM loses nothing it accepted.
+final class Committer: Service, Sendable {
+    struct Pending: Sendable {
+        let push: PackLog.Push
+        let connection: Connection
+    }
+
+    private struct State: Sendable {
+        var pending: [Pending] = []
+        var watermarks: [PackLog.Watermark] = []
+        var waiter: CheckedContinuation<Void, Never>?
+        var stopping = false
+    }
+
+    let log: PackLog
+    let hub: RoomHub
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// How long the first push of a batch waits for company.
+    let linger: Duration
+    /// The most pushes in one transaction.
+    let maximumBatch: Int
+    private let state = Mutex(State())
+
+    init(
+        log: PackLog,
+        hub: RoomHub,
+        metrics: ServerMetrics,
+        linger: Duration,
+        maximumBatch: Int = 1_024,
+        logger: Logger
+    ) {
+        self.log = log
+        self.hub = hub
+        self.metrics = metrics
+        self.linger = linger
+        self.maximumBatch = maximumBatch
+        self.logger = logger
+    }
+
+    /// Queues a push for the next commit.
+    ///
+    /// - Returns: false once the server is shutting down; the push is not stored then.
+    func submit(_ pending: Pending) -> Bool {
+        let waiter: CheckedContinuation<Void, Never>?? = state.withLock { state in
+            guard !state.stopping else { return .none }
+            state.pending.append(pending)
+            defer { state.waiter = nil }
+            return .some(state.waiter)
+        }
+        guard case .some(let sleeping) = waiter else { return false }
+        sleeping?.resume()
+        return true
+    }
+
+    func run() async {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                while let (batch, watermarks) = await nextBatch() {
+                    if !batch.isEmpty || !watermarks.isEmpty { await commit(batch, watermarks: watermarks) }
+                }
+            } onGracefulShutdown: {
+                self.stop()
+            }
+        } onCancel: {
+            self.stop()
+        }
+    }
+
+    /// Records where a device stands in a room with the next commit.
+    func note(_ watermark: PackLog.Watermark) {
+        let waiter = state.withLock { state in
+            state.watermarks.append(watermark)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Refuses new pushes; ``run()`` returns after committing the pending ones.
+    func stop() {
+        let waiter = state.withLock { state in
+            state.stopping = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Waits for pushes, then takes up to ``maximumBatch`` of them; nil once stopped and drained.
+    private func nextBatch() async -> (pushes: [Pending], watermarks: [PackLog.Watermark])? {
+        await waitForWork()
+        if linger > .zero, !state.withLock(\.stopping) { try? await Task.sleep(for: linger) }
+        return state.withLock { state in
+            if state.pending.isEmpty, state.watermarks.isEmpty { return state.stopping ? nil : ([], []) }
+            let count = min(state.pending.count, maximumBatch)
+            defer {
+                state.pending.removeFirst(count)
+                state.watermarks.removeAll()
+            }
+            return (Array(state.pending.prefix(count)), state.watermarks)
+        }
+    }
+
+    private func waitForWork() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if !state.pending.isEmpty || !state.watermarks.isEmpty || state.stopping { return true }
+                state.waiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    private func commit(_ batch: [Pending], watermarks: [PackLog.Watermark]) async {
+        let started = ContinuousClock.now
+        do {
+            let positions = try await log.append(batch.map(\.push), watermarks: watermarks)
+            metrics.commitSeconds.record(ContinuousClock.now - started)
+            metrics.commitBatches.increment()
+            metrics.commitBatchPacks.record(Double(batch.count))
+            metrics.packsStored.increment(by: Int64(batch.count))
+            hub.fanOut(
+                zip(batch, positions).map { pending, position in
+                    RoomHub.Committed(
+                        room: pending.push.room,
+                        pack: pending.push.pack,
+                        bytes: pending.push.bytes,
+                        position: position,
+                        pusher: pending.connection
+                    )
+                }
+            )
+        } catch {
+            logger.error("commit of \(batch.count) pushes failed: \(error)")
+            for pending in batch {
+                let actions = pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }
+                for case .send(let message) in actions {
+                    pending.connection.queue.push(.frame(.init(bytes: SyncCodec.encode(message))))
+                }
+            }
+        }
+        for pending in batch { pending.connection.pushes.leave() }
+    }
+}

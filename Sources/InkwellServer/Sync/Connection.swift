@@ -1,0 +1,71 @@
+import InkwellSync
+import Logging
+import Synchronization
+
+/// The server's side of one WebSocket: its protocol session, its outbound queue, and the pushes it
+/// has waiting for a commit.
+final class Connection: Sendable {
+    /// A number unique within this server process, for logs and for the hub's membership tables.
+    let id: UInt64
+    let logger: Logger
+    let queue: OutboundQueue
+    let session: Mutex<ServerSession>
+    let pushes: PushGate
+    let rate: Mutex<RateLimiter>
+
+    init(id: UInt64, session: ServerSession, limits: ServerLimits, logger: Logger) {
+        self.id = id
+        self.logger = logger
+        self.queue = OutboundQueue(budget: limits.sendBufferBytes)
+        self.session = Mutex(session)
+        self.pushes = PushGate(limit: limits.maximumPushesInFlight)
+        self.rate = Mutex(RateLimiter(rate: limits.packsPerSecond, burst: limits.packsPerSecond * 2))
+    }
+
+    /// The device that said hello, once it has.
+    var device: ReplicaID? { session.withLock { $0.device } }
+}
+
+/// Bounds the pushes of one connection waiting for their commit: past the limit the connection stops
+/// reading, so a fast pusher is slowed by TCP instead of growing the server's memory.
+final class PushGate: Sendable {
+    private struct State {
+        var inFlight = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Waits until fewer than `limit` pushes are in flight, then counts one more.
+    func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state in
+                if state.inFlight < limit {
+                    state.inFlight += 1
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    /// One push was committed or failed: admit a waiter if there is one.
+    func leave() {
+        let next: CheckedContinuation<Void, Never>? = state.withLock { state in
+            if state.waiters.isEmpty {
+                state.inFlight -= 1
+                return nil
+            }
+            // The slot passes straight to the waiter: inFlight stays the same.
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}

@@ -1,0 +1,223 @@
+import InkwellSync
+import InkwellWire
+import Logging
+import NIOCore
+import Prometheus
+import Synchronization
+
+/// Who follows which room, and where each follower stands: the server's fan-out.
+///
+/// A follower is either catching up (its writer reads the room's log and sends coalesced frames) or
+/// live (each commit is queued to it as it happens). The switch to live, the fan-out of a commit and a
+/// room's head all change under one lock, so a follower never misses or repeats a position: it goes
+/// live only when what it was sent reaches the head, and from then on it is sent exactly the next
+/// position. A live follower whose queue is over budget drops back to catching up, so a slow reader
+/// never stalls a room or grows the server's memory.
+final class RoomHub: Sendable {
+    enum Mode: Sendable {
+        case catchingUp
+        case live
+    }
+
+    struct Member: Sendable {
+        let connection: Connection
+        var mode: Mode
+        /// The last position sent to this member (as a pack or, for its own pushes, an ack).
+        var sent: UInt64
+        /// Distinguishes subscriptions, so a catch-up of an earlier one cannot move a later one.
+        let subscription: UInt64
+    }
+
+    struct Room: Sendable {
+        var head: UInt64
+        var members: [UInt64: Member] = [:]
+    }
+
+    /// One committed push, as the fan-out needs it.
+    struct Committed: Sendable {
+        let room: String
+        let pack: PackID
+        let bytes: [UInt8]
+        let position: UInt64
+        let pusher: Connection
+    }
+
+    private struct State: Sendable {
+        var rooms: [String: Room] = [:]
+        var nextSubscription: UInt64 = 1
+    }
+
+    private let state = Mutex(State())
+    let metrics: ServerMetrics
+
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+    }
+
+    /// Makes `connection` follow `room` from `after`, catching up first. `head` reads the room's head
+    /// from the log, and is called under the lock only when the room has no followers yet.
+    ///
+    /// - Returns: the position the catch-up starts from (`after`, or the head if `after` lies beyond it).
+    @discardableResult
+    func subscribe(_ connection: Connection, room: String, after: UInt64, head: () throws -> UInt64) rethrows -> UInt64
+    {
+        let start = try state.withLock { state in
+            if state.rooms[room] == nil { state.rooms[room] = Room(head: try head()) }
+            let subscription = state.nextSubscription
+            state.nextSubscription += 1
+            // A follower ahead of the log (say, of a server restored from a backup) starts at the head,
+            // so it is sent every later position.
+            let start = min(after, state.rooms[room]!.head)
+            state.rooms[room]!.members[connection.id] = Member(
+                connection: connection,
+                mode: .catchingUp,
+                sent: start,
+                subscription: subscription
+            )
+            return start
+        }
+        connection.queue.push(.catchUp(room: room))
+        return start
+    }
+
+    /// Stops `connection` following `room`.
+    ///
+    /// - Returns: whether it was following it.
+    @discardableResult
+    func unsubscribe(_ connection: Connection, room: String) -> Bool {
+        state.withLock { state in
+            guard state.rooms[room]?.members.removeValue(forKey: connection.id) != nil else { return false }
+            if state.rooms[room]!.members.isEmpty { state.rooms[room] = nil }
+            return true
+        }
+    }
+
+    /// Removes `connection` from every room.
+    ///
+    /// - Returns: the rooms it followed.
+    func remove(_ connection: Connection) -> [String] {
+        state.withLock { state in
+            var left: [String] = []
+            for (name, room) in state.rooms where room.members[connection.id] != nil {
+                left.append(name)
+                state.rooms[name]!.members[connection.id] = nil
+                if state.rooms[name]!.members.isEmpty { state.rooms[name] = nil }
+            }
+            return left
+        }
+    }
+
+    /// Where a catch-up of `room` for `connection` stands, or nil if there is nothing to catch up.
+    func catchUpPosition(_ connection: Connection, room: String) -> (sent: UInt64, subscription: UInt64)? {
+        state.withLock { state in
+            guard let member = state.rooms[room]?.members[connection.id], member.mode == .catchingUp else {
+                return nil
+            }
+            return (member.sent, member.subscription)
+        }
+    }
+
+    /// A catch-up frame ending at `position` was written.
+    func advance(_ connection: Connection, room: String, subscription: UInt64, to position: UInt64) {
+        state.withLock { state in
+            guard let member = state.rooms[room]?.members[connection.id], member.subscription == subscription,
+                member.mode == .catchingUp
+            else { return }
+            state.rooms[room]!.members[connection.id]!.sent = max(member.sent, position)
+        }
+    }
+
+    /// Makes the follower live if what it was sent reaches the room's head.
+    ///
+    /// - Returns: the head if it went live, nil if newer packs were committed meanwhile (read them first).
+    func goLive(_ connection: Connection, room: String, subscription: UInt64) -> UInt64? {
+        state.withLock { state in
+            guard let followed = state.rooms[room], let member = followed.members[connection.id],
+                member.subscription == subscription, member.mode == .catchingUp, member.sent >= followed.head
+            else { return nil }
+            state.rooms[room]?.members[connection.id]?.mode = .live
+            return followed.head
+        }
+    }
+
+    /// The room's newest committed position, if anyone follows it.
+    func head(of room: String) -> UInt64? {
+        state.withLock { $0.rooms[room]?.head }
+    }
+
+    /// Acknowledges each committed push to its pusher and sends it to the room's live followers, in
+    /// commit order.
+    func fanOut(_ batch: [Committed]) {
+        let started = ContinuousClock.now
+        // Encoded once per pack, shared by every follower's queue.
+        var frames: [Int: ByteBuffer] = [:]
+        var fallbacks: [(Connection, String)] = []
+        state.withLock { state in
+            for (index, item) in batch.enumerated() {
+                item.pusher.queue.push(
+                    .frame(
+                        ByteBuffer(
+                            bytes: SyncCodec.encode(.ack(room: item.room, pack: item.pack, serverSeq: item.position))
+                        )
+                    )
+                )
+                guard var room = state.rooms[item.room] else { continue }
+                room.head = max(room.head, item.position)
+                for (id, member) in room.members where member.mode == .live && item.position > member.sent {
+                    guard item.position == member.sent + 1 else {
+                        // Not the next position: only a bug could cause it, and catching up repairs it.
+                        assertionFailure("live follower at \(member.sent) offered \(item.position)")
+                        room.members[id]!.mode = .catchingUp
+                        fallbacks.append((member.connection, item.room))
+                        continue
+                    }
+                    if member.connection === item.pusher {
+                        room.members[id]!.sent = item.position
+                        continue
+                    }
+                    let frame =
+                        frames[index]
+                        ?? ByteBuffer(
+                            bytes: SyncCodec.encode(
+                                .packs(
+                                    room: item.room,
+                                    packs: [StoredPack(serverSeq: item.position, bytes: item.bytes)],
+                                    head: item.position
+                                )
+                            )
+                        )
+                    frames[index] = frame
+                    if member.connection.queue.offer(frame) {
+                        room.members[id]!.sent = item.position
+                    } else {
+                        room.members[id]!.mode = .catchingUp
+                        fallbacks.append((member.connection, item.room))
+                    }
+                }
+                state.rooms[item.room] = room
+            }
+        }
+        for (connection, room) in fallbacks {
+            connection.queue.push(.catchUp(room: room))
+            connection.logger.info("slow reader: falling back to catch-up", metadata: ["room": "\(room)"])
+            metrics.slowSubscriberFallbacks.increment()
+        }
+        metrics.fanoutSeconds.record(ContinuousClock.now - started)
+    }
+
+    /// Sends presence to the room's other followers; a follower with a full queue misses it, as
+    /// ephemeral state may be lost.
+    func relay(_ presence: Presence, from sender: Connection) {
+        let frame = ByteBuffer(bytes: SyncCodec.encode(ServerMessage.presence(presence)))
+        let (sent, dropped) = state.withLock { state -> (Int, Int) in
+            guard let room = state.rooms[presence.room] else { return (0, 0) }
+            var (sent, dropped) = (0, 0)
+            for (id, member) in room.members where id != sender.id {
+                if member.connection.queue.offer(frame) { sent += 1 } else { dropped += 1 }
+            }
+            return (sent, dropped)
+        }
+        if sent > 0 { metrics.presenceRelayed.increment(by: Int64(sent)) }
+        if dropped > 0 { metrics.presenceDropped.increment(by: Int64(dropped)) }
+    }
+}

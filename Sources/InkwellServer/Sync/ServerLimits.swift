@@ -1,0 +1,38 @@
+import InkwellWire
+
+/// The limits a server enforces on every connection, documented for clients and operators.
+///
+/// Each one bounds what a single peer can cost the server: memory (frame, message and buffer sizes),
+/// CPU and disk (packs per second), and sockets (the hello deadline and the ping interval).
+public struct ServerLimits: Hashable, Sendable {
+    /// One WebSocket frame, in and out. Larger messages travel as several frames: catch-up frames are
+    /// fragmented at this size, and a browser's unfragmented push must fit in one.
+    public var maximumFrameBytes: Int = 1 << 20
+    /// One reassembled message (a push or any other client frame).
+    public var maximumMessageBytes: Int = 8 << 20
+    /// A pack's body once inflated: checked before a push is stored.
+    public var maximumPackBodyBytes: Int = 8 << 20
+    /// Pushes a connection may make per second (sustained); twice as many in a burst.
+    public var packsPerSecond: Double = 200
+    /// Pushes of one connection waiting for their commit; reading pauses beyond it.
+    public var maximumPushesInFlight: Int = 64
+    /// Bytes queued for one connection before live packs stop and it falls back to catch-up.
+    public var sendBufferBytes: Int = 4 << 20
+    /// The largest catch-up frame (before fragmentation), in stored pack bytes.
+    public var catchUpFrameBytes: Int = 4 << 20
+    /// Seconds a new connection has to say hello.
+    public var helloTimeout: Duration = .seconds(5)
+    /// The server pings every this often; a peer that has not answered the previous ping is closed.
+    public var idleTimeout: Duration = .seconds(30)
+    /// Seconds a closing connection waits for the peer's close frame before dropping the socket.
+    public var closeTimeout: Duration = .milliseconds(500)
+    /// Open WebSocket connections; more are refused with 503.
+    public var maximumConnections: Int = 20_000
+    /// One blob.
+    public var maximumBlobBytes: Int = 32 << 20
+
+    public init() {}
+
+    /// The limits a client needs to size its frames, as sent in `welcome`.
+    var maximumClientFrameBytes: Int { min(maximumMessageBytes, SyncProtocol.maximumFrameBytes) }
+}

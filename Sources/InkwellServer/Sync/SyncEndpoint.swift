@@ -1,0 +1,300 @@
+import HummingbirdWebSocket
+import InkwellSync
+import InkwellWire
+import Logging
+import NIOCore
+import NIOWebSocket
+import Prometheus
+import ServiceLifecycle
+import Synchronization
+
+/// The WebSocket side of the server: runs one ``ServerSession`` per connection and carries out its
+/// actions against the hub (fan-out, catch-up, presence) and the committer (pushes).
+///
+/// Each connection has two tasks: a reader that feeds frames to the session, and a writer that
+/// drains the connection's ``OutboundQueue`` and performs catch-ups by reading the room's log. The
+/// reader never waits on the network writes of any connection, and a fan-out never waits on a reader.
+final class SyncEndpoint: Sendable {
+    let server: ReplicaID
+    let limits: ServerLimits
+    let log: PackLog
+    let hub: RoomHub
+    let committer: Committer
+    let metrics: ServerMetrics
+    private let connectionCount = Atomic<Int>(0)
+    private let nextConnection = Atomic<UInt64>(1)
+
+    init(
+        server: ReplicaID,
+        limits: ServerLimits,
+        log: PackLog,
+        hub: RoomHub,
+        committer: Committer,
+        metrics: ServerMetrics
+    ) {
+        self.server = server
+        self.limits = limits
+        self.log = log
+        self.hub = hub
+        self.committer = committer
+        self.metrics = metrics
+    }
+
+    /// Whether another connection fits under ``ServerLimits/maximumConnections``.
+    var hasRoom: Bool { connectionCount.load(ordering: .relaxed) < limits.maximumConnections }
+
+    /// Serves one upgraded connection until either side closes it.
+    func serve(
+        inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter,
+        channel: any Channel,
+        logger baseLogger: Logger
+    ) async {
+        let id = nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue
+        var logger = baseLogger
+        logger[metadataKey: "connection"] = "c\(id)"
+        let connection = Connection(
+            id: id,
+            session: ServerSession(
+                server: server,
+                maximumFrameBytes: limits.maximumMessageBytes,
+                maximumPackBodyBytes: limits.maximumPackBodyBytes
+            ),
+            limits: limits,
+            logger: logger
+        )
+        connectionCount.add(1, ordering: .relaxed)
+        metrics.connections.increment()
+        metrics.connectionsTotal.increment()
+        logger.debug("connected")
+        defer {
+            for room in hub.remove(connection) { announceLeaving(connection, room: room) }
+            connection.queue.finish()
+            connectionCount.subtract(1, ordering: .relaxed)
+            metrics.connections.decrement()
+            logger.debug("disconnected")
+        }
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Role.self) { group in
+                group.addTask { await self.write(connection, to: outbound) }
+                group.addTask { await self.read(connection, from: inbound) }
+                group.addTask { await self.enforceHello(connection) }
+                while let ended = await group.next() {
+                    switch ended {
+                    case .writer: break
+                    case .hello: continue
+                    case .reader:
+                        // After a violation the writer still sends the error frame and the close.
+                        guard connection.session.withLock(\.isClosed) else { break }
+                        group.addTask { await self.deadline(for: connection, channel: channel) }
+                        continue
+                    case .deadline: break
+                    }
+                    break
+                }
+                connection.queue.finish()
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            let actions = connection.session.withLock { $0.shutDown() }
+            self.perform(actions, for: connection)
+        }
+    }
+
+    /// The tasks of a connection, as they report that they ended.
+    private enum Role: Sendable {
+        case reader
+        case writer
+        case hello
+        case deadline
+    }
+
+    /// Drops the socket of a closed session whose peer does not read what is left to write: a peer
+    /// can then hold a connection at most ``ServerLimits/closeTimeout`` after its violation.
+    private func deadline(for connection: Connection, channel: any Channel) async -> Role {
+        guard (try? await Task.sleep(for: limits.closeTimeout * 2)) != nil else { return .deadline }
+        connection.logger.info("peer did not take its close in time: dropping the socket")
+        channel.close(promise: nil)
+        return .deadline
+    }
+
+    private func read(_ connection: Connection, from inbound: WebSocketInboundStream) async -> Role {
+        do {
+            for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
+                metrics.framesReceived.increment()
+                guard case .binary(let buffer) = message else {
+                    let actions = connection.session.withLock {
+                        $0.refuse(.malformedFrame, "text frames are not part of this protocol", close: .invalidPayload)
+                    }
+                    perform(actions, for: connection)
+                    break
+                }
+                metrics.bytesReceived.increment(by: Int64(buffer.readableBytes))
+                let actions = connection.session.withLock { $0.received(Array(buffer.readableBytesView)) }
+                await performWaiting(actions, for: connection)
+                if connection.session.withLock(\.isClosed) { break }
+            }
+        } catch {
+            // The WebSocket layer answers its own violations (oversize frames, bad fragmentation,
+            // control frames out of place) with its close frame once this handler returns.
+            metrics.protocolError(reason: "websocket")
+            connection.logger.info("connection failed: \(error)")
+        }
+        return .reader
+    }
+
+    /// Closes a connection that has not said hello in time.
+    private func enforceHello(_ connection: Connection) async -> Role {
+        guard (try? await Task.sleep(for: limits.helloTimeout)) != nil, connection.device == nil else {
+            return .hello
+        }
+        let actions = connection.session.withLock {
+            $0.refuse(.timeout, "no hello within \(limits.helloTimeout)", close: .policyViolation)
+        }
+        perform(actions, for: connection)
+        return .hello
+    }
+
+    /// Carries out the session's actions for the reader. Only pushes wait: the reader stops reading
+    /// until the committer has room for the connection.
+    private func performWaiting(_ actions: [ServerSession.Action], for connection: Connection) async {
+        for action in actions {
+            guard case .append(let room, let pack, let bytes) = action else {
+                perform([action], for: connection)
+                continue
+            }
+            guard connection.rate.withLock({ $0.take() }) else {
+                metrics.protocolError(reason: "rate")
+                let refusal = connection.session.withLock {
+                    $0.refuse(
+                        .rateLimited,
+                        "more than \(Int(limits.packsPerSecond)) pushes per second",
+                        close: .policyViolation
+                    )
+                }
+                perform(refusal, for: connection)
+                return
+            }
+            await connection.pushes.enter()
+            let submitted = committer.submit(
+                Committer.Pending(push: PackLog.Push(room: room, pack: pack, bytes: bytes), connection: connection)
+            )
+            if !submitted {
+                connection.pushes.leave()
+                perform(connection.session.withLock { $0.shutDown() }, for: connection)
+            }
+        }
+    }
+
+    /// Carries out actions that never wait.
+    private func perform(_ actions: [ServerSession.Action], for connection: Connection) {
+        for action in actions {
+            switch action {
+            case .send(let message):
+                connection.queue.push(.frame(ByteBuffer(bytes: SyncCodec.encode(message))))
+            case .close(let code, let reason):
+                if code != .goingAway { metrics.protocolError(reason: "close \(code.rawValue)") }
+                connection.logger.info("closing", metadata: ["code": "\(code.rawValue)", "reason": "\(reason)"])
+                connection.queue.push(.close(code, reason: reason))
+            case .catchUp(let room, let after):
+                hub.subscribe(connection, room: room, after: after) {
+                    (try? log.progress(room: room, after: 0).head) ?? 0
+                }
+                if let device = connection.device {
+                    committer.note(PackLog.Watermark(room: room, device: device, position: after))
+                }
+            case .stopFollowing(let room):
+                if hub.unsubscribe(connection, room: room) { announceLeaving(connection, room: room) }
+            case .append:
+                assertionFailure("pushes go through the awaiting perform")
+            case .relay(let presence):
+                hub.relay(presence, from: connection)
+            }
+        }
+    }
+
+    /// Tells the room's other members that this device left, so its cursor and ink disappear.
+    private func announceLeaving(_ connection: Connection, room: String) {
+        guard let device = connection.device else { return }
+        hub.relay(Presence(room: room, device: device, name: "", colour: 0), from: connection)
+    }
+
+    // MARK: Writing
+
+    private func write(_ connection: Connection, to outbound: WebSocketOutboundWriter) async -> Role {
+        do {
+            for await item in connection.queue.items {
+                switch item {
+                case .frame(let buffer):
+                    try await send(buffer, for: connection, to: outbound)
+                    connection.queue.written(buffer)
+                case .catchUp(let room):
+                    try await catchUp(connection, room: room, to: outbound)
+                case .close(let code, let reason):
+                    try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
+                    return .writer
+                }
+            }
+        } catch {
+            connection.logger.debug("write failed: \(error)")
+        }
+        return .writer
+    }
+
+    private func send(
+        _ buffer: ByteBuffer,
+        for connection: Connection,
+        to outbound: WebSocketOutboundWriter
+    )
+        async throws
+    {
+        try await outbound.writeBinaryMessage(buffer)
+        metrics.framesSent.increment()
+        metrics.bytesSent.increment(by: Int64(buffer.readableBytes))
+    }
+
+    /// Sends a room's packs from where the follower stands, in frames of up to
+    /// ``ServerLimits/catchUpFrameBytes``, until it reaches the head; then it follows live.
+    private func catchUp(_ connection: Connection, room: String, to outbound: WebSocketOutboundWriter) async throws {
+        guard let start = hub.catchUpPosition(connection, room: room) else { return }
+        metrics.catchUps.increment()
+        let progress = try await log.progress(room: room, after: start.sent)
+        try await send(
+            message: .progress(
+                room: room,
+                head: progress.head,
+                bytesBehind: progress.bytesAfter,
+                packsBehind: progress.head &- min(start.sent, progress.head)
+            ),
+            for: connection,
+            to: outbound
+        )
+        while let position = hub.catchUpPosition(connection, room: room), position.subscription == start.subscription {
+            let packs = try await log.packs(room: room, after: position.sent, maximumBytes: limits.catchUpFrameBytes)
+            guard let last = packs.last else {
+                if let head = hub.goLive(connection, room: room, subscription: start.subscription) {
+                    try await send(
+                        message: .progress(room: room, head: head, bytesBehind: 0, packsBehind: 0),
+                        for: connection,
+                        to: outbound
+                    )
+                    return
+                }
+                continue
+            }
+            let head = max(hub.head(of: room) ?? 0, last.serverSeq)
+            try await send(message: .packs(room: room, packs: packs, head: head), for: connection, to: outbound)
+            hub.advance(connection, room: room, subscription: start.subscription, to: last.serverSeq)
+        }
+    }
+
+    private func send(
+        message: ServerMessage,
+        for connection: Connection,
+        to outbound: WebSocketOutboundWriter
+    )
+        async throws
+    {
+        try await send(ByteBuffer(bytes: SyncCodec.encode(message)), for: connection, to: outbound)
+    }
+}

@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import InkwellBoard
+import InkwellClient
+import InkwellGeometry
+import InkwellStore
+import InkwellSync
+import InkwellWire
+import Logging
+import UnixSignals
+
+extension Inkwell {
+    /// A headless peer: joins a room with its own local store, draws if asked, and syncs.
+    ///
+    /// Its options are a contract: scripts check convergence between real processes with them.
+    struct Join: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join a room as a headless peer with its own local store.",
+            discussion: """
+                Syncs ROOM with the server until SIGINT or SIGTERM, or with --wait-synced until nothing is left \
+                to upload or download. On exit it prints one line: \
+                "room ROOM board BOARD: N changes, S strokes, hash H" (H is the board's canonical hash, equal \
+                on every peer that holds the same changes).
+                """
+        )
+
+        @Argument(help: "The room to join.")
+        var room: String
+
+        @Option(help: "The server, e.g. http://127.0.0.1:8080.")
+        var server: String
+
+        @Option(help: "The local store's directory (default: a store in memory, gone on exit).")
+        var data: String?
+
+        @Option(help: "The board within the room.")
+        var board = "main"
+
+        @Option(help: "Draw this many synthetic strokes.")
+        var draw = 0
+
+        @Option(help: "Draw at this many points per second (default: each stroke at once).")
+        var rate: Double?
+
+        @Flag(help: "Make the edits before connecting, as if drawn offline.")
+        var offlineFirst = false
+
+        @Flag(help: "Exit once nothing is left to upload or download.")
+        var waitSynced = false
+
+        @Option(help: "Seconds --wait-synced waits before giving up with an error.")
+        var timeout = 120.0
+
+        @Option(help: "Write the board as SVG to this file on exit.")
+        var exportSvg: String?
+
+        @Option(help: "Seed for the synthetic strokes (default: random).")
+        var seed: UInt64?
+
+        @Option(help: "Log level on standard error.")
+        var logLevel = "warning"
+
+        mutating func validate() throws {
+            guard draw >= 0 else { throw ValidationError("--draw must not be negative") }
+            if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
+            guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+            guard SyncProtocol.isValidRoom(room) else {
+                throw ValidationError("room names are 1–128 of A–Z a–z 0–9 . _ -")
+            }
+            _ = try ServerAddress.syncURL(server)
+        }
+
+        func run() async throws {
+            ProcessLogging.bootstrap(level: logLevel)
+            let store = try LocalStore.open(data)
+            let client = try SyncClient(
+                store: store,
+                url: try ServerAddress.syncURL(server),
+                rooms: [room],
+                logger: Logger(label: "inkwell.join")
+            )
+            var artist = SyntheticDrawing(seed: seed ?? UInt64.random(in: 0...UInt64.max))
+            if offlineFirst { try await drawStrokes(with: client, artist: &artist) }
+            let running = Task { try await client.run() }
+            if !offlineFirst { try await drawStrokes(with: client, artist: &artist) }
+            if waitSynced {
+                do {
+                    try await client.waitUntilSynced(timeout: .milliseconds(Int64(timeout * 1_000)))
+                } catch {
+                    await client.stop()
+                    _ = try? await running.value
+                    throw ValidationError("not synced within \(timeout) s: \(await client.currentProgress)")
+                }
+            } else {
+                let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+                for await _ in signals { break }
+            }
+            await client.stop()
+            try await running.value
+            try report(store)
+        }
+
+        /// Records the strokes: whole, or streamed at `rate` points per second as a stroke and its appends.
+        private func drawStrokes(with client: SyncClient, artist: inout SyntheticDrawing) async throws {
+            for _ in 0..<draw {
+                let stroke = artist.nextStroke()
+                guard let rate else {
+                    let edit = BoardEdit(
+                        board: BoardID(board),
+                        operations: [.addStroke(stroke.style, points: stroke.points, pressures: stroke.pressures)]
+                    )
+                    try await client.record(edit, room: room)
+                    continue
+                }
+                // Ten appends per second, like a pen's input batched per frame.
+                let chunk = max(1, Int((rate / 10).rounded()))
+                let first = BoardEdit(
+                    board: BoardID(board),
+                    operations: [
+                        .addStroke(
+                            stroke.style,
+                            points: Array(stroke.points.prefix(chunk)),
+                            pressures: Array(stroke.pressures.prefix(chunk))
+                        )
+                    ]
+                )
+                let id = StrokeID(change: try await client.record(first, room: room).id)
+                var start = chunk
+                while start < stroke.points.count {
+                    try await Task.sleep(for: .milliseconds(Int64(Double(chunk) / rate * 1_000)))
+                    let end = min(start + chunk, stroke.points.count)
+                    let append = BoardEdit(
+                        board: BoardID(board),
+                        operations: [
+                            .appendPoints(
+                                id,
+                                points: Array(stroke.points[start..<end]),
+                                pressures: Array(stroke.pressures[start..<end])
+                            )
+                        ]
+                    )
+                    try await client.record(append, room: room)
+                    start = end
+                }
+            }
+        }
+
+        private func report(_ store: Store) throws {
+            let (state, changes) = try BoardReader.state(of: store, room: room, board: board)
+            if let exportSvg {
+                try Data(SVGExporter().svg(for: state).utf8).write(to: URL(fileURLWithPath: exportSvg))
+            }
+            print(
+                "room \(room) board \(board): \(changes) changes, \(state.drawing.count) strokes, hash \(state.canonicalHash)"
+            )
+        }
+    }
+}
+
+/// Opens the peer's store: a file in `directory`, or memory.
+enum LocalStore {
+    static func open(_ directory: String?) throws -> Store {
+        guard let directory else { return try Store.inMemory() }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return try Store(path: directory + "/store.sqlite")
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import InkwellServer
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+extension Inkwell {
+    /// Runs the whiteboard server until SIGINT or SIGTERM, then shuts down gracefully.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the whiteboard server: sync socket, web client, blobs, health and metrics.",
+            discussion: """
+                Serves the sync socket at /sync, the web client at /, blobs at /blobs/{sha256}, /healthz and \
+                /metrics (Prometheus). Everything is stored under --data. Prints "listening on HOST:PORT" \
+                on standard output once the port is bound. SIGINT or SIGTERM closes connections with 1001 \
+                and commits what they pushed before exiting.
+                """
+        )
+
+        @Option(help: "The address to listen on.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port to listen on (0 picks a free one).")
+        var port = 8080
+
+        @Option(help: "The data directory (created if missing).")
+        var data = "inkwell-data"
+
+        @Option(help: "The web client's directory (default: Web/ in the current directory, if present).")
+        var web: String?
+
+        @Option(
+            name: .customLong("allow-origin"),
+            help:
+                "A browser origin allowed to sync besides the server's own, e.g. https://example.org (repeatable; * allows any)."
+        )
+        var allowedOrigins: [String] = []
+
+        @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
+        var commitLinger = 0.0
+
+        @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+        var logLevel = "info"
+
+        mutating func validate() throws {
+            guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+            guard commitLinger >= 0, commitLinger <= 1_000 else {
+                throw ValidationError("--commit-linger must be between 0 and 1000 ms")
+            }
+            guard Logger.Level(rawValue: logLevel) != nil else {
+                throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+            }
+        }
+
+        func run() async throws {
+            ProcessLogging.bootstrap(level: logLevel)
+            let logger = Logger(label: "inkwell.server")
+            let webRoot = web ?? (FileManager.default.fileExists(atPath: "Web/index.html") ? "Web" : nil)
+            let server = try SyncServer(
+                configuration: ServerConfiguration(
+                    host: host,
+                    port: port,
+                    dataDirectory: data,
+                    webRoot: webRoot,
+                    allowedOrigins: Set(allowedOrigins),
+                    commitLinger: .microseconds(Int64(commitLinger * 1_000))
+                ),
+                logger: logger
+            ) { host, port in
+                // Scripts and tests wait for this line; it must not sit in a buffer.
+                FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
+            }
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [server],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                )
+            )
+            try await group.run()
+        }
+    }
+}

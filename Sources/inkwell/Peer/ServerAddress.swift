@@ -1,0 +1,26 @@
+import Foundation
+
+/// The sync endpoint for what a person types after `--server`: `http://host:port`, `ws://host:port`,
+/// `host:port`, with or without `/sync`.
+enum ServerAddress {
+    static func syncURL(_ text: String) throws -> URL {
+        var text = text
+        if !text.contains("://") { text = "ws://" + text }
+        guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            components.host?.isEmpty == false
+        else { throw AddressError(text: text) }
+        switch scheme {
+        case "ws", "http": components.scheme = "ws"
+        case "wss", "https": components.scheme = "wss"
+        default: throw AddressError(text: text)
+        }
+        if components.path.isEmpty || components.path == "/" { components.path = "/sync" }
+        guard let url = components.url else { throw AddressError(text: text) }
+        return url
+    }
+
+    struct AddressError: Error, CustomStringConvertible {
+        let text: String
+        var description: String { "not a server address: \(text) (expected e.g. http://127.0.0.1:8080)" }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import HTTPTypes
+import InkwellClient
+import InkwellServer
+import InkwellSync
+import InkwellTesting
+import InkwellWire
+import Testing
+
+/// The sync socket of a real server on a loopback port, driven frame by frame.
+@Suite struct SyncServerTests {
+    @Test func aTooOldAppIsToldInPlainWordsAndClosedWith4001() async throws {
+        let server = try await RunningServer.start()
+        let peer = try await server.peer(hello: false)
+        try await peer.send(.hello(protocolVersion: 0, minimumProtocolVersion: 0, device: peer.device, agent: "old"))
+        guard case .error(let code, let message, let fatal, _) = try await peer.next() else {
+            throw TestFailure("no error frame")
+        }
+        #expect(code == ErrorCode.unsupportedVersion.rawValue)
+        #expect(fatal)
+        #expect(message.contains("please update the app"))
+        #expect(await peer.socket.closure.code == CloseCode.unsupportedVersion.rawValue)
+        await server.stop()
+    }
+
+    @Test func aPushIsAcknowledgedAndSentToOtherFollowersButNotEchoed() async throws {
+        let server = try await RunningServer.start()
+        let (alice, bob) = (try await server.peer(), try await server.peer())
+        for peer in [alice, bob] {
+            try await peer.subscribe("room")
+            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+        }
+        var random = SeededGenerator(seed: 1)
+        let pack = TestPacks.make(room: "room", using: &random)
+        try await alice.send(.push(room: "room", pack: pack.bytes))
+        #expect(try await alice.next(where: \.isAck) == .ack(room: "room", pack: pack.id, serverSeq: 1))
+        let delivered = try await bob.next(where: \.isPacks)
+        #expect(delivered == .packs(room: "room", packs: [StoredPack(serverSeq: 1, bytes: pack.bytes)], head: 1))
+        #expect(try await alice.received(during: .milliseconds(200), where: \.isPacks).isEmpty)
+        // Acknowledged means durable: the log holds it.
+        #expect(try await server.stored(room: "room").map(\.bytes) == [pack.bytes])
+        await server.stop()
+    }
+
+    @Test func aRepushedPackIsStoredOnceAndAcknowledgedAtItsFirstPosition() async throws {
+        let server = try await RunningServer.start()
+        let peer = try await server.peer()
+        var random = SeededGenerator(seed: 2)
+        let pack = TestPacks.make(room: "room", using: &random)
+        for _ in 0..<3 {
+            try await peer.send(.push(room: "room", pack: pack.bytes))
+            #expect(try await peer.next(where: \.isAck) == .ack(room: "room", pack: pack.id, serverSeq: 1))
+        }
+        #expect(try await server.stored(room: "room").count == 1)
+        await server.stop()
+    }
+
+    @Test func catchUpComesInOrderInFewLargeFramesThenGoesLive() async throws {
+        var limits = ServerLimits()
+        limits.catchUpFrameBytes = 64 << 10
+        limits.maximumFrameBytes = 16 << 10
+        let server = try await RunningServer.start(limits: limits)
+        let writer = try await server.peer()
+        var random = SeededGenerator(seed: 3)
+        var pushed: [[UInt8]] = []
+        for _ in 0..<200 {
+            let pack = TestPacks.make(room: "big", size: 1_000, using: &random)
+            pushed.append(pack.bytes)
+            try await writer.send(.push(room: "big", pack: pack.bytes))
+        }
+        for _ in 0..<200 { _ = try await writer.next(where: \.isAck) }
+
+        let reader = try await server.peer()
+        try await reader.subscribe("big", after: 50)
+        guard case .progress("big", 200, let bytesBehind, 150) = try await reader.next() else {
+            throw TestFailure("no progress first")
+        }
+        #expect(bytesBehind == UInt64(pushed[50...].map(\.count).reduce(0, +)))
+        var received: [StoredPack] = []
+        var frames = 0
+        while received.count < 150 {
+            guard case .packs("big", let packs, _) = try await reader.next() else { throw TestFailure("not packs") }
+            received += packs
+            frames += 1
+        }
+        #expect(received.map(\.serverSeq) == Array(51...200))
+        #expect(received.map(\.bytes) == Array(pushed[50...]))
+        // Coalesced: frames of about 64 KiB (fragmented on the wire at 16 KiB), not one per pack.
+        #expect(frames <= 4)
+        #expect(try await reader.next() == .progress(room: "big", head: 200, bytesBehind: 0, packsBehind: 0))
+        // Live from here.
+        let live = TestPacks.make(room: "big", using: &random)
+        try await writer.send(.push(room: "big", pack: live.bytes))
+        #expect(try await reader.next().positions == [201])
+        await server.stop()
+    }
+
+    @Test func presenceGoesToOthersConnectedNowAndLeavingIsAnnounced() async throws {
+        let server = try await RunningServer.start()
+        let (alice, bob) = (try await server.peer(), try await server.peer())
+        for peer in [alice, bob] { try await peer.subscribe("room") }
+        _ = try await bob.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+        _ = try await alice.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+        let cursor = Presence(room: "room", device: alice.device, name: "Alice", colour: 0xFF00_00FF, cursor: (3, 4))
+        try await alice.send(.presence(cursor))
+        #expect(try await bob.next(where: \.isPresence) == .presence(cursor))
+        #expect(try await alice.received(during: .milliseconds(200), where: \.isPresence).isEmpty)
+        // Presence for another device is impersonation.
+        let mallory = try await server.peer()
+        try await mallory.subscribe("room")
+        try await mallory.send(.presence(Presence(room: "room", device: alice.device, name: "Alice", colour: 0)))
+        #expect(await mallory.socket.closure.code == CloseCode.policyViolation.rawValue)
+        await alice.socket.close()
+        guard
+            case .presence(let left) = try await bob.next(where: {
+                if case .presence(let p) = $0 { p.device == alice.device && p.name.isEmpty } else { false }
+            })
+        else {
+            throw TestFailure("no leaving presence")
+        }
+        #expect(left.cursor == nil && left.ink == nil)
+        // Never stored.
+        #expect(try await server.stored(room: "room").isEmpty)
+        await server.stop()
+    }
+
+    @Test func aSlowReaderFallsBackToCatchUpAndNeitherMissesNorStallsOthers() async throws {
+        var limits = ServerLimits()
+        limits.sendBufferBytes = 32 << 10
+        let server = try await RunningServer.start(limits: limits)
+        let (writer, slow, fast) = (try await server.peer(), try await server.peer(), try await server.peer())
+        for peer in [slow, fast] {
+            try await peer.subscribe("room")
+            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+        }
+        slow.socket.pauseReading()
+        var random = SeededGenerator(seed: 4)
+        let count = 300
+        for _ in 0..<count {
+            try await writer.send(
+                .push(room: "room", pack: TestPacks.make(room: "room", size: 30_000, using: &random).bytes)
+            )
+        }
+        // The fast follower gets everything live while the slow one reads nothing.
+        var fastPositions: [UInt64] = []
+        while fastPositions.count < count {
+            fastPositions += try await fast.next(within: .seconds(30), where: \.isPacks).positions
+        }
+        #expect(fastPositions == Array(1...UInt64(count)))
+        slow.socket.resumeReading()
+        var slowPositions: [UInt64] = []
+        while slowPositions.last != UInt64(count) {
+            slowPositions += try await slow.next(within: .seconds(30), where: \.isPacks).positions
+        }
+        #expect(slowPositions == Array(1...UInt64(count)))
+        let metrics = server.server.metricsExposition
+        #expect(metrics.contains("inkwell_slow_subscriber_fallbacks_total"))
+        #expect(!metrics.contains("inkwell_slow_subscriber_fallbacks_total 0\n"))
+        await server.stop()
+    }
+
+    @Test func pushesOverTheRateLimitCloseTheConnectionWith1008() async throws {
+        var limits = ServerLimits()
+        limits.packsPerSecond = 5
+        let server = try await RunningServer.start(limits: limits)
+        let peer = try await server.peer()
+        var random = SeededGenerator(seed: 5)
+        for _ in 0..<30 {
+            try? await peer.send(.push(room: "room", pack: TestPacks.make(room: "room", using: &random).bytes))
+        }
+        guard case .error(let code, _, true, _) = try await peer.next(where: \.isError) else {
+            throw TestFailure("no fatal error")
+        }
+        #expect(code == ErrorCode.rateLimited.rawValue)
+        #expect(await peer.socket.closure.code == CloseCode.policyViolation.rawValue)
+        await server.stop()
+    }
+
+    @Test func aPeerThatNeverSaysHelloIsClosed() async throws {
+        var limits = ServerLimits()
+        limits.helloTimeout = .milliseconds(300)
+        let server = try await RunningServer.start(limits: limits)
+        let peer = try await server.peer(hello: false)
+        let started = ContinuousClock.now
+        #expect(await peer.socket.closure.code == CloseCode.policyViolation.rawValue)
+        #expect(ContinuousClock.now - started < .seconds(3))
+        await server.stop()
+    }
+
+    @Test func aMalformedPushClosesWith1007AndStoresNothing() async throws {
+        let server = try await RunningServer.start()
+        let peer = try await server.peer()
+        try await peer.send(.push(room: "room", pack: [0x0A, 0x10, 1, 2, 3]))
+        guard case .error(let code, _, true, _) = try await peer.next(where: \.isError) else {
+            throw TestFailure("no fatal error")
+        }
+        #expect(code == ErrorCode.malformedPack.rawValue)
+        #expect(await peer.socket.closure.code == CloseCode.invalidPayload.rawValue)
+        #expect(try await server.stored(room: "room").isEmpty)
+        await server.stop()
+    }
+
+    @Test func browsersFromOtherOriginsAreRefusedAndListedOnesLetIn() async throws {
+        let server = try await RunningServer.start(allowedOrigins: ["https://friend.example"])
+        #expect(try Handshake.status(port: server.port, origin: "https://evil.example") == 400)
+        #expect(try Handshake.status(port: server.port, origin: "https://friend.example") == 101)
+        #expect(try Handshake.status(port: server.port, origin: "http://127.0.0.1:\(server.port)") == 101)
+        // Native clients: the WebSocket library sends a ws: origin, which no web page can have.
+        let native = try await server.peer()
+        #expect(!native.hasEnded)
+        await server.stop()
+    }
+}

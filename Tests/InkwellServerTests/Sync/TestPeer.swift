@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import InkwellClient
+import InkwellSync
+import InkwellWire
+import Logging
+import Synchronization
+
+/// A protocol-level peer for tests: sends frames and keeps what arrives, in order.
+final class TestPeer: Sendable {
+    let socket: SyncSocket
+    let device: ReplicaID
+    private let inbox = Mutex<[ServerMessage]>([])
+    private let finished = Mutex(false)
+
+    private init(socket: SyncSocket, device: ReplicaID) {
+        self.socket = socket
+        self.device = device
+        Task { [weak self] in
+            do {
+                for try await message in socket.messages {
+                    guard let self else { return }
+                    self.inbox.withLock { $0.append(message) }
+                }
+            } catch {}
+            self?.finished.withLock { $0 = true }
+        }
+    }
+
+    static func connect(url: String, device: ReplicaID, headers: [String: String] = [:]) async throws -> TestPeer {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            guard let name = HTTPField.Name(name) else { throw TestFailure("bad header name \(name)") }
+            fields[name] = value
+        }
+        var logger = Logger(label: "test.peer")
+        logger.logLevel = .critical
+        return TestPeer(socket: try await SyncSocket.connect(url: url, headers: fields, logger: logger), device: device)
+    }
+
+    func send(_ message: ClientMessage) async throws {
+        try await socket.send(message)
+    }
+
+    func subscribe(_ room: String, after: UInt64 = 0) async throws {
+        try await send(.subscribe(room: room, after: after))
+    }
+
+    /// Takes the first message that matches, waiting up to `timeout`; earlier ones that do not match stay.
+    func next(
+        within timeout: Duration = .seconds(10),
+        where matches: (ServerMessage) -> Bool = { _ in true }
+    ) async throws -> ServerMessage {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let found: ServerMessage? = inbox.withLock { inbox in
+                guard let index = inbox.firstIndex(where: matches) else { return nil }
+                return inbox.remove(at: index)
+            }
+            if let found { return found }
+            if finished.withLock({ $0 }) { throw TestFailure("connection ended while waiting") }
+            guard ContinuousClock.now < deadline else { throw TestFailure("nothing arrived within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Waits `duration` and returns what matched meanwhile (without taking it).
+    func received(during duration: Duration, where matches: (ServerMessage) -> Bool) async throws -> [ServerMessage] {
+        try await Task.sleep(for: duration)
+        return inbox.withLock { $0.filter(matches) }
+    }
+
+    /// Everything received and not yet taken.
+    func drain() -> [ServerMessage] {
+        inbox.withLock { inbox in
+            defer { inbox.removeAll() }
+            return inbox
+        }
+    }
+
+    var hasEnded: Bool { finished.withLock { $0 } }
+}
+
+/// Packs whose bodies hold arbitrary change bytes: the server stores them without reading the changes.
+enum TestPacks {
+    static func make(
+        room: String,
+        size: Int = 64,
+        using generator: inout some RandomNumberGenerator
+    ) -> (
+        id: PackID, bytes: [UInt8]
+    ) {
+        let id = PackID(using: &generator)
+        let change = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return (id, PackCodec.encode(Pack(id: id, entries: [Pack.Entry(room: room, change: change)])))
+    }
+}
+
+extension ServerMessage {
+    var isAck: Bool {
+        if case .ack = self { true } else { false }
+    }
+
+    var isPacks: Bool {
+        if case .packs = self { true } else { false }
+    }
+
+    var isPresence: Bool {
+        if case .presence = self { true } else { false }
+    }
+
+    var isError: Bool {
+        if case .error = self { true } else { false }
+    }
+
+    /// The positions a `packs` frame carries.
+    var positions: [UInt64] {
+        if case .packs(_, let packs, _) = self { packs.map(\.serverSeq) } else { [] }
+    }
+}
