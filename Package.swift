@@ -215,6 +215,8 @@ let package = Package(
                 "InkwellWire",
                 "InkwellStore",
                 "InkwellServer",
+                "InkwellClient",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

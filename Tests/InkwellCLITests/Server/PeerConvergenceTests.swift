@@ -1,0 +1,73 @@
+import Foundation
+import InkwellTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Real `inkwell join` processes draw in one room through a real server while they are cut off, killed,
+/// kept offline and the server itself dies: in the end every peer holds the same board.
+@Suite(.serialized) struct PeerConvergenceTests {
+    @Test func peersConvergeThroughDisconnectsOfflineSpellsAndServerRestarts() async throws {
+        let seed = SeededGenerator.seedFromEnvironment()
+        print("PeerConvergenceTests seed \(seed) (INKWELL_SEED)")
+        var random = SeededGenerator(seed: seed)
+        let serverData = try TemporaryFolder("inkwell-converge-server")
+        let peers = try (0..<3).map { try TemporaryFolder("inkwell-converge-peer-\($0)") }
+        var server: ServerProcess? = try ServerProcess.start(data: serverData.path)
+        let port = server!.port
+        let address = "http://127.0.0.1:\(port)"
+        for round in 0..<5 {
+            // Some rounds the server is down: peers draw offline and keep it in their stores.
+            if round > 0, Int.random(in: 0..<3, using: &random) == 0 {
+                server?.kill()
+                server = nil
+            }
+            var running: [Process] = []
+            for peer in peers {
+                var arguments = [
+                    "join", "room", "--server", address, "--data", peer.path,
+                    "--draw", "\(Int.random(in: 1...12, using: &random))",
+                    "--seed", "\(random.next())",
+                ]
+                if Bool.random(using: &random) { arguments += ["--rate", "400"] }
+                if Bool.random(using: &random) { arguments.append("--offline-first") }
+                running.append(try Self.launch(arguments))
+            }
+            try await Task.sleep(for: .milliseconds(Int64.random(in: 300...1_200, using: &random)))
+            for process in running {
+                // A clean leave or a dropped connection, whatever state the peer was in.
+                kill(process.processIdentifier, Bool.random(using: &random) ? SIGTERM : SIGKILL)
+                process.waitUntilExit()
+            }
+            if server == nil { server = try ServerProcess.start(data: serverData.path, port: port) }
+        }
+        // Each peer uploads what it kept, then each downloads what the others did.
+        var lines: [String] = []
+        for pass in 0..<2 {
+            lines = []
+            for peer in peers {
+                let result = try InkwellProcess.run([
+                    "join", "room", "--server", address, "--data", peer.path, "--wait-synced", "--timeout", "60",
+                ])
+                #expect(result.status == 0, "pass \(pass): \(result.standardError)")
+                lines.append(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        _ = server?.stop()
+        print("PeerConvergenceTests: \(lines)")
+        #expect(Set(lines).count == 1, "peers differ: \(lines)")
+        #expect(lines.first?.contains(" 0 changes") == false)
+    }
+
+    private static func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = InkwellProcess.binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

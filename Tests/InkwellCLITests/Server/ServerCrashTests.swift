@@ -1,0 +1,108 @@
+import Foundation
+import InkwellClient
+import InkwellServer
+import InkwellSync
+import InkwellTesting
+import InkwellWire
+import Logging
+import Testing
+
+/// The real server, restarted and killed under load: an acknowledged pack is never lost.
+@Suite(.serialized) struct ServerCrashTests {
+    /// Kills per run; INKWELL_SERVER_KILLS asks for a longer run.
+    static let kills = ProcessInfo.processInfo.environment["INKWELL_SERVER_KILLS"].flatMap(Int.init) ?? 20
+
+    @Test func noAcknowledgedPackIsLostToSIGKILLOrRestart() async throws {
+        let seed = SeededGenerator.seedFromEnvironment()
+        print("ServerCrashTests seed \(seed) (INKWELL_SEED), \(Self.kills) kills (INKWELL_SERVER_KILLS)")
+        var random = SeededGenerator(seed: seed)
+        let folder = try TemporaryFolder("inkwell-kills")
+        var acknowledged: [PackID: (room: String, position: UInt64)] = [:]
+        var port = 0
+        var pushed = 0
+        for round in 0...Self.kills {
+            let server = try ServerProcess.start(data: folder.path, port: port)
+            port = server.port
+            // Four connections push without waiting for acks; the server dies while they do.
+            var pushers: [Task<(acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int), any Error>] = []
+            for _ in 0..<4 {
+                let seed = random.next()
+                pushers.append(Task { try await Self.push(to: server.syncURL, seed: seed) })
+            }
+            try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
+            // The last round ends gracefully: SIGTERM must commit what is pending too.
+            if round == Self.kills { #expect(server.stop() == 0) } else { server.kill() }
+            for pusher in pushers {
+                let result = try await pusher.value
+                pushed += result.pushed
+                for (pack, place) in result.acknowledged {
+                    if let earlier = acknowledged[pack] { #expect(earlier == place, "pack \(pack) moved") }
+                    acknowledged[pack] = place
+                }
+            }
+        }
+        let log = try PackLog(path: folder.path + "/packs.sqlite")
+        var stored: [String: [UInt64: PackID]] = [:]
+        for room in Set(acknowledged.values.map(\.room)) {
+            for pack in try await log.packs(room: room, after: 0, maximumBytes: .max) {
+                stored[room, default: [:]][pack.serverSeq] = try PackCodec.header(of: pack.bytes).id
+            }
+        }
+        for (pack, place) in acknowledged {
+            #expect(stored[place.room]?[place.position] == pack, "acknowledged pack \(pack) at \(place) is missing")
+        }
+        print(
+            "ServerCrashTests: \(pushed) pushes, \(acknowledged.count) acknowledged, all present after \(Self.kills) kills"
+        )
+        #expect(acknowledged.count > Self.kills)
+    }
+
+    /// Pushes small packs to three rooms, without waiting for acks, until the connection ends; returns the
+    /// acks that arrived before it did.
+    private static func push(
+        to url: String,
+        seed: UInt64
+    ) async throws -> (
+        acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int
+    ) {
+        var logger = Logger(label: "test.pusher")
+        logger.logLevel = .critical
+        let socket = try await SyncSocket.connect(url: url, logger: logger)
+        try await socket.send(
+            .hello(
+                protocolVersion: SyncProtocol.version,
+                minimumProtocolVersion: SyncProtocol.minimumVersion,
+                device: ReplicaID.random(),
+                agent: "crash-test"
+            )
+        )
+        let collector = Task {
+            var acknowledged: [PackID: (room: String, position: UInt64)] = [:]
+            do {
+                for try await message in socket.messages {
+                    if case .ack(let room, let pack, let position) = message { acknowledged[pack] = (room, position) }
+                }
+            } catch {}
+            return acknowledged
+        }
+        var generator = SeededGenerator(seed: seed)
+        var pushed = 0
+        while true {
+            let room = "room-\(pushed % 3)"
+            let change = (0..<Int.random(in: 16...2_048, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            let id = PackID(using: &generator)
+            let pack = PackCodec.encode(Pack(id: id, entries: [Pack.Entry(room: room, change: change)]))
+            do {
+                try await socket.send(.push(room: room, pack: pack))
+            } catch {
+                break
+            }
+            pushed += 1
+            // About 150 pushes a second per connection: under the server's limit of 200.
+            try await Task.sleep(for: .milliseconds(6))
+        }
+        return (await collector.value, pushed)
+    }
+}
