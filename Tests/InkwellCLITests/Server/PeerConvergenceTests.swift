@@ -55,7 +55,23 @@ import Glibc
                 lines.append(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
             }
         }
+        // A newcomer exporting from the server, and a peer exporting offline, see the same board.
+        let exports = try TemporaryFolder("inkwell-converge-export")
+        let fromServer = try InkwellProcess.run([
+            "export", "room", "--server", address, "--svg", exports.path + "/server.svg",
+        ])
         _ = server?.stop()
+        let offline = try InkwellProcess.run([
+            "export", "room", "--data", peers[0].path, "--svg", exports.path + "/local.svg",
+        ])
+        for result in [fromServer, offline] {
+            #expect(result.status == 0, "\(result.standardError)")
+            lines.append(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let svgs = try ["server", "local"].map {
+            try Data(contentsOf: URL(fileURLWithPath: exports.path + "/\($0).svg"))
+        }
+        #expect(svgs[0] == svgs[1] && svgs[0].count > 1_000)
         print("PeerConvergenceTests: \(lines)")
         #expect(Set(lines).count == 1, "peers differ: \(lines)")
         #expect(lines.first?.contains(" 0 changes") == false)
