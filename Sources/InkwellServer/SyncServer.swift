@@ -12,7 +12,7 @@ import Synchronization
 /// HTTP port, with every room's packs in one SQLite pack log.
 ///
 /// Run it as a `Service` (in a `ServiceGroup` that turns SIGTERM into a graceful shutdown): it stops
-/// accepting connections, closes the open ones with 1001, commits what they pushed, and returns.
+/// accepting connections, closes the open ones, commits what they pushed, and returns.
 public final class SyncServer: Service, Sendable {
     public let configuration: ServerConfiguration
     /// This server's replica id, kept in its pack log.

@@ -13,7 +13,7 @@ extension Inkwell {
             discussion: """
                 Serves the sync socket at /sync, the web client at /, blobs at /blobs/{sha256}, /healthz and \
                 /metrics (Prometheus). Everything is stored under --data. Prints "listening on HOST:PORT" \
-                on standard output once the port is bound. SIGINT or SIGTERM closes connections with 1001 \
+                on standard output once the port is bound. SIGINT or SIGTERM closes connections \
                 and commits what they pushed before exiting.
                 """
         )
