@@ -122,7 +122,12 @@ public final class SyncServer: Service, Sendable {
                     endpoint.hasRoom
                 else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, context in
-                    await endpoint.serve(inbound: inbound, outbound: outbound, channel: channel, logger: context.logger)
+                    try await endpoint.serve(
+                        inbound: inbound,
+                        outbound: outbound,
+                        channel: channel,
+                        logger: context.logger
+                    )
                 }
             },
             configuration: .init(

@@ -12,6 +12,8 @@ final class Connection: Sendable {
     let session: Mutex<ServerSession>
     let pushes: PushGate
     let rate: Mutex<RateLimiter>
+    /// What ended the reader, when the WebSocket layer refused the peer's frames.
+    let failure = Mutex<(any Error)?>(nil)
 
     init(id: UInt64, session: ServerSession, limits: ServerLimits, logger: Logger) {
         self.id = id

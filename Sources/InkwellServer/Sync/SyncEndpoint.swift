@@ -49,7 +49,7 @@ final class SyncEndpoint: Sendable {
         outbound: WebSocketOutboundWriter,
         channel: any Channel,
         logger baseLogger: Logger
-    ) async {
+    ) async throws {
         let id = nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue
         var logger = baseLogger
         logger[metadataKey: "connection"] = "c\(id)"
@@ -99,6 +99,9 @@ final class SyncEndpoint: Sendable {
             let actions = connection.session.withLock { $0.shutDown() }
             self.perform(actions, for: connection)
         }
+        // A violation the WebSocket layer found (bad fragmentation, a message over the limit): rethrown,
+        // it closes the connection with that layer's code (1002, 1009) instead of a normal closure.
+        if let error = connection.failure.withLock({ $0 }) { throw error }
     }
 
     /// The tasks of a connection, as they report that they ended.
@@ -135,10 +138,9 @@ final class SyncEndpoint: Sendable {
                 if connection.session.withLock(\.isClosed) { break }
             }
         } catch {
-            // The WebSocket layer answers its own violations (oversize frames, bad fragmentation,
-            // control frames out of place) with its close frame once this handler returns.
             metrics.protocolError(reason: "websocket")
             connection.logger.info("connection failed: \(error)")
+            connection.failure.withLock { $0 = error }
         }
         return .reader
     }
