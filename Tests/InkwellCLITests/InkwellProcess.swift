@@ -14,6 +14,15 @@ struct InkwellProcess {
         return products.appendingPathComponent("inkwell")
     }
 
+    /// ``run(_:)`` on a thread of its own, so an async test does not hold a thread of the shared pool.
+    static func running(_ arguments: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try run(arguments) })
+            }
+        }
+    }
+
     static func run(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = binary

@@ -15,13 +15,13 @@ import Glibc
         var random = SeededGenerator(seed: seed)
         let serverData = try TemporaryFolder("inkwell-converge-server")
         let peers = try (0..<3).map { try TemporaryFolder("inkwell-converge-peer-\($0)") }
-        var server: ServerProcess? = try ServerProcess.start(data: serverData.path)
+        var server: ServerProcess? = try await ServerProcess.start(data: serverData.path)
         let port = server!.port
         let address = "http://127.0.0.1:\(port)"
         for round in 0..<5 {
             // Some rounds the server is down: peers draw offline and keep it in their stores.
             if round > 0, Int.random(in: 0..<3, using: &random) == 0 {
-                server?.kill()
+                await server?.kill()
                 server = nil
             }
             var running: [Process] = []
@@ -39,16 +39,16 @@ import Glibc
             for process in running {
                 // A clean leave or a dropped connection, whatever state the peer was in.
                 kill(process.processIdentifier, Bool.random(using: &random) ? SIGTERM : SIGKILL)
-                process.waitUntilExit()
+                await ServerProcess.exit(of: process)
             }
-            if server == nil { server = try ServerProcess.start(data: serverData.path, port: port) }
+            if server == nil { server = try await ServerProcess.start(data: serverData.path, port: port) }
         }
         // Each peer uploads what it kept, then each downloads what the others did.
         var lines: [String] = []
         for pass in 0..<2 {
             lines = []
             for peer in peers {
-                let result = try InkwellProcess.run([
+                let result = try await InkwellProcess.running([
                     "join", "room", "--server", address, "--data", peer.path, "--wait-synced", "--timeout", "60",
                 ])
                 #expect(result.status == 0, "pass \(pass): \(result.standardError)")
@@ -57,11 +57,11 @@ import Glibc
         }
         // A newcomer exporting from the server, and a peer exporting offline, see the same board.
         let exports = try TemporaryFolder("inkwell-converge-export")
-        let fromServer = try InkwellProcess.run([
+        let fromServer = try await InkwellProcess.running([
             "export", "room", "--server", address, "--svg", exports.path + "/server.svg",
         ])
-        _ = server?.stop()
-        let offline = try InkwellProcess.run([
+        _ = await server?.stop()
+        let offline = try await InkwellProcess.running([
             "export", "room", "--data", peers[0].path, "--svg", exports.path + "/local.svg",
         ])
         for result in [fromServer, offline] {

@@ -21,17 +21,18 @@ import Testing
         var port = 0
         var pushed = 0
         for round in 0...Self.kills {
-            let server = try ServerProcess.start(data: folder.path, port: port)
+            let server = try await ServerProcess.start(data: folder.path, port: port)
             port = server.port
             // Four connections push without waiting for acks; the server dies while they do.
             var pushers: [Task<(acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int), any Error>] = []
             for _ in 0..<4 {
+                let socket = try await Self.connect(to: server.syncURL)
                 let seed = random.next()
-                pushers.append(Task { try await Self.push(to: server.syncURL, seed: seed) })
+                pushers.append(Task { try await Self.push(on: socket, seed: seed) })
             }
             try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
             // The last round ends gracefully: SIGTERM must commit what is pending too.
-            if round == Self.kills { #expect(server.stop() == 0) } else { server.kill() }
+            if round == Self.kills { #expect(await server.stop() == 0) } else { await server.kill() }
             for pusher in pushers {
                 let result = try await pusher.value
                 pushed += result.pushed
@@ -57,14 +58,8 @@ import Testing
         #expect(acknowledged.count > Self.kills)
     }
 
-    /// Pushes small packs to three rooms, without waiting for acks, until the connection ends; returns the
-    /// acks that arrived before it did.
-    private static func push(
-        to url: String,
-        seed: UInt64
-    ) async throws -> (
-        acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int
-    ) {
+    /// Opens a socket and says hello.
+    private static func connect(to url: String) async throws -> SyncSocket {
         var logger = Logger(label: "test.pusher")
         logger.logLevel = .critical
         let socket = try await SyncSocket.connect(url: url, logger: logger)
@@ -76,6 +71,17 @@ import Testing
                 agent: "crash-test"
             )
         )
+        return socket
+    }
+
+    /// Pushes small packs to three rooms, without waiting for acks, until the connection ends; returns the
+    /// acks that arrived before it did.
+    private static func push(
+        on socket: SyncSocket,
+        seed: UInt64
+    ) async throws -> (
+        acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int
+    ) {
         let collector = Task {
             var acknowledged: [PackID: (room: String, position: UInt64)] = [:]
             do {

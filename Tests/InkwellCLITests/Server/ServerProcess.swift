@@ -17,47 +17,53 @@ final class ServerProcess: Sendable {
         self.data = data
     }
 
-    /// Starts the server and waits for its "listening on" line. Port 0 picks a free one.
-    static func start(data: String, port: Int = 0) throws -> ServerProcess {
+    /// Starts the server and waits for its "listening on" line. Port 0 picks a free one. Waits without
+    /// blocking a thread: tests share the cooperative pool, which has as many threads as cores.
+    static func start(data: String, port: Int = 0) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = InkwellProcess.binary
         process.arguments = ["serve", "--port", "\(port)", "--data", data, "--log-level", "error"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        let seen = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            seen.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
         try process.run()
-        var seen = Data()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-            let text = String(decoding: seen, as: UTF8.self)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, process.isRunning {
+            let text = seen.withLock { $0 }
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
             {
                 return ServerProcess(process: process, port: port, data: data)
             }
+            try await Task.sleep(for: .milliseconds(20))
         }
         process.terminate()
-        throw ServerProcessError(
-            description: "the server did not report listening: \(String(decoding: seen, as: UTF8.self))"
-        )
+        throw ServerProcessError(description: "the server did not report listening: \(seen.withLock { $0 })")
     }
 
     var address: String { "http://127.0.0.1:\(port)" }
     var syncURL: String { "ws://127.0.0.1:\(port)/sync" }
 
-    func kill() {
+    func kill() async {
         Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await Self.exit(of: process)
     }
 
     /// SIGTERM, then waits for the graceful exit.
-    func stop() -> Int32 {
+    func stop() async -> Int32 {
         process.terminate()
-        process.waitUntilExit()
+        await Self.exit(of: process)
         return process.terminationStatus
+    }
+
+    /// Waits for a child to end without blocking a thread.
+    static func exit(of process: Process) async {
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
     }
 }
 
