@@ -113,6 +113,19 @@ public final class PackLog: Sendable {
         try await pool.read { db in try Self.progress(room: room, after: position, in: db) }
     }
 
+    /// The room's newest position (0 for a room with no packs), without blocking the caller's thread.
+    public func head(room: String) async throws -> UInt64 {
+        try await pool.read { db in
+            UInt64(
+                try Int64.fetchOne(
+                    db,
+                    sql: "SELECT IFNULL(MAX(position), 0) FROM pack WHERE room = ?",
+                    arguments: [room]
+                ) ?? 0
+            )
+        }
+    }
+
     /// ``setWatermark(room:device:to:)`` without blocking the caller's thread.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) async throws {
         try await pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }

@@ -54,15 +54,21 @@ final class RoomHub: Sendable {
         self.metrics = metrics
     }
 
-    /// Makes `connection` follow `room` from `after`, catching up first. `head` reads the room's head
-    /// from the log, and is called under the lock only when the room has no followers yet.
+    /// Makes `connection` follow `room` from `after`, catching up first. `head` is the room's head as
+    /// read from the log before the call; it is used only when the room has no followers yet. No I/O
+    /// happens under the lock: a lock held across a database read lets a full reader pool and a blocked
+    /// cooperative thread wait on each other.
+    ///
+    /// A head that is stale by the time the room is made is safe: it is never above the log's, and a
+    /// pack committed after it was read either was fanned out before the room existed (then it is in
+    /// the log the catch-up reads) or raises the room's head here (then the follower goes live only
+    /// after its catch-up reaches it).
     ///
     /// - Returns: the position the catch-up starts from (`after`, or the head if `after` lies beyond it).
     @discardableResult
-    func subscribe(_ connection: Connection, room: String, after: UInt64, head: () throws -> UInt64) rethrows -> UInt64
-    {
-        let start = try state.withLock { state in
-            if state.rooms[room] == nil { state.rooms[room] = Room(head: try head()) }
+    func subscribe(_ connection: Connection, room: String, after: UInt64, head: UInt64) -> UInt64 {
+        let start = state.withLock { state in
+            if state.rooms[room] == nil { state.rooms[room] = Room(head: head) }
             let subscription = state.nextSubscription
             state.nextSubscription += 1
             // A follower ahead of the log (say, of a server restored from a backup) starts at the head,

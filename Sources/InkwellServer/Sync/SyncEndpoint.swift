@@ -157,10 +157,15 @@ final class SyncEndpoint: Sendable {
         return .hello
     }
 
-    /// Carries out the session's actions for the reader. Only pushes wait: the reader stops reading
-    /// until the committer has room for the connection.
+    /// Carries out the session's actions for the reader. Pushes wait until the committer has room for
+    /// the connection, and a subscription waits for the room's head from the log, so the reader stops
+    /// reading meanwhile; nothing here blocks a thread.
     private func performWaiting(_ actions: [ServerSession.Action], for connection: Connection) async {
         for action in actions {
+            if case .catchUp(let room, let after) = action {
+                await follow(connection, room: room, after: after)
+                continue
+            }
             guard case .append(let room, let pack, let bytes) = action else {
                 perform([action], for: connection)
                 continue
@@ -198,13 +203,8 @@ final class SyncEndpoint: Sendable {
                 if code != .goingAway { metrics.protocolError(reason: "close \(code.rawValue)") }
                 connection.logger.info("closing", metadata: ["code": "\(code.rawValue)", "reason": "\(reason)"])
                 connection.queue.push(.close(code, reason: reason))
-            case .catchUp(let room, let after):
-                hub.subscribe(connection, room: room, after: after) {
-                    (try? log.progress(room: room, after: 0).head) ?? 0
-                }
-                if let device = connection.device {
-                    committer.note(PackLog.Watermark(room: room, device: device, position: after))
-                }
+            case .catchUp:
+                assertionFailure("subscriptions go through the awaiting perform")
             case .stopFollowing(let room):
                 if hub.unsubscribe(connection, room: room) { announceLeaving(connection, room: room) }
             case .append:
@@ -212,6 +212,22 @@ final class SyncEndpoint: Sendable {
             case .relay(let presence):
                 hub.relay(presence, from: connection)
             }
+        }
+    }
+
+    /// Subscribes `connection` to `room`. The head is read before the hub's lock is taken (see
+    /// ``RoomHub/subscribe(_:room:after:head:)``); if the read fails, 0 is as safe as any stale head.
+    private func follow(_ connection: Connection, room: String, after: UInt64) async {
+        let head: UInt64
+        do {
+            head = try await log.head(room: room)
+        } catch {
+            connection.logger.warning("could not read the head of \(room): \(error)")
+            head = 0
+        }
+        hub.subscribe(connection, room: room, after: after, head: head)
+        if let device = connection.device {
+            committer.note(PackLog.Watermark(room: room, device: device, position: after))
         }
     }
 

@@ -159,6 +159,43 @@ import Testing
         await server.stop()
     }
 
+    /// Many followers subscribe at once to rooms that nobody follows yet, while the catch-ups of the
+    /// first ones hold the log's readers. Reading a room's head under the hub's lock once deadlocked the
+    /// server here: every reader was held by a catch-up waiting for a thread, and every thread waited
+    /// for the lock.
+    @Test func manySubscriptionsToNewRoomsAtOnceAllGoLive() async throws {
+        let server = try await RunningServer.start()
+        let writer = try await server.peer()
+        var random = SeededGenerator(seed: 11)
+        let rooms = (0..<200).map { "room-\($0)" }
+        let packsPerRoom = 3
+        for room in rooms {
+            for _ in 0..<packsPerRoom {
+                try await writer.send(
+                    .push(room: room, pack: TestPacks.make(room: room, size: 20_000, using: &random).bytes)
+                )
+            }
+        }
+        for _ in 0..<(rooms.count * packsPerRoom) { _ = try await writer.next(where: \.isAck) }
+
+        var followers: [(TestPeer, [String])] = []
+        for _ in 0..<100 {
+            followers.append((try await server.peer(), Array(rooms.shuffled(using: &random).prefix(20))))
+        }
+        for (peer, followed) in followers {
+            for room in followed { try await peer.subscribe(room) }
+        }
+        for (peer, followed) in followers {
+            for room in followed {
+                let live = try await peer.next(within: .seconds(30)) { message in
+                    if case .progress(room, UInt64(packsPerRoom), 0, 0) = message { true } else { false }
+                }
+                #expect(live == .progress(room: room, head: UInt64(packsPerRoom), bytesBehind: 0, packsBehind: 0))
+            }
+        }
+        await server.stop()
+    }
+
     @Test func pushesOverTheRateLimitCloseTheConnectionWith1008() async throws {
         var limits = ServerLimits()
         limits.packsPerSecond = 5
