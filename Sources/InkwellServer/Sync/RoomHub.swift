@@ -212,14 +212,16 @@ final class RoomHub: Sendable {
     }
 
     /// Sends presence to the room's other followers; a follower with a full queue misses it, as
-    /// ephemeral state may be lost.
+    /// ephemeral state may be lost, and one that has not yet been sent the sender's previous presence
+    /// gets only this newer one.
     func relay(_ presence: Presence, from sender: Connection) {
         let frame = ByteBuffer(bytes: SyncCodec.encode(ServerMessage.presence(presence)))
+        let key = OutboundQueue.PresenceKey(sender: sender.id, room: presence.room)
         let (sent, dropped) = state.withLock { state -> (Int, Int) in
             guard let room = state.rooms[presence.room] else { return (0, 0) }
             var (sent, dropped) = (0, 0)
             for (id, member) in room.members where id != sender.id {
-                if member.connection.queue.offer(frame) { sent += 1 } else { dropped += 1 }
+                if member.connection.queue.offerPresence(frame, key: key) { sent += 1 } else { dropped += 1 }
             }
             return (sent, dropped)
         }

@@ -76,7 +76,8 @@ final class SyncEndpoint: Sendable {
         }
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Role.self) { group in
-                group.addTask { await self.write(connection, to: outbound) }
+                let frames = FrameWriter(channel: channel, maximumFrameBytes: self.limits.maximumFrameBytes)
+                group.addTask { await self.write(connection, to: outbound, frames: frames) }
                 group.addTask { await self.read(connection, from: inbound) }
                 group.addTask { await self.enforceHello(connection) }
                 while let ended = await group.next() {
@@ -239,19 +240,37 @@ final class SyncEndpoint: Sendable {
 
     // MARK: Writing
 
-    private func write(_ connection: Connection, to outbound: WebSocketOutboundWriter) async -> Role {
+    private func write(
+        _ connection: Connection,
+        to outbound: WebSocketOutboundWriter,
+        frames writer: FrameWriter
+    ) async -> Role {
         do {
-            for await item in connection.queue.items {
-                switch item {
-                case .frame(let buffer):
-                    try await send(buffer, for: connection, to: outbound)
-                    connection.queue.written(buffer)
-                case .catchUp(let room):
-                    try await catchUp(connection, room: room, to: outbound)
-                case .close(let code, let reason):
-                    try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
-                    return .writer
+            while let batch = await connection.queue.next() {
+                var frames: [ByteBuffer] = []
+                var bytes = 0
+                /// Sends the frames gathered so far, before an item that must follow them.
+                func flush() async throws {
+                    try await send(frames, for: connection, to: writer)
+                    connection.queue.written(bytes: bytes)
+                    frames.removeAll(keepingCapacity: true)
+                    bytes = 0
                 }
+                for item in batch {
+                    switch item {
+                    case .frame(let buffer):
+                        frames.append(buffer)
+                        bytes += buffer.readableBytes
+                    case .catchUp(let room):
+                        try await flush()
+                        try await catchUp(connection, room: room, to: writer)
+                    case .close(let code, let reason):
+                        try await flush()
+                        try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
+                        return .writer
+                    }
+                }
+                try await flush()
             }
         } catch {
             connection.logger.debug("write failed: \(error)")
@@ -259,21 +278,16 @@ final class SyncEndpoint: Sendable {
         return .writer
     }
 
-    private func send(
-        _ buffer: ByteBuffer,
-        for connection: Connection,
-        to outbound: WebSocketOutboundWriter
-    )
-        async throws
-    {
-        try await outbound.writeBinaryMessage(buffer)
-        metrics.framesSent.increment()
-        metrics.bytesSent.increment(by: Int64(buffer.readableBytes))
+    private func send(_ buffers: [ByteBuffer], for connection: Connection, to writer: FrameWriter) async throws {
+        guard !buffers.isEmpty else { return }
+        try await writer.write(buffers)
+        metrics.framesSent.increment(by: Int64(buffers.count))
+        metrics.bytesSent.increment(by: Int64(buffers.reduce(0) { $0 + $1.readableBytes }))
     }
 
     /// Sends a room's packs from where the follower stands, in frames of up to
     /// ``ServerLimits/catchUpFrameBytes``, until it reaches the head; then it follows live.
-    private func catchUp(_ connection: Connection, room: String, to outbound: WebSocketOutboundWriter) async throws {
+    private func catchUp(_ connection: Connection, room: String, to writer: FrameWriter) async throws {
         guard let start = hub.catchUpPosition(connection, room: room) else { return }
         metrics.catchUps.increment()
         let progress = try await log.progress(room: room, after: start.sent)
@@ -285,7 +299,7 @@ final class SyncEndpoint: Sendable {
                 packsBehind: progress.head &- min(start.sent, progress.head)
             ),
             for: connection,
-            to: outbound
+            to: writer
         )
         while let position = hub.catchUpPosition(connection, room: room), position.subscription == start.subscription {
             let packs = try await log.packs(room: room, after: position.sent, maximumBytes: limits.catchUpFrameBytes)
@@ -294,25 +308,19 @@ final class SyncEndpoint: Sendable {
                     try await send(
                         message: .progress(room: room, head: head, bytesBehind: 0, packsBehind: 0),
                         for: connection,
-                        to: outbound
+                        to: writer
                     )
                     return
                 }
                 continue
             }
             let head = max(hub.head(of: room) ?? 0, last.serverSeq)
-            try await send(message: .packs(room: room, packs: packs, head: head), for: connection, to: outbound)
+            try await send(message: .packs(room: room, packs: packs, head: head), for: connection, to: writer)
             hub.advance(connection, room: room, subscription: start.subscription, to: last.serverSeq)
         }
     }
 
-    private func send(
-        message: ServerMessage,
-        for connection: Connection,
-        to outbound: WebSocketOutboundWriter
-    )
-        async throws
-    {
-        try await send(ByteBuffer(bytes: SyncCodec.encode(message)), for: connection, to: outbound)
+    private func send(message: ServerMessage, for connection: Connection, to writer: FrameWriter) async throws {
+        try await send([ByteBuffer(bytes: SyncCodec.encode(message))], for: connection, to: writer)
     }
 }
