@@ -1,0 +1,149 @@
+// The local author: the one place this browser's changes get their ids and stamps, as Swift's
+// `LocalAuthor` (Sources/InkwellClient), plus the user's undo and redo stacks per board.
+//
+// Seqs are contiguous per replica; stamps come from a hybrid logical clock that is told about every
+// remote stamp, so a new change sorts after everything this browser has seen.
+
+import { HybridLogicalClock } from './clock.js';
+import { newReplicaId, parseReplicaId } from './ids.js';
+import { ZERO_STAMP } from './stamp.js';
+import { UndoHistory } from './undo-history.js';
+
+/**
+ * @typedef {import('./ids.js').ChangeId} ChangeId
+ * @typedef {import('./stamp.js').Stamp} Stamp
+ * @typedef {{id: ChangeId, stamp: Stamp, board: string, operations: object[]}} Change
+ * @typedef {string | {board: string}} BoardRef a board's name, or a `Board`
+ */
+
+export class Author {
+  #seq;
+  #clock;
+  #now;
+  #undoCapacity;
+  /** @type {Map<string, UndoHistory>} */
+  #histories = new Map();
+
+  /**
+   * Resumes an author from what the store holds (a new replica starts at seq 0 and the zero stamp).
+   * @param {{
+   *   replica?: string, lastSeq?: number, latest?: Stamp,
+   *   now?: () => number, undoCapacity?: number, maximumForwardSkewMilliseconds?: number
+   * }} [options] `now` reads wall time in milliseconds since 1970: inject a fake one in tests
+   */
+  constructor({
+    replica = newReplicaId(),
+    lastSeq = 0,
+    latest = ZERO_STAMP,
+    now = () => Date.now(),
+    undoCapacity = 500,
+    maximumForwardSkewMilliseconds,
+  } = {}) {
+    const parsed = parseReplicaId(replica);
+    if (parsed === null) throw new TypeError('a replica id is 32 hex digits');
+    if (!(Number.isSafeInteger(lastSeq) && lastSeq >= 0)) throw new RangeError('lastSeq is a whole number');
+    /** This author's replica id. */
+    this.replica = parsed;
+    this.#seq = lastSeq;
+    this.#clock = new HybridLogicalClock({ latest, maximumForwardSkewMilliseconds });
+    this.#now = now;
+    this.#undoCapacity = undoCapacity;
+  }
+
+  /** The seq of the last change made. */
+  get seq() {
+    return this.#seq;
+  }
+
+  /** The clock, for its `latest` stamp and `diagnostics`. */
+  get clock() {
+    return this.#clock;
+  }
+
+  /**
+   * Makes this author's next change to a board. It becomes an undo step unless it is only undo/redo
+   * (moves in the history itself) or only appends (the stroke's add is the step: undoing it hides the
+   * appends too), or `undoable` says otherwise.
+   *
+   * The change is returned, not applied: record it, apply it to the board and send it like any other.
+   * @param {BoardRef} board
+   * @param {object[]} operations in the JSON form of Conformance/board.json
+   * @param {{undoable?: boolean}} [options]
+   * @returns {Change}
+   * @throws {TypeError} for an empty board name or no operations; then no seq or stamp is used up
+   */
+  makeChange(board, operations, { undoable = isUndoStep(operations) } = {}) {
+    const name = boardName(board);
+    if (!Array.isArray(operations) || operations.length === 0) throw new TypeError('a change has operations');
+    const change = {
+      id: { replica: this.replica, seq: this.#seq + 1 },
+      stamp: this.#clock.next(this.#now()),
+      board: name,
+      operations: [...operations],
+    };
+    this.#seq += 1;
+    if (undoable) this.history(name).record(change.id);
+    return change;
+  }
+
+  /**
+   * Takes note of a stamp made elsewhere (call it for every remote change), so later changes sort after it.
+   * @param {Stamp} stamp
+   * @returns {import('./clock.js').Skew | null} the skew when the stamp is far ahead of this clock: log it
+   */
+  witness(stamp) {
+    return this.#clock.witness(stamp, this.#now());
+  }
+
+  /**
+   * The change for Ctrl+Z: undoes this user's latest undoable change on the board, or null if none.
+   * @param {BoardRef} board
+   * @returns {Change | null}
+   */
+  undo(board) {
+    const operation = this.history(board).undo();
+    return operation === null ? null : this.makeChange(board, [operation], { undoable: false });
+  }
+
+  /**
+   * The change for Shift+Ctrl+Z: redoes the change undone last on the board, or null if none.
+   * @param {BoardRef} board
+   * @returns {Change | null}
+   */
+  redo(board) {
+    const operation = this.history(board).redo();
+    return operation === null ? null : this.makeChange(board, [operation], { undoable: false });
+  }
+
+  /**
+   * The user's undo history on a board.
+   * @param {BoardRef} board
+   * @returns {UndoHistory}
+   */
+  history(board) {
+    const name = boardName(board);
+    let history = this.#histories.get(name);
+    if (history === undefined) {
+      history = new UndoHistory(this.#undoCapacity);
+      this.#histories.set(name, history);
+    }
+    return history;
+  }
+}
+
+/**
+ * Whether a change made of these operations is an undo step of its own.
+ * @param {object[]} operations
+ */
+export function isUndoStep(operations) {
+  return (
+    Array.isArray(operations) &&
+    operations.some((operation) => !['undo', 'redo', 'appendPoints'].includes(operation?.op))
+  );
+}
+
+function boardName(board) {
+  const name = typeof board === 'string' ? board : board?.board;
+  if (typeof name !== 'string' || name === '') throw new TypeError('a change names its board');
+  return name;
+}

@@ -1,0 +1,52 @@
+// The canonical bytes of what a board shows, as Sources/InkwellBoard/Drawing/BoardState+Canonical.swift:
+// equal drawings, equal bytes, in Swift and here (checked by Conformance/board.json).
+//
+// Layout: a varint count of visible strokes, then bottom to top for each: the 16 replica bytes, seq and
+// index as varints; colour 0xRRGGBBAA as a varint; width, z and the six transform numbers as 8-byte
+// big-endian doubles (−0 written as 0); a varint point count and each point's x and y as doubles; a
+// varint 0, or 1 followed by one double per point for pressures; a varint piece count and each piece's
+// lower and upper as doubles. Varints are LEB128.
+
+import { drawingStroke } from './board-drawing.js';
+import { CanonicalEncoder } from './canonical-encoder.js';
+import { replicaBytes } from './ids.js';
+
+/**
+ * Encodes the visible strokes, bottom to top.
+ * @param {import('./board-state.js').BoardState} state
+ * @returns {Uint8Array}
+ * - Complexity: O(size of the visible strokes).
+ */
+export function encodeDrawing(state) {
+  const encoder = new CanonicalEncoder();
+  encoder.writeVarint(state.stack.length);
+  for (const entry of state.stack) {
+    const stroke = drawingStroke(state, entry.id);
+    // A stroke's id is its add's change id and operation index.
+    const { replica, seq, index } = entry.position;
+    encoder.writeRaw(replicaBytes(replica));
+    encoder.writeVarint(seq);
+    encoder.writeVarint(index);
+    encoder.writeVarint(stroke.colour);
+    encoder.writeDouble(stroke.width);
+    encoder.writeDouble(stroke.z);
+    for (const number of stroke.transform) encoder.writeDouble(number);
+    encoder.writeVarint(stroke.points.length);
+    for (const [x, y] of stroke.points) {
+      encoder.writeDouble(x);
+      encoder.writeDouble(y);
+    }
+    if (stroke.pressures === null) {
+      encoder.writeVarint(0);
+    } else {
+      encoder.writeVarint(1);
+      for (const pressure of stroke.pressures) encoder.writeDouble(pressure);
+    }
+    encoder.writeVarint(stroke.pieces.length);
+    for (const [lower, upper] of stroke.pieces) {
+      encoder.writeDouble(lower);
+      encoder.writeDouble(upper);
+    }
+  }
+  return encoder.bytes;
+}

@@ -1,0 +1,43 @@
+// The drawing: visible strokes as a renderer needs them, as Sources/InkwellBoard/Drawing/BoardState+Drawing.swift.
+
+import { currentValue } from './attribute-history.js';
+
+/**
+ * A visible stroke, in the shape of `expected.strokes` in Conformance/board.json. Its arrays are the
+ * board's own: read them, never change them; a later apply may replace or extend them.
+ * @typedef {{
+ *   id: string, colour: number, width: number, z: number,
+ *   transform: [number, number, number, number, number, number],
+ *   points: [number, number][], pressures: number[] | null, pieces: [number, number][]
+ * }} DrawingStroke
+ */
+
+/** `[a, b, c, d, tx, ty]` of the identity transform. */
+export const IDENTITY = Object.freeze([1, 0, 0, 1, 0, 0]);
+
+/**
+ * A visible stroke, or null if it is hidden, erased away, deleted, undone or not here yet.
+ * @param {import('./board-state.js').BoardState} state
+ * @param {string} id
+ * @returns {DrawingStroke | null}
+ * - Complexity: O(1) (the arrays are shared, not copied).
+ */
+export function drawingStroke(state, id) {
+  const entry = state.stackEntries.get(id);
+  const record = state.records.get(id);
+  if (entry === undefined || record === undefined || record.added === null) return null;
+  const attributes = record.attributes;
+  const colour = currentValue(attributes.get('colour'), state.isActive) ?? record.added.colour;
+  const width = currentValue(attributes.get('width'), state.isActive) ?? record.added.width;
+  const transform = currentValue(attributes.get('transform'), state.isActive) ?? IDENTITY;
+  return {
+    id,
+    colour,
+    width,
+    z: entry.z,
+    transform,
+    points: record.points,
+    pressures: record.pressures,
+    pieces: record.pieces,
+  };
+}

@@ -1,0 +1,81 @@
+// The state of one board, as Sources/InkwellBoard/State/BoardState.swift: a pure function of the set
+// of changes applied to it. `Board` (board.js) wraps it; the functions in board-*.js work on it.
+
+import { ZERO_STAMP } from './stamp.js';
+
+/**
+ * @typedef {import('./ids.js').Position} Position
+ * Something a change did, to be revisited when it is undone or redone.
+ * @typedef {(
+ *   {kind: 'stroke' | 'append' | 'erase', id: string} |
+ *   {kind: 'attribute', id: string, attribute: string} |
+ *   {kind: 'clear'}
+ * )} Effect
+ * @typedef {{z: number, position: Position, id: string}} StackEntry
+ * @typedef {{
+ *   board: string,
+ *   records: Map<string, import('./stroke-record.js').StrokeRecord>,
+ *   applied: Set<string>,
+ *   activity: Map<string, {value: boolean, at: Position}>,
+ *   effects: Map<string, Effect[]>,
+ *   clears: Position[],
+ *   latestActiveClear: Position | null,
+ *   stack: StackEntry[],
+ *   stackEntries: Map<string, StackEntry>,
+ *   isActive: (changeKey: string) => boolean,
+ * }} BoardState
+ */
+
+/**
+ * Before every real operation: the default "active" write that undo and redo overwrite.
+ * @type {Position}
+ */
+export const ORIGIN = Object.freeze({
+  stamp: ZERO_STAMP,
+  replica: '0'.repeat(32),
+  seq: 1,
+  index: 0,
+  key: `${'0'.repeat(32)}-1`,
+});
+
+/**
+ * An empty board.
+ * @param {string} board the board's name
+ * @returns {BoardState}
+ */
+export function newBoardState(board) {
+  /** @type {BoardState} */
+  const state = {
+    board,
+    /** Everything known per stroke id, including strokes only mentioned so far. */
+    records: new Map(),
+    /** Every change applied (by change key), so applying one again changes nothing. */
+    applied: new Set(),
+    /** Undo/redo registers per target change key; a change with none is active. */
+    activity: new Map(),
+    /** What each change touched, so that undoing it revisits exactly that. */
+    effects: new Map(),
+    /** Every clear, sorted; the latest active one hides strokes added before it. */
+    clears: [],
+    latestActiveClear: null,
+    /** Visible strokes, bottom to top, sorted by (z, add position). */
+    stack: [],
+    stackEntries: new Map(),
+    isActive: (key) => {
+      if (state.activity.size === 0) return true;
+      const register = state.activity.get(key);
+      return register === undefined ? true : register.value;
+    },
+  };
+  return state;
+}
+
+/**
+ * What one applied change altered in the drawing, so a renderer redraws only that.
+ * @typedef {{strokes: Set<string>, reordered: boolean, everything: boolean}} BoardDelta
+ */
+
+/** @returns {BoardDelta} */
+export function emptyDelta() {
+  return { strokes: new Set(), reordered: false, everything: false };
+}

@@ -1,0 +1,148 @@
+// One board: the browser's port of Swift's `BoardState` (Sources/InkwellBoard).
+//
+// The state is a pure function of the *set* of changes applied: any order, any repetition, any batching
+// gives the same drawing, the same canonical bytes and the same hash as Swift. Changes are in the JSON
+// form of Conformance/board.json: `{id: {replica, seq}, stamp: {wall, counter}, board, operations}`.
+
+import { applyChange } from './board-apply.js';
+import { encodeDrawing } from './board-canonical.js';
+import { drawingStroke } from './board-drawing.js';
+import { checkBoardInvariants } from './board-invariants.js';
+import { emptyDelta, newBoardState } from './board-state.js';
+import { fnv1a64 } from './canonical-encoder.js';
+import { changeKey, parseChangeId, parseStrokeId, strokeId } from './ids.js';
+
+/**
+ * @typedef {import('./board-state.js').BoardDelta} BoardDelta
+ * @typedef {import('./board-drawing.js').DrawingStroke} DrawingStroke
+ * @typedef {import('./ids.js').ChangeId} ChangeId
+ */
+
+export class Board {
+  #state;
+
+  /** @param {string} [board] the board's name: changes for other boards are ignored */
+  constructor(board = 'main') {
+    this.#state = newBoardState(board);
+  }
+
+  /** The board's name. @returns {string} */
+  get board() {
+    return this.#state.board;
+  }
+
+  /**
+   * Applies a change. Applying it again, or a change for another board, does nothing; operations that
+   * are malformed or of an unknown kind are ignored (the change log keeps them).
+   *
+   * The delta names the strokes whose geometry, style or visibility may have changed, whether the
+   * stacking order of visible strokes changed, and whether everything may have (a clear or its undo).
+   * @param {object} change
+   * @returns {BoardDelta}
+   * - Complexity: O(size of the change) plus O(log strokes) per restacked stroke; O(strokes) for a
+   *   clear or for undoing one.
+   */
+  apply(change) {
+    return applyChange(this.#state, change);
+  }
+
+  /**
+   * Applies many changes; the same as applying them one by one, in any order.
+   * @param {Iterable<object>} changes
+   * @returns {BoardDelta} the union of their deltas
+   */
+  applyAll(changes) {
+    const delta = emptyDelta();
+    for (const change of changes) {
+      const one = this.apply(change);
+      for (const id of one.strokes) delta.strokes.add(id);
+      delta.reordered ||= one.reordered;
+      delta.everything ||= one.everything;
+    }
+    return delta;
+  }
+
+  /**
+   * Whether a change has been applied.
+   * @param {ChangeId} id
+   */
+  contains(id) {
+    const parsed = parseChangeId(id);
+    return parsed !== null && this.#state.applied.has(changeKey(parsed));
+  }
+
+  /** The number of changes applied. */
+  get changeCount() {
+    return this.#state.applied.size;
+  }
+
+  /**
+   * Whether a change is active: not undone, or redone since. True for changes not seen yet.
+   * @param {ChangeId} id
+   */
+  isActive(id) {
+    const parsed = parseChangeId(id);
+    return parsed === null || this.#state.isActive(changeKey(parsed));
+  }
+
+  /**
+   * The visible strokes, bottom to top: what a renderer draws. The arrays inside are the board's own.
+   * @returns {DrawingStroke[]}
+   * - Complexity: O(visible strokes).
+   */
+  strokes() {
+    return this.#state.stack.map((entry) => drawingStroke(this.#state, entry.id));
+  }
+
+  /** The number of visible strokes. */
+  get visibleStrokeCount() {
+    return this.#state.stack.length;
+  }
+
+  /**
+   * A visible stroke, or null if it is hidden, erased away, deleted, undone or not here yet.
+   * @param {string} id `<replica hex>-<seq>-<index>`
+   * @returns {DrawingStroke | null}
+   * - Complexity: O(1).
+   */
+  stroke(id) {
+    return drawingStroke(this.#state, canonicalStrokeId(id));
+  }
+
+  /**
+   * The points of a stroke that has arrived, visible or not: what erasers and appends work against.
+   * @param {string} id
+   * @returns {[number, number][] | null}
+   */
+  points(id) {
+    const record = this.#state.records.get(canonicalStrokeId(id));
+    return record === undefined || record.added === null ? null : record.points;
+  }
+
+  /**
+   * The canonical bytes of what the board shows: byte-identical to Swift's `canonicalEncoding()`.
+   * @returns {Uint8Array}
+   */
+  canonicalEncoding() {
+    return encodeDrawing(this.#state);
+  }
+
+  /**
+   * The FNV-1a fingerprint of the canonical encoding, as 16 hex digits: Swift's `canonicalHash`.
+   * @returns {string}
+   */
+  hash() {
+    return fnv1a64(this.canonicalEncoding());
+  }
+
+  /** Throws if the board's internal indexes disagree: for tests. */
+  checkInvariants() {
+    checkBoardInvariants(this.#state);
+  }
+}
+
+/** The id in the board's key form (lowercase hex, no leading zeros), or the input if malformed. */
+function canonicalStrokeId(id) {
+  const parsed = parseStrokeId(id);
+  return parsed === null ? id : strokeId(parsed, parsed.index);
+}

@@ -1,0 +1,145 @@
+// Reads the JSON form of board operations (as in Conformance/board.json) into checked values.
+//
+// Every replica must ignore exactly the same malformed operations, or replicas would disagree, so
+// these are the checks of Sources/InkwellBoard (BoardLimits, AttributeValue.isValid, the erase filter).
+// An operation this code does not know, or one that is malformed, reads as null: ignored, never an error.
+
+import { parseChangeId, parseStrokeId, strokeId } from './ids.js';
+
+/** Sizes beyond which an operation is malformed and ignored by every replica alike. */
+export const LIMITS = Object.freeze({
+  maximumPointsPerOperation: 100_000,
+  maximumCoordinate: 1e9,
+  maximumIntervalsPerErase: 10_000,
+  maximumWidth: 1_000,
+});
+
+/** The attribute names of `set` operations, in Swift's `Attribute` order (its raw values 1…5). */
+export const ATTRIBUTES = Object.freeze(['colour', 'width', 'transform', 'zOrder', 'deleted']);
+
+/**
+ * @typedef {import('./ids.js').StrokeRef} StrokeRef
+ * @typedef {import('./ids.js').ChangeId} ChangeId
+ * @typedef {[number, number]} Pair
+ * @typedef {(
+ *   {kind: 'addStroke', colour: number, width: number, points: Pair[], pressures: number[] | null} |
+ *   {kind: 'appendPoints', stroke: StrokeRef, id: string, points: Pair[], pressures: number[] | null} |
+ *   {kind: 'erase', stroke: StrokeRef, id: string, intervals: Pair[]} |
+ *   {kind: 'set', stroke: StrokeRef, id: string, attribute: string, value: unknown} |
+ *   {kind: 'undo' | 'redo', target: ChangeId} |
+ *   {kind: 'clear'}
+ * )} Operation
+ */
+
+/**
+ * Reads one operation; null when it is unknown or malformed, so that it has no effect.
+ * Points and pressures are copied: the board never shares arrays with the change.
+ * @param {any} op the JSON form, e.g. `{op: "erase", stroke, intervals}`
+ * @returns {Operation | null}
+ * - Complexity: O(size of the operation).
+ */
+export function readOperation(op) {
+  if (op === null || typeof op !== 'object') return null;
+  switch (op.op) {
+    case 'addStroke': {
+      const ink = readInk(op.points, op.pressures);
+      if (ink === null || !isColour(op.colour) || !isValidWidth(op.width)) return null;
+      return { kind: 'addStroke', colour: op.colour, width: op.width, ...ink };
+    }
+    case 'appendPoints': {
+      const stroke = parseStrokeId(op.stroke);
+      const ink = readInk(op.points, op.pressures);
+      if (stroke === null || ink === null) return null;
+      return { kind: 'appendPoints', stroke, id: strokeId(stroke, stroke.index), ...ink };
+    }
+    case 'erase': {
+      const stroke = parseStrokeId(op.stroke);
+      if (stroke === null || !Array.isArray(op.intervals)) return null;
+      if (op.intervals.length > LIMITS.maximumIntervalsPerErase) return null;
+      const intervals = op.intervals.filter(isValidInterval).map(([lower, upper]) => [lower, upper]);
+      if (intervals.length === 0) return null;
+      return { kind: 'erase', stroke, id: strokeId(stroke, stroke.index), intervals };
+    }
+    case 'set': {
+      const stroke = parseStrokeId(op.stroke);
+      const value = readAttributeValue(op.attribute, op.value);
+      if (stroke === null || value === undefined) return null;
+      return { kind: 'set', stroke, id: strokeId(stroke, stroke.index), attribute: op.attribute, value };
+    }
+    case 'undo':
+    case 'redo': {
+      const target = parseChangeId(op.change);
+      return target === null ? null : { kind: op.op, target };
+    }
+    case 'clear':
+      return { kind: 'clear' };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Points and pressures as `BoardLimits.accepts` wants them, copied; null if not acceptable.
+ * Pressures are rounded to 32-bit floats first, because Swift holds them as `Float`.
+ */
+function readInk(points, pressures) {
+  if (!Array.isArray(points) || points.length === 0 || points.length > LIMITS.maximumPointsPerOperation) return null;
+  const copied = new Array(points.length);
+  for (let i = 0; i < points.length; i++) {
+    const point = points[i];
+    if (!Array.isArray(point) || point.length !== 2 || !isCoordinate(point[0]) || !isCoordinate(point[1])) return null;
+    copied[i] = [point[0], point[1]];
+  }
+  if (pressures === null || pressures === undefined) return { points: copied, pressures: null };
+  if (!Array.isArray(pressures) || pressures.length !== points.length) return null;
+  const floats = new Array(pressures.length);
+  for (let i = 0; i < pressures.length; i++) {
+    const pressure = typeof pressures[i] === 'number' ? Math.fround(pressures[i]) : NaN;
+    if (!(pressure >= 0 && pressure <= 1)) return null;
+    floats[i] = pressure;
+  }
+  return { points: copied, pressures: floats };
+}
+
+function isCoordinate(value) {
+  return Number.isFinite(value) && Math.abs(value) <= LIMITS.maximumCoordinate;
+}
+
+function isColour(value) {
+  return Number.isInteger(value) && value >= 0 && value <= 0xffff_ffff;
+}
+
+function isValidWidth(value) {
+  return Number.isFinite(value) && value > 0 && value <= LIMITS.maximumWidth;
+}
+
+function isValidInterval(interval) {
+  return (
+    Array.isArray(interval) &&
+    interval.length === 2 &&
+    Number.isFinite(interval[0]) &&
+    Number.isFinite(interval[1]) &&
+    interval[0] < interval[1]
+  );
+}
+
+/**
+ * An attribute's value if it has the attribute's type and is one a well-behaved client could send,
+ * else undefined. A transform is `[a, b, c, d, tx, ty]`; copied so the board owns it.
+ */
+function readAttributeValue(attribute, value) {
+  switch (attribute) {
+    case 'colour':
+      return isColour(value) ? value : undefined;
+    case 'width':
+      return isValidWidth(value) ? value : undefined;
+    case 'transform':
+      return Array.isArray(value) && value.length === 6 && value.every(Number.isFinite) ? [...value] : undefined;
+    case 'zOrder':
+      return Number.isFinite(value) ? value : undefined;
+    case 'deleted':
+      return typeof value === 'boolean' ? value : undefined;
+    default:
+      return undefined;
+  }
+}

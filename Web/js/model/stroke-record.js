@@ -1,0 +1,130 @@
+// Everything a board knows about one stroke, as Sources/InkwellBoard/State/StrokeRecord.swift,
+// including operations that arrived before the stroke itself.
+//
+// `points`, `pressures`, `hidden` and `pieces` are derived from the add, the appends, the erases and
+// which changes are active; they are rebuilt when those change.
+
+import { compareChangeIds } from './ids.js';
+import { insertInterval, intervalGaps, intervalSetContains } from './interval-set.js';
+
+/**
+ * @typedef {import('./interval-set.js').Interval} Interval
+ * @typedef {import('./ids.js').Position} Position
+ * @typedef {{position: Position, colour: number, width: number, points: Interval[], pressures: number[] | null}} Added
+ * @typedef {{key: string, seq: number, points: Interval[], pressures: number[] | null, firstIndex: number}} Append
+ * @typedef {{
+ *   id: string, added: Added | null, appends: Append[],
+ *   erases: Map<string, {change: import('./ids.js').ChangeId, intervals: Interval[]}>,
+ *   attributes: Map<string, import('./attribute-history.js').Write[]>,
+ *   points: [number, number][], pressures: number[] | null, hidden: Interval[], pieces: Interval[]
+ * }} StrokeRecord
+ * @typedef {(changeKey: string) => boolean} IsActive
+ */
+
+/**
+ * An empty record for a stroke that has only been mentioned so far.
+ * @param {string} id
+ * @returns {StrokeRecord}
+ */
+export function newRecord(id) {
+  return {
+    id,
+    added: null,
+    appends: [],
+    erases: new Map(),
+    attributes: new Map(),
+    points: [],
+    pressures: null,
+    hidden: [],
+    pieces: [],
+  };
+}
+
+/**
+ * Lays out the points again: the add's, then every append's in seq order.
+ * @param {StrokeRecord} record
+ * - Complexity: O(points).
+ */
+export function layOutPoints(record) {
+  if (record.added === null) return;
+  record.points = record.added.points.slice();
+  record.pressures = record.added.pressures === null ? null : record.added.pressures.slice();
+  for (let index = 0; index < record.appends.length; index++) placeAppend(record, index);
+}
+
+/** Adds the points of `appends[index]` after the current points. */
+function placeAppend(record, index) {
+  const append = record.appends[index];
+  append.firstIndex = record.points.length;
+  for (const point of append.points) record.points.push(point);
+  if (record.pressures !== null) {
+    // A stroke with pressure keeps one value per point; an append without any repeats the last.
+    const pressures = record.pressures;
+    const last = pressures.length > 0 ? pressures[pressures.length - 1] : 1;
+    for (let i = 0; i < append.points.length; i++) {
+      pressures.push(append.pressures === null ? last : append.pressures[i]);
+    }
+  }
+}
+
+/**
+ * Takes in an append: lays its points out and updates what is visible.
+ * @param {StrokeRecord} record
+ * @param {Append} append
+ * @param {IsActive} isActive
+ * - Complexity: O(appended points) for the creator's next append, as while drawing; O(points) otherwise.
+ */
+export function appendToRecord(record, append, isActive) {
+  const wentLast = insertAppend(record, append);
+  if (record.added === null) return;
+  if (wentLast) placeAppend(record, record.appends.length - 1);
+  else layOutPoints(record);
+  if (wentLast && isActive(append.key)) recomputePieces(record);
+  else recomputeVisibility(record, isActive);
+}
+
+/** Inserts an append in seq order; returns whether it went last. */
+function insertAppend(record, append) {
+  const appends = record.appends;
+  if (appends.length === 0 || appends[appends.length - 1].seq < append.seq) {
+    appends.push(append);
+    return true;
+  }
+  let position = appends.findIndex((other) => other.seq > append.seq);
+  if (position === -1) position = appends.length;
+  appends.splice(position, 0, append);
+  return position === appends.length - 1;
+}
+
+/**
+ * Recomputes `hidden` and `pieces` from the erases and appends that are active.
+ * @param {StrokeRecord} record
+ * @param {IsActive} isActive
+ * - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
+ */
+export function recomputeVisibility(record, isActive) {
+  let hidden = [];
+  const erases = [...record.erases].sort((a, b) => compareChangeIds(a[1].change, b[1].change));
+  for (const [key, erase] of erases) {
+    if (!isActive(key)) continue;
+    for (const interval of erase.intervals) hidden = insertInterval(hidden, interval);
+  }
+  for (const append of record.appends) {
+    if (isActive(append.key)) continue;
+    hidden = insertInterval(hidden, [append.firstIndex - 1, append.firstIndex + append.points.length]);
+  }
+  record.hidden = hidden;
+  recomputePieces(record);
+}
+
+/**
+ * Recomputes `pieces` from `hidden`: positive-length parameter intervals, or `[0, 0]` for a dot.
+ * @param {StrokeRecord} record
+ */
+export function recomputePieces(record) {
+  if (record.points.length === 1) {
+    record.pieces = intervalSetContains(record.hidden, 0) ? [] : [[0, 0]];
+  } else {
+    record.pieces = intervalGaps(record.hidden, 0, Math.max(record.points.length - 1, 0));
+  }
+}

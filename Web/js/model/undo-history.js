@@ -1,0 +1,82 @@
+// One user's undo and redo stacks on one board, as Sources/InkwellBoard/State/UndoHistory.swift.
+//
+// Local to a device and never synced: the undo and redo *operations* it returns go into ordinary
+// changes that sync like any other. Undoing a clear or a partial erase is nothing special: each was a
+// change, and undo deactivates it.
+
+/** @typedef {import('./ids.js').ChangeId} ChangeId */
+/** @typedef {{op: 'undo' | 'redo', change: ChangeId}} UndoOperation */
+
+export class UndoHistory {
+  /** Undoable changes, oldest first. @type {ChangeId[]} */
+  #done = [];
+  /** Undone changes that can be redone, most recently undone last. @type {ChangeId[]} */
+  #undone = [];
+
+  /** @param {number} [capacity] how many changes to remember */
+  constructor(capacity = 500) {
+    if (!(Number.isInteger(capacity) && capacity > 0)) {
+      throw new RangeError('an undo history holds at least one change');
+    }
+    this.capacity = capacity;
+  }
+
+  /** @returns {ChangeId[]} */
+  get done() {
+    return [...this.#done];
+  }
+
+  /** @returns {ChangeId[]} */
+  get undone() {
+    return [...this.#undone];
+  }
+
+  get canUndo() {
+    return this.#done.length > 0;
+  }
+
+  get canRedo() {
+    return this.#undone.length > 0;
+  }
+
+  /**
+   * Records a change the user just made; a new action clears what could be redone.
+   * @param {ChangeId} change
+   */
+  record(change) {
+    this.#done.push({ replica: change.replica, seq: change.seq });
+    if (this.#done.length > this.capacity) this.#done.splice(0, this.#done.length - this.capacity);
+    this.#undone = [];
+  }
+
+  /**
+   * The operation that undoes the user's latest change, if any.
+   * @returns {UndoOperation | null}
+   */
+  undo() {
+    const change = this.#done.pop();
+    if (change === undefined) return null;
+    this.#undone.push(change);
+    return { op: 'undo', change: { ...change } };
+  }
+
+  /**
+   * The operation that redoes the change undone last, if any.
+   * @returns {UndoOperation | null}
+   */
+  redo() {
+    const change = this.#undone.pop();
+    if (change === undefined) return null;
+    this.#done.push(change);
+    return { op: 'redo', change: { ...change } };
+  }
+
+  /**
+   * Forgets changes that a baseline has compacted: they can no longer be undone.
+   * @param {(change: ChangeId) => boolean} isCompacted
+   */
+  forget(isCompacted) {
+    this.#done = this.#done.filter((change) => !isCompacted(change));
+    this.#undone = this.#undone.filter((change) => !isCompacted(change));
+  }
+}

@@ -1,0 +1,103 @@
+// The local author and its undo history, after Tests/InkwellBoardTests/UndoHistoryTests.swift.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Author } from '../../js/model/author.js';
+import { Board } from '../../js/model/board.js';
+import { compareChanges } from '../../js/model/ids.js';
+import { UndoHistory } from '../../js/model/undo-history.js';
+import { add, line, strokeOf, testAuthor } from './support/authors.mjs';
+
+test('changes get contiguous seqs and ever-greater stamps, after anything witnessed', () => {
+  let wall = 1_000;
+  const author = new Author({ replica: 'AB'.repeat(16), lastSeq: 41, now: () => wall });
+  assert.equal(author.replica, 'ab'.repeat(16));
+  const first = author.makeChange('main', [add(line(2))]);
+  const second = author.makeChange('main', [add(line(2))]);
+  assert.deepEqual([first.id.seq, second.id.seq], [42, 43]);
+  assert.deepEqual(second.stamp, { wall: 1_000, counter: 1 });
+  const skew = author.witness({ wall: 1_000 + 120_000, counter: 5 });
+  assert.equal(skew.aheadMilliseconds, 120_000);
+  const third = author.makeChange('main', [add(line(2))]);
+  assert.deepEqual(third.stamp, { wall: 121_000, counter: 6 });
+  assert.ok(compareChanges(second, third) < 0);
+  wall = 200_000;
+  assert.deepEqual(author.makeChange('main', [{ op: 'clear' }]).stamp, { wall: 200_000, counter: 0 });
+});
+
+test('a refused change uses up no seq', () => {
+  const author = testAuthor(1);
+  assert.throws(() => author.makeChange('', [add(line(2))]), TypeError);
+  assert.throws(() => author.makeChange('main', []), TypeError);
+  assert.equal(author.seq, 0);
+  assert.equal(author.makeChange(new Board('main'), [add(line(2))]).id.seq, 1, 'a Board names its board');
+});
+
+test('undo and redo walk the user’s own changes, per board', () => {
+  const alice = testAuthor(1);
+  const board = new Board('main');
+  const first = alice.makeChange(board, [add(line(3))]);
+  const second = alice.makeChange(board, [add(line(3, 5))]);
+  alice.makeChange('other', [add(line(3))]);
+  board.applyAll([first, second]);
+
+  const undo = alice.undo(board);
+  assert.deepEqual(undo.operations, [{ op: 'undo', change: second.id }]);
+  board.apply(undo);
+  assert.deepEqual(board.strokes().map((s) => s.id), [strokeOf(first)]);
+
+  const redo = alice.redo(board);
+  assert.deepEqual(redo.operations, [{ op: 'redo', change: second.id }]);
+  board.apply(redo);
+  assert.equal(board.visibleStrokeCount, 2);
+  assert.equal(alice.redo(board), null);
+  assert.equal(alice.history('other').done.length, 1);
+});
+
+test('undoing a clear and a partial erase brings back what they hid', () => {
+  const alice = testAuthor(1);
+  const board = new Board('main');
+  const drawn = alice.makeChange(board, [add(line(6))]);
+  const erase = alice.makeChange(board, [{ op: 'erase', stroke: strokeOf(drawn), intervals: [[1, 2.5]] }]);
+  const clear = alice.makeChange(board, [{ op: 'clear' }]);
+  board.applyAll([drawn, erase, clear]);
+  assert.equal(board.visibleStrokeCount, 0);
+  board.apply(alice.undo(board));
+  assert.deepEqual(board.stroke(strokeOf(drawn)).pieces, [[0, 1], [2.5, 5]]);
+  board.apply(alice.undo(board));
+  assert.deepEqual(board.stroke(strokeOf(drawn)).pieces, [[0, 5]]);
+  board.apply(alice.redo(board));
+  assert.deepEqual(board.stroke(strokeOf(drawn)).pieces, [[0, 1], [2.5, 5]]);
+});
+
+test('a streamed stroke is one undo step: appends are not steps of their own', () => {
+  const alice = testAuthor(1);
+  const board = new Board('main');
+  const start = alice.makeChange(board, [add(line(2))]);
+  const more = alice.makeChange(board, [{ op: 'appendPoints', stroke: strokeOf(start), points: [[20, 0]], pressures: null }]);
+  board.applyAll([start, more]);
+  const undo = alice.undo(board);
+  assert.deepEqual(undo.operations, [{ op: 'undo', change: start.id }]);
+  board.apply(undo);
+  assert.equal(board.visibleStrokeCount, 0);
+  assert.equal(alice.undo(board), null);
+});
+
+test('a new action clears redo; capacity and forgetting as in Swift', () => {
+  const history = new UndoHistory();
+  const id = (seq) => ({ replica: '01'.repeat(16), seq });
+  history.record(id(1));
+  history.undo();
+  assert.ok(history.canRedo);
+  history.record(id(2));
+  assert.ok(!history.canRedo);
+  assert.deepEqual(history.undo(), { op: 'undo', change: id(2) });
+  assert.equal(history.undo(), null);
+
+  const small = new UndoHistory(3);
+  for (let seq = 1; seq <= 5; seq++) small.record(id(seq));
+  assert.deepEqual(small.done, [id(3), id(4), id(5)]);
+  small.forget((change) => change.seq <= 4);
+  assert.deepEqual(small.done, [id(5)]);
+  assert.throws(() => new UndoHistory(0), RangeError);
+});
