@@ -40,6 +40,35 @@ import Testing
         for message in messages { #expect(try SyncCodec.decodeServer(SyncCodec.encode(message)) == message) }
     }
 
+    /// A relay batches presence by concatenating encoded presences; the frame must be the one the
+    /// generated encoder writes, for one presence and for many, including one long enough to need a
+    /// two-byte length.
+    @Test func presenceFramesBuiltFromEncodedPresencesMatchTheEncoder() throws {
+        let presences = [
+            Presence(room: "r", device: Self.device, name: "Ada", colour: 1, cursor: (1.5, -2)),
+            Presence(room: "r", device: ReplicaID(high: 1, low: 2), name: "", colour: 0),
+            Presence(
+                room: "r",
+                device: ReplicaID(high: 3, low: 4),
+                name: "Grace",
+                colour: 0xFF00_00FF,
+                ink: ("main", 7, 3.5, [UInt8](repeating: 9, count: 300))
+            ),
+        ]
+        let encoded = presences.map(SyncCodec.encodePresence)
+        let one = SyncCodec.presenceFrame([encoded[0]])
+        #expect(one == SyncCodec.encode(ServerMessage.presence(presences[0])))
+        #expect(try SyncCodec.decodeServer(one) == .presence(presences[0]))
+        let batch = SyncCodec.presenceFrame(encoded)
+        #expect(batch == SyncCodec.encode(ServerMessage.presences(presences)))
+        #expect(try SyncCodec.decodeServer(batch) == .presences(presences))
+    }
+
+    @Test func anEmptyPresenceBatchIsRefused() {
+        // ServerFrame.presences (field 7) holding an empty PresenceBatch.
+        #expect(throws: WireError.missingField("presences.presences")) { try SyncCodec.decodeServer([0x3A, 0x00]) }
+    }
+
     @Test(arguments: ["", "a/b", "ü", String(repeating: "x", count: 129), "room name"])
     func invalidRoomNamesAreRejected(room: String) {
         #expect(!SyncProtocol.isValidRoom(room))

@@ -164,10 +164,9 @@ package struct ClientSession: Sendable {
         case .packs:
             return [.disconnect(reason: "packs must be stored before they are reported")]
         case .presence(let presence):
-            guard phase == .open, rooms[presence.room] != nil, presence.device != configuration.device else {
-                return []
-            }
-            return [.deliver(presence)]
+            return deliver([presence])
+        case .presences(let presences):
+            return deliver(presences)
         case .progress(let room, let head, let bytesBehind, let packsBehind):
             guard phase == .open, rooms[room] != nil else { return [] }
             rooms[room]!.cursor.learn(head: head)
@@ -260,6 +259,14 @@ package struct ClientSession: Sendable {
     package var isFailed: Bool { phase == .failed }
 
     // MARK: Internals
+
+    /// Presence from others in rooms this session follows; its own and that of other rooms is dropped.
+    private func deliver(_ presences: [Presence]) -> [Action] {
+        guard phase == .open else { return [] }
+        return presences.compactMap { presence in
+            rooms[presence.room] != nil && presence.device != configuration.device ? .deliver(presence) : nil
+        }
+    }
 
     private mutating func welcomed() -> [Action] {
         phase = .open

@@ -5,6 +5,9 @@ import Synchronization
 enum Outbound: Sendable {
     /// A whole server frame; the writer fragments it when it is larger than a WebSocket frame.
     case frame(ByteBuffer)
+    /// A member's presence, encoded as a `Presence` message: the writer sends a run of these as one
+    /// frame (``SyncCodec/presenceFrame(_:)``).
+    case presence(ByteBuffer)
     /// Send the room's packs from where this connection stands, then follow the room live.
     case catchUp(room: String)
     case close(CloseCode, reason: String)
@@ -66,13 +69,14 @@ final class OutboundQueue: Sendable {
         return accepted
     }
 
-    /// Queues presence unless more than the budget is already waiting, replacing the same sender's
-    /// presence to the same room if that has not been taken by the writer yet.
-    func offerPresence(_ frame: ByteBuffer, key: PresenceKey) -> Bool {
+    /// Queues an encoded presence unless more than the budget is already waiting, replacing the same
+    /// sender's presence to the same room if that has not been taken by the writer yet.
+    func offerPresence(_ presence: ByteBuffer, key: PresenceKey) -> Bool {
+        let frame = presence
         let accepted = state.withLock { state in
             guard !state.finished else { return false }
             var replaced = 0
-            if let index = state.presence[key], case .frame(let older) = state.items[index] {
+            if let index = state.presence[key], case .presence(let older) = state.items[index] {
                 replaced = older.readableBytes
             }
             guard state.bytes - replaced + frame.readableBytes <= budget || state.bytes == replaced else {
@@ -81,7 +85,7 @@ final class OutboundQueue: Sendable {
             if let index = state.presence[key] { state.items[index] = nil }
             state.bytes += frame.readableBytes - replaced
             state.presence[key] = state.items.count
-            state.items.append(.frame(frame))
+            state.items.append(.presence(frame))
             return true
         }
         if accepted { wake.yield() }
@@ -101,7 +105,7 @@ final class OutboundQueue: Sendable {
 
     /// Everything waiting, in order, once there is something; nil when the queue is finished and
     /// empty, or when the waiting task is cancelled. The frames' bytes count against the budget until
-    /// the writer reports them ``written(bytes:)``.
+    /// the writer reports them ``written(bytes:)``; so do presences'.
     func next() async -> [Outbound]? {
         var wakeups = self.wakeups.makeAsyncIterator()
         while true {

@@ -215,7 +215,7 @@ final class RoomHub: Sendable {
     /// ephemeral state may be lost, and one that has not yet been sent the sender's previous presence
     /// gets only this newer one.
     func relay(_ presence: Presence, from sender: Connection) {
-        let frame = ByteBuffer(bytes: SyncCodec.encode(ServerMessage.presence(presence)))
+        let frame = ByteBuffer(bytes: SyncCodec.encodePresence(presence))
         let key = OutboundQueue.PresenceKey(sender: sender.id, room: presence.room)
         let (sent, dropped) = state.withLock { state -> (Int, Int) in
             guard let room = state.rooms[presence.room] else { return (0, 0) }

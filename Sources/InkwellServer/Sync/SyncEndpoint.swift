@@ -248,18 +248,24 @@ final class SyncEndpoint: Sendable {
         do {
             while let batch = await connection.queue.next() {
                 var frames: [ByteBuffer] = []
+                var presences = PresenceRun()
                 var bytes = 0
                 /// Sends the frames gathered so far, before an item that must follow them.
                 func flush() async throws {
+                    presences.close(into: &frames)
                     try await send(frames, for: connection, to: writer)
                     connection.queue.written(bytes: bytes)
                     frames.removeAll(keepingCapacity: true)
                     bytes = 0
                 }
                 for item in batch {
+                    if case .presence = item {} else { presences.close(into: &frames) }
                     switch item {
                     case .frame(let buffer):
                         frames.append(buffer)
+                        bytes += buffer.readableBytes
+                    case .presence(let buffer):
+                        presences.append(buffer, into: &frames)
                         bytes += buffer.readableBytes
                     case .catchUp(let room):
                         try await flush()

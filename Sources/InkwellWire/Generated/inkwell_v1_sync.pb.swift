@@ -144,6 +144,16 @@ nonisolated struct WireServerFrame: Sendable {
     set {frame = .error(newValue)}
   }
 
+  /// Several members' presence in one frame: a server sends this when presence for a connection
+  /// has piled up faster than the connection takes it.
+  var presences: WirePresenceBatch {
+    get {
+      if case .presences(let v)? = frame {return v}
+      return WirePresenceBatch()
+    }
+    set {frame = .presences(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Frame: Equatable, Sendable {
@@ -153,6 +163,9 @@ nonisolated struct WireServerFrame: Sendable {
     case presence(WirePresence)
     case progress(WireProgress)
     case error(WireServerError)
+    /// Several members' presence in one frame: a server sends this when presence for a connection
+    /// has piled up faster than the connection takes it.
+    case presences(WirePresenceBatch)
 
   }
 
@@ -357,6 +370,19 @@ nonisolated struct WirePresence: Sendable {
   fileprivate var _ink: WireInkInProgress? = nil
 }
 
+/// Presence of several members, in the order it was sent; each is handled as a Presence frame.
+nonisolated struct WirePresenceBatch: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var presences: [WirePresence] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 nonisolated struct WireInkInProgress: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -539,7 +565,7 @@ nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension WireServerFrame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".ServerFrame"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}packs\0\u{1}presence\0\u{1}progress\0\u{1}error\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}packs\0\u{1}presence\0\u{1}progress\0\u{1}error\0\u{1}presences\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -625,6 +651,19 @@ nonisolated extension WireServerFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
           self.frame = .error(v)
         }
       }()
+      case 7: try {
+        var v: WirePresenceBatch?
+        var hadOneofValue = false
+        if let current = self.frame {
+          hadOneofValue = true
+          if case .presences(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.frame = .presences(v)
+        }
+      }()
       default: break
       }
     }
@@ -659,6 +698,10 @@ nonisolated extension WireServerFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
     case .error?: try {
       guard case .error(let v)? = self.frame else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .presences?: try {
+      guard case .presences(let v)? = self.frame else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
     }()
     case nil: break
     }
@@ -1085,6 +1128,36 @@ nonisolated extension WirePresence: SwiftProtobuf.Message, SwiftProtobuf._Messag
     if lhs.hasCursor_p != rhs.hasCursor_p {return false}
     if lhs.board != rhs.board {return false}
     if lhs._ink != rhs._ink {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WirePresenceBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".PresenceBatch"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}presences\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.presences) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.presences.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.presences, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WirePresenceBatch, rhs: WirePresenceBatch) -> Bool {
+    if lhs.presences != rhs.presences {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

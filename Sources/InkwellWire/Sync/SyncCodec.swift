@@ -63,6 +63,10 @@ public enum SyncCodec {
             frame.frame = .packs(message)
         case .presence(let presence):
             frame.frame = .presence(encode(presence))
+        case .presences(let presences):
+            var batch = WirePresenceBatch()
+            batch.presences = presences.map(encode)
+            frame.frame = .presences(batch)
         case .progress(let room, let head, let bytesBehind, let packsBehind):
             var progress = WireProgress()
             (progress.room, progress.head, progress.bytesBehind, progress.packsBehind) = (
@@ -136,6 +140,12 @@ public enum SyncCodec {
             )
         case .presence(let presence):
             return .presence(try decode(presence))
+        case .presences(let batch):
+            guard !batch.presences.isEmpty else { throw .missingField("presences.presences") }
+            var presences: [Presence] = []
+            presences.reserveCapacity(batch.presences.count)
+            for presence in batch.presences { presences.append(try decode(presence)) }
+            return .presences(presences)
         case .progress(let progress):
             return .progress(
                 room: try room(progress.room),
@@ -149,6 +159,51 @@ public enum SyncCodec {
         case nil:
             throw .missingField("frame")
         }
+    }
+
+    /// A presence alone, encoded as a `Presence` message, for ``presenceFrame(_:)``.
+    public static func encodePresence(_ presence: Presence) -> [UInt8] {
+        try! encode(presence).serializedBytes()
+    }
+
+    /// A server frame of presence from ``encodePresence(_:)`` bytes, built without decoding them: a
+    /// `presence` frame for one, a `presences` batch for more. The bytes are those ``encode(_:)-(ServerMessage)``
+    /// writes for the same messages, so a relay that batches pays a copy, not a re-encoding.
+    public static func presenceFrame<Encoded: Collection<UInt8>>(_ presences: [Encoded]) -> [UInt8] {
+        precondition(!presences.isEmpty, "a presence frame holds at least one presence")
+        var frame: [UInt8] = []
+        if presences.count == 1 {
+            // ServerFrame.presence: field 4, length-delimited.
+            frame.reserveCapacity(presences[0].count + 6)
+            frame.append(4 << 3 | 2)
+            appendVarint(UInt64(presences[0].count), to: &frame)
+            frame.append(contentsOf: presences[0])
+            return frame
+        }
+        // ServerFrame.presences: field 7, holding PresenceBatch.presences, field 1, once per presence.
+        let body = presences.reduce(0) { $0 + 1 + varintSize(UInt64($1.count)) + $1.count }
+        frame.reserveCapacity(body + 6)
+        frame.append(7 << 3 | 2)
+        appendVarint(UInt64(body), to: &frame)
+        for presence in presences {
+            frame.append(1 << 3 | 2)
+            appendVarint(UInt64(presence.count), to: &frame)
+            frame.append(contentsOf: presence)
+        }
+        return frame
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    private static func varintSize(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
     }
 
     static func room(_ name: String) throws(WireError) -> String {

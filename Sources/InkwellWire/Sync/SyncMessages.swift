@@ -19,6 +19,9 @@ public enum ServerMessage: Hashable, Sendable {
     /// Packs of a room in server order, and the room's newest position.
     case packs(room: String, packs: [StoredPack], head: UInt64)
     case presence(Presence)
+    /// Several members' presence, in the order it was sent: what a server sends when presence has
+    /// piled up for a connection. Each is handled as a ``presence(_:)``.
+    case presences([Presence])
     case progress(room: String, head: UInt64, bytesBehind: UInt64, packsBehind: UInt64)
     case error(code: UInt32, message: String, fatal: Bool, room: String)
 }

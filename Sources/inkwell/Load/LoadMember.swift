@@ -85,6 +85,8 @@ struct MemberStats: Sendable {
     var presenceUnmatched = 0
     /// `packs` frames holding more than one pack: catch-up after the server dropped this member to it.
     var coalescedFrames = 0
+    /// Frames that carried several members' presence.
+    var presenceBatches = 0
     var framesReceived = 0
     var errorFrames = 0
     var firstError: String?
@@ -106,6 +108,7 @@ struct MemberStats: Sendable {
         presenceReceipts += other.presenceReceipts
         presenceUnmatched += other.presenceUnmatched
         coalescedFrames += other.coalescedFrames
+        presenceBatches += other.presenceBatches
         framesReceived += other.framesReceived
         errorFrames += other.errorFrames
         firstError = firstError ?? other.firstError

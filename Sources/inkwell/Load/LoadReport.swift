@@ -64,13 +64,15 @@ struct LoadReport: Sendable {
             Line(name: "presence receipts expected", value: Double(totals.expectedPresenceReceipts), unit: .count),
             Line(name: "presence receipts received", value: Double(stats.presenceReceipts), unit: .count),
             Line(
-                name: "presence receipts lost",
+                // The server replaces a sender's presence that a slow connection has not taken yet.
+                name: "presence receipts lost or superseded",
                 value: Double(
                     max(0, totals.expectedPresenceReceipts - stats.presenceReceipts - stats.presenceUnmatched)
                 ),
                 unit: .count
             ),
             Line(name: "presence receipts too late to time", value: Double(stats.presenceUnmatched), unit: .count),
+            Line(name: "presence batch frames received", value: Double(stats.presenceBatches), unit: .count),
         ]
         lines += percentiles("presence to remote receipt", stats.presence)
         lines += [

@@ -77,6 +77,9 @@ extension LoadRun {
                     if let latency = recorder.acknowledged(pack, at: now) { stats.ack.record(latency) }
                 case .presence(let presence):
                     received(presence, at: now, into: &stats)
+                case .presences(let presences):
+                    stats.presenceBatches += 1
+                    for presence in presences { received(presence, at: now, into: &stats) }
                 case .progress(let room, _, _, _):
                     // The first progress opens the catch-up, the second says it is done.
                     guard room == member.room else { break }

@@ -12,8 +12,10 @@ import Testing
 
     private func bytes(_ items: [Outbound]) -> [UInt8] {
         items.map { item in
-            guard case .frame(let buffer) = item else { return 0 }
-            return buffer.getInteger(at: buffer.readerIndex) ?? 0
+            switch item {
+            case .frame(let buffer), .presence(let buffer): buffer.getInteger(at: buffer.readerIndex) ?? 0
+            case .catchUp, .close: 0
+            }
         }
     }
 

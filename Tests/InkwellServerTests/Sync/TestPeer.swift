@@ -105,8 +105,16 @@ extension ServerMessage {
         if case .packs = self { true } else { false }
     }
 
-    var isPresence: Bool {
-        if case .presence = self { true } else { false }
+    /// A single presence or a batch.
+    var isPresence: Bool { !presences.isEmpty }
+
+    /// The presence this message carries, alone or batched.
+    var presences: [Presence] {
+        switch self {
+        case .presence(let presence): [presence]
+        case .presences(let presences): presences
+        default: []
+        }
     }
 
     var isError: Bool {
