@@ -1,0 +1,1330 @@
+import Foundation
+import InkwellBoard
+import InkwellGeometry
+import InkwellSync
+import SwiftProtobuf
+import Testing
+
+@testable import InkwellWire
+
+/// The browser's wire codec (`Web/js/wire`) against the real Swift codecs, both ways.
+///
+/// `Conformance/wire.json` holds bytes made by Swift and what they decode to (changes, ink points, packs,
+/// pack ids, every sync frame), hostile inputs with the error Swift reports, and seeded mutations with
+/// Swift's verdict; the browser's tests must agree on every one. `Conformance/wire-js.json` holds bytes
+/// made by the browser (`node Web/test/wire/write-js-vectors.mjs`), which Swift must read to the same
+/// values and, where compression does not differ, write back byte for byte.
+@Suite struct WireVectorTests {
+    @Test func wireVectorsAreCurrent() throws {
+        let changes = try WireVectors.changes()
+        try WireVectorFile(name: "wire.json").check([
+            "format": "inkwell-wire-conformance/1",
+            "about": "Bytes are lowercase hex. `changes`: `bytes` decode to `json` (the shape of board.json; an "
+                + "unknown operation is {op: unknown, kind, bytes}) and `json` encodes to `reencoded` (or to `bytes` "
+                + "when absent). `points`: an encoded Points message (a presence's ink). `packs`: decode to `id`, "
+                + "`schemaVersion` and `entries` by code understanding `understanding` (default 1); deflate output "
+                + "is not expected to match. `packIds`: PackID(room:changes:). `frames`: ClientFrame or "
+                + "ServerFrame by `direction`. `invalid`: `bytes` (or `pieces`, [hex, count] runs) fail to decode "
+                + "with `error` (WireError's description). `differential`: seeded mutations and Swift's verdict: "
+                + "`error`, or `decoded` (the canonical re-encoding; for packs id, schema and entries).",
+            "changes": changes,
+            "futureChanges": try WireVectors.futureChanges(),
+            "points": try WireVectors.points(),
+            "packs": try WireVectors.packs(),
+            "packIds": WireVectors.packIDs(),
+            "frames": WireVectors.frames(),
+            "invalid": try WireVectors.invalid(),
+            "differential": try WireVectors.differential(),
+        ])
+    }
+
+    @Test func swiftReadsWhatJavaScriptWrites() throws {
+        let url = WireVectorFile(name: "wire-js.json").url
+        let data = try Data(contentsOf: url)
+        let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let changes = try #require(file["changes"] as? [[String: Any]])
+        let packs = try #require(file["packs"] as? [[String: Any]])
+        let packIDs = try #require(file["packIds"] as? [[String: Any]])
+        let frames = try #require(file["frames"] as? [[String: Any]])
+        let points = try #require(file["points"] as? [[String: Any]])
+        #expect(!changes.isEmpty && !packs.isEmpty && !packIDs.isEmpty && !frames.isEmpty && !points.isEmpty)
+
+        for vector in changes {
+            let name = vector["name"] as? String ?? "?"
+            let bytes = try WireHex.decode(vector["bytes"])
+            let change = try ChangeCodec.decode(bytes)
+            #expect(WireJSON.same(WireJSON.change(change), vector["json"]), "change \(name)")
+            #expect(ChangeCodec.encode(change) == bytes, "change \(name) re-encodes to the same bytes")
+        }
+        for vector in points {
+            let name = vector["name"] as? String ?? "?"
+            let bytes = try WireHex.decode(vector["bytes"])
+            let (decoded, pressures) = try WireVectors.decodePoints(bytes)
+            #expect(WireJSON.same(WireJSON.ink(decoded, pressures), vector["json"]), "points \(name)")
+            let again: [UInt8] = try OperationCodec.encode(decoded, pressures).serializedBytes()
+            #expect(again == bytes, "points \(name) re-encode to the same bytes")
+        }
+        for vector in packs {
+            let name = vector["name"] as? String ?? "?"
+            let bytes = try WireHex.decode(vector["bytes"])
+            let pack = try PackCodec.decode(bytes)
+            #expect(WireHex.encode(pack.id.bytes) == vector["id"] as? String, "pack \(name) id")
+            let jsChanges = try #require(vector["changes"] as? [Any])
+            #expect(pack.entries.count == jsChanges.count, "pack \(name) entries")
+            for (entry, json) in zip(pack.entries, jsChanges) {
+                #expect(entry.room == vector["room"] as? String, "pack \(name) room")
+                #expect(WireJSON.same(WireJSON.change(try ChangeCodec.decode(entry.change)), json), "pack \(name)")
+            }
+            let room = try #require(vector["room"] as? String)
+            let derived = WireVectors.derivedPackID(
+                room: room,
+                changes: try pack.entries.map { try ChangeCodec.decode($0.change).id }
+            )
+            #expect(derived == pack.id, "pack \(name): the id is PackID(room:changes:)")
+            if vector["compression"] as? String == "none" {
+                #expect(PackCodec.encode(pack, compression: .none) == bytes, "pack \(name) re-encodes byte for byte")
+            }
+        }
+        for vector in packIDs {
+            let room = try #require(vector["room"] as? String)
+            let ids = try #require(vector["changes"] as? [[String: Any]]).map(WireJSON.changeID)
+            #expect(
+                WireHex.encode(WireVectors.derivedPackID(room: room, changes: ids).bytes) == vector["id"] as? String
+            )
+        }
+        for vector in frames {
+            let name = vector["name"] as? String ?? "?"
+            let bytes = try WireHex.decode(vector["bytes"])
+            if vector["direction"] as? String == "client" {
+                let message = try SyncCodec.decodeClient(bytes)
+                #expect(WireJSON.same(WireJSON.frame(message), vector["json"]), "client frame \(name)")
+                #expect(SyncCodec.encode(message) == bytes, "client frame \(name) re-encodes byte for byte")
+            } else {
+                let message = try SyncCodec.decodeServer(bytes)
+                #expect(WireJSON.same(WireJSON.frame(message), vector["json"]), "server frame \(name)")
+                #expect(SyncCodec.encode(message) == bytes, "server frame \(name) re-encodes byte for byte")
+            }
+        }
+    }
+}
+
+/// The cases of `Conformance/wire.json`. Ids, stamps and seeds are fixed here, so the file changes only
+/// when the wire format does.
+enum WireVectors {
+    static let alice = ReplicaID(high: 0xA11C_E000_0000_0001, low: 0x0000_0000_0000_00A1)
+    static let bob = ReplicaID(high: 0xB0B0_0000_0000_0002, low: 0x0000_0000_0000_00B2)
+
+    static func change(
+        _ replica: ReplicaID,
+        _ seq: UInt64,
+        _ operations: [BoardOperation],
+        board: String = "main",
+        stamp: Stamp? = nil
+    ) -> BoardChange {
+        Change(
+            id: ChangeID(replica: replica, seq: seq),
+            stamp: stamp ?? Stamp(wallMilliseconds: 1_800_000_000_000 + seq % 1_000_000, counter: UInt16(seq % 7)),
+            payload: BoardEdit(board: BoardID(board), operations: operations)
+        )
+    }
+
+    static let pen = StrokeStyle(colour: Colour(rgba: 0x1234_56FF), width: 2.5)
+    static let own = StrokeID(change: ChangeID(replica: alice, seq: 1))
+    static let foreign = StrokeID(change: ChangeID(replica: bob, seq: 7), index: 2)
+    static let wave = (0..<24).map { InkGrid.snap(Point(Double($0) * 3.3, 100 + 40 * sin(Double($0) / 5))) }
+
+    /// Canonical changes made by `ChangeCodec.encode`, then hand-made bytes that are not canonical.
+    static func changes() throws -> [[String: Any]] {
+        var cases: [(String, BoardChange)] = [
+            ("add stroke on the 1/8 px grid", change(alice, 1, [.addStroke(pen, points: wave, pressures: nil)])),
+            (
+                "add stroke with pressure bytes",
+                change(
+                    alice,
+                    2,
+                    [
+                        .addStroke(
+                            pen,
+                            points: [Point(0, 0), Point(4, 1), Point(9, 3)],
+                            pressures: [0, InkGrid.snap(pressure: 0.2), 1]
+                        )
+                    ]
+                )
+            ),
+            (
+                "add stroke with raw pressures",
+                change(alice, 3, [.addStroke(pen, points: [Point(1, 1), Point(2, 2)], pressures: [0.3, 0.123])])
+            ),
+            (
+                "off-grid points stay raw doubles",
+                change(
+                    alice,
+                    4,
+                    [.addStroke(pen, points: [Point(0.1, 0.2), Point(1e-7, -3), Point(.pi, 1.0 / 3)], pressures: nil)]
+                )
+            ),
+            (
+                "sub-pixel grid of 1/1024 px",
+                change(
+                    alice,
+                    5,
+                    [
+                        .addStroke(
+                            pen,
+                            points: [Point(1.0 / 1024, 0), Point(3.5, -7.0 / 1024), Point(-100, 0.25)],
+                            pressures: nil
+                        )
+                    ]
+                )
+            ),
+            (
+                "half-pixel grid",
+                change(
+                    alice,
+                    6,
+                    [.addStroke(pen, points: [Point(0.5, 1), Point(1.5, 2), Point(2, 2.5)], pressures: nil)]
+                )
+            ),
+            (
+                "integer grid with negative coordinates and jumps across the board",
+                change(
+                    alice,
+                    7,
+                    [
+                        .addStroke(
+                            pen,
+                            points: [Point(-1e9, 1e9), Point(1e9, -1e9), Point(0, 0), Point(-3, 4)],
+                            pressures: nil
+                        )
+                    ]
+                )
+            ),
+            (
+                "append points to the change's own stroke",
+                change(
+                    alice,
+                    8,
+                    [.appendPoints(own, points: [Point(200, 100.125), Point(203.5, 99)], pressures: [0.5, 1])]
+                )
+            ),
+            (
+                "append to another replica's stroke with a 64-bit seq",
+                change(
+                    alice,
+                    9,
+                    [
+                        .appendPoints(
+                            StrokeID(change: ChangeID(replica: bob, seq: 1 << 60), index: 3),
+                            points: [Point(1, 2)],
+                            pressures: nil
+                        )
+                    ]
+                )
+            ),
+            (
+                "erase intervals",
+                change(
+                    alice,
+                    10,
+                    [
+                        .erase(
+                            foreign,
+                            [ParameterInterval(1.25, 3.0625), ParameterInterval(7, 9.5), ParameterInterval(-0.5, 0.5)]
+                        ), .erase(own, []),
+                    ]
+                )
+            ),
+            (
+                "set every attribute",
+                change(
+                    alice,
+                    11,
+                    [
+                        .set(own, .colour(Colour(rgba: 0xFF00_0080))),
+                        .set(foreign, .width(7)),
+                        .set(own, .transform(Transform(a: 1, b: 0.5, c: -0.5, d: 1, tx: 1e300, ty: -3.25e-300))),
+                        .set(own, .zOrder(-2.5)),
+                        .set(foreign, .deleted(true)),
+                    ]
+                )
+            ),
+            (
+                "set zero values: a oneof member is always written",
+                change(
+                    alice,
+                    12,
+                    [
+                        .set(own, .colour(Colour(rgba: 0))),
+                        .set(own, .width(0)),
+                        .set(own, .transform(Transform(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0))),
+                        .set(own, .zOrder(0)),
+                        .set(own, .deleted(false)),
+                    ]
+                )
+            ),
+            (
+                "undo and redo",
+                change(alice, 13, [.undo(ChangeID(replica: alice, seq: 3)), .redo(ChangeID(replica: alice, seq: 3))])
+            ),
+            ("clear", change(bob, 1, [.clear])),
+            (
+                "empty and single-point strokes",
+                change(
+                    bob,
+                    2,
+                    [
+                        .addStroke(StrokeStyle(colour: .black, width: 0), points: [], pressures: nil),
+                        .addStroke(StrokeStyle(colour: .black, width: 1), points: [Point(5, 5)], pressures: [1]),
+                        .addStroke(StrokeStyle(colour: .black, width: 1), points: [Point(6, 6)], pressures: []),
+                    ]
+                )
+            ),
+            (
+                "unicode board name, largest stamp and safe seq",
+                change(
+                    bob,
+                    (1 << 53) - 1,
+                    [.clear],
+                    board: "p\u{E2}ge \u{270F}\u{FE0F}",
+                    stamp: Stamp(wallMilliseconds: Stamp.maxWallMilliseconds, counter: .max)
+                )
+            ),
+            (
+                "unknown operation kinds are kept byte for byte",
+                change(
+                    bob,
+                    3,
+                    [
+                        .clear, .unknown(kind: 42, bytes: [0xD2, 0x02, 0x03, 0x01, 0x02, 0x03]),
+                        .unknown(kind: 0, bytes: []),
+                    ]
+                )
+            ),
+            (
+                "points off the board decode as an unknown operation",
+                change(
+                    bob,
+                    4,
+                    [
+                        .addStroke(pen, points: [Point(2e9, 0)], pressures: nil),
+                        .addStroke(pen, points: [Point(0, 0), Point(0x1p50, -0x1p51)], pressures: nil),
+                    ]
+                )
+            ),
+            (
+                "a pressure count that does not match decodes as an unknown operation",
+                change(bob, 5, [.addStroke(pen, points: [Point(0, 0), Point(1, 1)], pressures: [0.5])])
+            ),
+            (
+                "an undo carries only a seq: the target is the change's own replica",
+                change(alice, 14, [.undo(ChangeID(replica: bob, seq: 1))])
+            ),
+        ]
+        cases += randomChanges(seed: 7, count: 30).enumerated().map { ("random change \($0.offset)", $0.element) }
+
+        var vectors: [[String: Any]] = []
+        for (name, change) in cases {
+            let bytes = ChangeCodec.encode(change)
+            let decoded = try ChangeCodec.decode(bytes)
+            #expect(ChangeCodec.encode(decoded) == bytes, "\(name) re-encodes to the same bytes")
+            vectors.append(["name": name, "json": WireJSON.change(decoded), "bytes": WireHex.encode(bytes)])
+        }
+        for (name, bytes) in handMadeChanges() {
+            let decoded = try ChangeCodec.decode(bytes)
+            vectors.append([
+                "name": name, "json": WireJSON.change(decoded), "bytes": WireHex.encode(bytes),
+                "reencoded": WireHex.encode(ChangeCodec.encode(decoded)),
+            ])
+        }
+        return vectors
+    }
+
+    /// Valid encodings that Swift never writes: each decodes, and re-encodes canonically.
+    static func handMadeChanges() -> [(String, [UInt8])] {
+        let base = ChangeCodec.encode(change(alice, 1, [.clear]))
+        let replica = Proto.bytes(1, alice.bytes)
+        let stamp = Proto.fixed64(3, Stamp(wallMilliseconds: 1_800_000_000_001).rawValue)
+        let board = Proto.bytes(4, Array("main".utf8))
+        let clear = Proto.bytes(7, [])
+        let addStroke = Proto.bytes(
+            1,
+            Proto.fixed32(1, 0xFF) + Proto.double(2, 3)
+                + Proto.bytes(3, Proto.varint(1, 1) + Proto.bytes(2, [0x02, 0x04, 0x00, 0x01]))
+        )
+        let splitAdd =
+            Proto.bytes(1, Proto.fixed32(1, 0xFF))
+            + Proto.bytes(1, Proto.double(2, 3) + Proto.bytes(3, Proto.varint(1, 2)))
+            + Proto.bytes(1, Proto.bytes(3, Proto.bytes(2, [0x02, 0x04, 0x01, 0x01])))
+        let unpacked = Proto.bytes(
+            1,
+            Proto.fixed32(1, 0xFF) + Proto.bytes(3, Proto.varint(1, 1) + [0x10, 0x02, 0x10, 0x04])
+        )
+        let group = Proto.tag(100, 3) + Proto.varint(1, 5) + Proto.tag(101, 3) + Proto.tag(101, 4) + Proto.tag(100, 4)
+        return [
+            (
+                "unknown fields of every wire type are skipped",
+                base + Proto.varint(99, 7) + Proto.bytes(98, [1, 2, 3]) + Proto.fixed32(97, 1) + Proto.fixed64(96, 2)
+                    + group
+            ),
+            (
+                "fields in any order; a repeated scalar keeps the last value",
+                Proto.bytes(6, clear) + Proto.varint(2, 9) + board + stamp + Proto.varint(2, 2) + replica
+            ),
+            ("non-minimal varints", replica + [0x10, 0x81, 0x80, 0x00] + stamp + board + Proto.bytes(6, clear)),
+            (
+                "a known field with an unexpected wire type is skipped",
+                replica + Proto.varint(2, 1) + stamp + Proto.varint(4, 5) + board + Proto.fixed32(2, 9)
+                    + Proto.bytes(6, clear)
+            ),
+            (
+                "a oneof keeps its last member",
+                replica + Proto.varint(2, 1) + stamp + board + Proto.bytes(6, addStroke + clear)
+                    + Proto.bytes(6, clear + addStroke)
+            ),
+            ("a message met twice is merged", replica + Proto.varint(2, 1) + stamp + board + Proto.bytes(6, splitAdd)),
+            ("repeated numbers not packed", replica + Proto.varint(2, 1) + stamp + board + Proto.bytes(6, unpacked)),
+            (
+                "unknown fields inside an operation are dropped",
+                replica + Proto.varint(2, 1) + stamp + board
+                    + Proto.bytes(6, Proto.bytes(1, Proto.fixed32(1, 7) + Proto.varint(50, 1)) + Proto.varint(60, 1))
+            ),
+            (
+                "an operation that does not parse is kept as unknown",
+                replica + Proto.varint(2, 1) + stamp + board + Proto.bytes(6, [0x0A, 0x05, 0x0D])
+                    + Proto.bytes(6, [0xFF, 0xFF]) + Proto.bytes(6, Proto.bytes(5, []))
+                    + Proto.bytes(6, Proto.bytes(4, Proto.bytes(1, Proto.varint(2, 1))))
+            ),
+            ("schema version 0 is read as the current one", replica + Proto.varint(2, 1) + stamp + board),
+            ("unknown groups nested 99 deep", base + Proto.nestedGroups(99)),
+        ]
+    }
+
+    static func futureChanges() throws -> [[String: Any]] {
+        var wire = try WireChange(serializedBytes: ChangeCodec.encode(change(alice, 3, [.clear])))
+        wire.schemaVersion = 2
+        wire.operations.append(Data([0xD2, 0x02, 0x00]))
+        let bytes: [UInt8] = try wire.serializedBytes()
+        return [
+            [
+                "name": "schema 2", "bytes": WireHex.encode(bytes), "schemaVersion": 2,
+                "header": [
+                    "id": WireJSON.id(ChangeID(replica: alice, seq: 3)),
+                    "stamp": ["wall": 1_800_000_000_003, "counter": 3], "board": "main",
+                ] as [String: Any],
+            ]
+        ]
+    }
+
+    /// A stand-alone `Points` message, as a presence frame carries in-progress ink; decoded as the
+    /// operation codec decodes one.
+    static func decodePoints(_ bytes: [UInt8]) throws(WireError) -> ([Point], [Float]?) {
+        let wire: WirePoints
+        do {
+            wire = try WirePoints(serializedBytes: bytes)
+        } catch {
+            throw .malformed("points")
+        }
+        return try OperationCodec.decode(wire)
+    }
+
+    static func points() throws -> [[String: Any]] {
+        let cases: [(String, [Point], [Float]?)] = [
+            ("grid", wave, nil),
+            ("raw", [Point(0.1, 0.2), Point(-1e-9, 7)], nil),
+            ("pressure bytes", [Point(1, 1), Point(2, 3)], [InkGrid.snap(pressure: 0.4), 1]),
+            ("raw pressures", [Point(1, 1), Point(2, 3)], [0.4, 1]),
+            ("no points", [], nil),
+        ]
+        return try cases.map { name, points, pressures in
+            let bytes: [UInt8] = try OperationCodec.encode(points, pressures).serializedBytes()
+            let (decoded, decodedPressures) = try decodePoints(bytes)
+            return ["name": name, "json": WireJSON.ink(decoded, decodedPressures), "bytes": WireHex.encode(bytes)]
+        }
+    }
+
+    /// A copy of InkwellClient's `PackID(room:changes:)` (`Session/PackID+Changes.swift`), which this test
+    /// target cannot import: FNV-1a 128 over the room and the sorted change ids.
+    static func derivedPackID(room: String, changes: [ChangeID]) -> PackID {
+        var hash: UInt128 = 0x6C62_272E_07BB_0142_62B8_2175_6295_C58D
+        let prime: UInt128 = 0x0000_0000_0100_0000_0000_0000_0000_013B
+        func combine(_ bytes: [UInt8]) {
+            for byte in bytes {
+                hash ^= UInt128(byte)
+                hash = hash &* prime
+            }
+        }
+        func combine(_ number: UInt64) { combine((0..<8).map { UInt8(truncatingIfNeeded: number >> (56 - 8 * $0)) }) }
+        combine(Array("inkwell-pack/1".utf8))
+        combine(UInt64(room.utf8.count))
+        combine(Array(room.utf8))
+        combine(UInt64(changes.count))
+        for change in changes.sorted() {
+            combine(change.replica.bytes)
+            combine(change.seq)
+        }
+        return PackID(high: UInt64(truncatingIfNeeded: hash >> 64), low: UInt64(truncatingIfNeeded: hash))
+    }
+
+    static func packIDs() -> [[String: Any]] {
+        let cases: [(String, [ChangeID])] = [
+            ("room", []),
+            ("room", [ChangeID(replica: alice, seq: 1)]),
+            (
+                "room-a",
+                [ChangeID(replica: bob, seq: 3), ChangeID(replica: alice, seq: 9), ChangeID(replica: alice, seq: 2)]
+            ),
+            ("p\u{E2}ge", [ChangeID(replica: alice, seq: 1 << 60), ChangeID(replica: alice, seq: 1 << 60)]),
+        ]
+        return cases.map { room, ids in
+            [
+                "room": room, "changes": ids.map(WireJSON.id),
+                "id": WireHex.encode(derivedPackID(room: room, changes: ids).bytes),
+            ]
+        }
+    }
+
+    static func packs() throws -> [[String: Any]] {
+        let some = (1...6 as ClosedRange<UInt64>).map { seq in
+            change(alice, seq, [.addStroke(pen, points: wave.map { Point($0.x + Double(seq), $0.y) }, pressures: nil)])
+        }
+        let many = randomChanges(seed: 11, count: 120)
+        func pack(_ room: String, _ changes: [BoardChange], schemaVersion: UInt32 = WireSchema.current) -> Pack {
+            Pack(
+                id: derivedPackID(room: room, changes: changes.map(\.id)),
+                schemaVersion: schemaVersion,
+                entries: changes.map { Pack.Entry(room: room, change: ChangeCodec.encode($0)) }
+            )
+        }
+        var rooms = pack("room-a", some)
+        rooms.id = PackID(high: 1, low: 2)
+        rooms.entries[1].room = "room-b"
+        var cases: [(String, [UInt8], UInt32)] = [
+            ("deflate", PackCodec.encode(pack("room-a", some)), WireSchema.current),
+            ("no compression", PackCodec.encode(pack("room-a", some), compression: .none), WireSchema.current),
+            ("empty", PackCodec.encode(pack("room-a", [])), WireSchema.current),
+            ("empty, no compression", PackCodec.encode(pack("room-a", []), compression: .none), WireSchema.current),
+            ("several rooms and a chosen id", PackCodec.encode(rooms), WireSchema.current),
+            ("many changes", PackCodec.encode(pack("room-c", many)), WireSchema.current),
+            ("newer schema, read by code that knows it", PackCodec.encode(pack("room-a", some, schemaVersion: 2)), 2),
+        ]
+        // A stream with no final block: zlib stops for more input; Swift accepts it when the body has its
+        // declared size and that size is not a power of two.
+        let body: [UInt8] = try WirePackBody.with {
+            $0.entries = [
+                WirePackEntry.with {
+                    $0.room = "room-a"
+                    $0.change = Data(ChangeCodec.encode(some[0]))
+                }
+            ]
+        }.serializedBytes()
+        #expect(body.count.nonzeroBitCount > 1)
+        cases.append(
+            (
+                "a deflate stream without its final block, when the body has its declared size",
+                Handmade.pack(body: Handmade.storedBlock(body, final: false), size: body.count), WireSchema.current
+            )
+        )
+        return try cases.map { name, bytes, understanding in
+            let decoded = try PackCodec.decode(bytes, understanding: understanding)
+            var vector: [String: Any] = [
+                "name": name, "bytes": WireHex.encode(bytes), "id": WireHex.encode(decoded.id.bytes),
+                "schemaVersion": decoded.schemaVersion,
+                "compression": try WirePack(serializedBytes: bytes).compression == .none ? "none" : "deflate",
+                "entries": decoded.entries.map { ["room": $0.room, "change": WireHex.encode($0.change)] },
+            ]
+            if understanding != WireSchema.current { vector["understanding"] = understanding }
+            return vector
+        }
+    }
+
+    static func frames() -> [[String: Any]] {
+        let device = alice
+        let ink = (
+            board: "main", colour: UInt32(0x2040_60FF), width: 3.5,
+            points: [UInt8]([0x08, 0x08, 0x12, 0x02, 0x02, 0x04])
+        )
+        let client: [(String, ClientMessage)] = [
+            (
+                "hello",
+                .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: device, agent: "inkwell-web/0.1 \u{270D}")
+            ),
+            ("hello from the future", .hello(protocolVersion: 7, minimumProtocolVersion: 2, device: device, agent: "")),
+            ("subscribe from the start", .subscribe(room: "room-a", after: 0)),
+            ("subscribe after a position", .subscribe(room: "Room_1.b-c", after: (1 << 53) - 1)),
+            ("unsubscribe", .unsubscribe(room: "room-a")),
+            ("push", .push(room: "room-a", pack: PackCodec.encode(Pack(id: PackID(high: 3, low: 4), entries: [])))),
+            (
+                "presence without cursor or ink",
+                .presence(Presence(room: "room-a", device: device, name: "", colour: 0))
+            ),
+            (
+                "presence with a cursor",
+                .presence(
+                    Presence(room: "room-a", device: device, name: "Alice", colour: 0xFF00_00FF, cursor: (0, -12.5))
+                )
+            ),
+            (
+                "presence with ink in progress",
+                .presence(
+                    Presence(room: "room-a", device: device, name: "Al\u{EF}ce", colour: 1, cursor: nil, ink: ink)
+                )
+            ),
+            (
+                "presence with a cursor and empty ink",
+                .presence(
+                    Presence(
+                        room: "r",
+                        device: device,
+                        name: "A",
+                        colour: 2,
+                        cursor: (1e6, 3),
+                        ink: (board: "", colour: 0, width: 0, points: [])
+                    )
+                )
+            ),
+        ]
+        let stored = [
+            StoredPack(serverSeq: 1, bytes: PackCodec.encode(Pack(id: PackID(high: 5, low: 6), entries: []))),
+            StoredPack(serverSeq: 2, bytes: [0x0A, 0x10] + Array(repeating: 7, count: 16)),
+        ]
+        let server: [(String, ServerMessage)] = [
+            ("welcome", .welcome(protocolVersion: 1, server: bob, maximumFrameBytes: 68_157_440)),
+            ("welcome without limits", .welcome(protocolVersion: 1, server: bob, maximumFrameBytes: 0)),
+            (
+                "ack",
+                .ack(
+                    room: "room-a",
+                    pack: PackID(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10),
+                    serverSeq: 42
+                )
+            ),
+            ("packs", .packs(room: "room-a", packs: stored, head: 2)),
+            ("packs, none left", .packs(room: "room-a", packs: [], head: 0)),
+            (
+                "presence",
+                .presence(Presence(room: "room-a", device: bob, name: "Bob", colour: 3, cursor: (5, 6), ink: ink))
+            ),
+            (
+                "several members' presence",
+                .presences([
+                    Presence(room: "room-a", device: bob, name: "Bob", colour: 3, cursor: (5, 6)),
+                    Presence(room: "room-b", device: alice, name: "Alice", colour: 4, cursor: nil, ink: ink),
+                ])
+            ),
+            ("progress", .progress(room: "room-a", head: 1_000, bytesBehind: 123_456_789, packsBehind: 17)),
+            ("progress when synced", .progress(room: "room-a", head: 9, bytesBehind: 0, packsBehind: 0)),
+            (
+                "fatal error",
+                .error(
+                    code: 3,
+                    message: "protocol version 7 is not supported \u{2014} please update",
+                    fatal: true,
+                    room: ""
+                )
+            ),
+            ("error for a room", .error(code: 404, message: "no such room", fatal: false, room: "room-a")),
+        ]
+        return client.map { name, message in
+            [
+                "name": name, "direction": "client", "json": WireJSON.frame(message),
+                "bytes": WireHex.encode(SyncCodec.encode(message)),
+            ]
+        }
+            + server.map { name, message in
+                [
+                    "name": name, "direction": "server", "json": WireJSON.frame(message),
+                    "bytes": WireHex.encode(SyncCodec.encode(message)),
+                ]
+            }
+    }
+
+    /// Inputs every decoder must refuse, with the error Swift reports.
+    static func invalid() throws -> [[String: Any]] {
+        let replica = Proto.bytes(1, alice.bytes)
+        let seq = Proto.varint(2, 1)
+        let stamp = Proto.fixed64(3, 1 << 20)
+        let board = Proto.bytes(4, Array("main".utf8))
+        let good = replica + seq + stamp + board
+        var future = try WireChange(serializedBytes: good)
+        future.schemaVersion = 9
+        let deep = Proto.nestedGroups(100)
+        let changes: [(String, [UInt8])] = [
+            ("empty bytes", []),
+            ("truncated", Array(good.dropLast(2))),
+            ("garbage", [0xFF, 0xFF, 0xFF, 0xFF]),
+            ("field number 0", good + [0x00, 0x01]),
+            ("wire type 6", good + [0x0E]),
+            ("wire type 7", good + [0x0F]),
+            ("an end group without a start", good + Proto.tag(9, 4)),
+            ("a group closed by another field's end", good + Proto.tag(9, 3) + Proto.tag(8, 4)),
+            ("a group never closed", good + Proto.tag(9, 3) + Proto.varint(1, 1)),
+            ("unknown groups nested 100 deep", good + deep),
+            ("an 11-byte varint", replica + [0x10] + Array(repeating: 0x80, count: 10) + [0x01] + stamp + board),
+            ("a length past the end", good + [0x32, 0x05, 0x00]),
+            ("a tag of six bytes", good + [0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
+            ("invalid UTF-8 in the board name", replica + seq + stamp + Proto.bytes(4, [0x6D, 0xC3, 0x28])),
+            ("a replica of 15 bytes", Proto.bytes(1, Array(alice.bytes.dropLast())) + seq + stamp + board),
+            ("seq 0", replica + stamp + board),
+            ("no board", replica + seq + stamp),
+            ("a board name of 257 bytes", replica + seq + stamp + Proto.bytes(4, Array(repeating: 0x62, count: 257))),
+            ("a newer schema", try future.serializedBytes()),
+            (
+                "more than 10,000 operations",
+                good
+                    + Array(repeating: Proto.bytes(6, []), count: WireLimits.maximumOperationsPerChange + 1).flatMap {
+                        $0
+                    }
+            ),
+        ]
+        var vectors = changes.map { name, bytes in
+            verdict("change", name, bytes) { () throws(WireError) in _ = try ChangeCodec.decode(bytes) }
+        }
+
+        let body: [UInt8] = try WirePackBody.with {
+            $0.entries = [
+                WirePackEntry.with {
+                    $0.room = "room-a"
+                    $0.change = Data(good)
+                }
+            ]
+        }.serializedBytes()
+        let powerOfTwo = Array(body.prefix(32))
+        let packs: [(String, [UInt8])] = [
+            ("garbage", [0x0A, 0xFF]),
+            (
+                "an id of 15 bytes",
+                Handmade.pack(id: Array(repeating: 1, count: 15), body: body, size: body.count, compression: .none)
+            ),
+            ("a newer schema", Handmade.pack(body: body, size: body.count, compression: .none, schemaVersion: 2)),
+            ("encrypted", Handmade.pack(body: body, size: body.count, compression: .none, encrypted: true)),
+            ("an unknown compression", Handmade.pack(body: body, size: body.count, compression: .UNRECOGNIZED(7))),
+            ("a plain body of another size", Handmade.pack(body: body, size: body.count + 1, compression: .none)),
+            ("a declared size over 64 MiB", Handmade.pack(body: body, size: (64 << 20) + 1)),
+            ("corrupt deflate", Handmade.pack(body: [0xFF, 0xFF, 0xFF], size: body.count)),
+            ("an empty deflate stream", Handmade.pack(body: [], size: 0)),
+            ("deflate bigger than declared", Handmade.pack(body: Handmade.storedBlock(body), size: body.count - 3)),
+            ("deflate much bigger than declared", Handmade.pack(body: Handmade.storedBlock(body), size: 8)),
+            ("deflate smaller than declared", Handmade.pack(body: Handmade.storedBlock(body), size: body.count + 1)),
+            ("deflate with trailing bytes", Handmade.pack(body: Handmade.storedBlock(body) + [0], size: body.count)),
+            (
+                "a truncated deflate stream",
+                Handmade.pack(body: Array(Handmade.storedBlock(body).dropLast(4)), size: body.count)
+            ),
+            (
+                "a deflate stream without its final block, filling a power-of-two size",
+                Handmade.pack(body: Handmade.storedBlock(powerOfTwo, final: false), size: powerOfTwo.count)
+            ),
+            ("a body that is not a pack body", Handmade.pack(body: Handmade.storedBlock([0xFF]), size: 1)),
+            (
+                "an entry without a room",
+                Handmade.pack(
+                    body: Proto.bytes(1, Proto.bytes(2, good)),
+                    size: Proto.bytes(1, Proto.bytes(2, good)).count,
+                    compression: .none
+                )
+            ),
+        ]
+        vectors += packs.map { name, bytes in
+            verdict("pack", name, bytes) { () throws(WireError) in _ = try PackCodec.decode(bytes) }
+        }
+
+        let device = Proto.bytes(2, alice.bytes)
+        let room = Proto.bytes(1, Array("room-a".utf8))
+        let clientFrames: [(String, [UInt8])] = [
+            ("empty bytes", []),
+            ("garbage", [0x0A, 0x05, 0x01]),
+            ("a hello with a device of 15 bytes", Proto.bytes(1, Proto.bytes(3, Array(alice.bytes.dropFirst())))),
+            (
+                "a hello with an agent of 257 bytes",
+                Proto.bytes(1, Proto.bytes(3, alice.bytes) + Proto.bytes(4, Array(repeating: 0x61, count: 257)))
+            ),
+            ("a subscribe to an invalid room", Proto.bytes(2, Proto.bytes(1, Array("a b".utf8)))),
+            ("a subscribe to no room", Proto.bytes(2, Proto.varint(2, 5))),
+            ("a subscribe to a room of 129 bytes", Proto.bytes(2, Proto.bytes(1, Array(repeating: 0x61, count: 129)))),
+            ("a push without a pack", Proto.bytes(4, room)),
+            ("a push without a pack to an invalid room", Proto.bytes(4, Proto.bytes(1, Array("/".utf8)))),
+            ("a presence without a device", Proto.bytes(5, room)),
+            (
+                "a presence with an infinite cursor",
+                Proto.bytes(5, room + device + Proto.double(5, .infinity) + Proto.varint(7, 1))
+            ),
+            (
+                "a presence with a name of 257 bytes",
+                Proto.bytes(5, room + device + Proto.bytes(3, Array(repeating: 0x61, count: 257)))
+            ),
+            (
+                "a presence with too much ink",
+                Proto.bytes(
+                    5,
+                    room + device + Proto.bytes(9, Proto.bytes(3, Array(repeating: 0, count: (64 << 10) + 1)))
+                )
+            ),
+        ]
+        vectors += clientFrames.map { name, bytes in
+            verdict("clientFrame", name, bytes) { () throws(WireError) in _ = try SyncCodec.decodeClient(bytes) }
+        }
+        let serverFrames: [(String, [UInt8])] = [
+            ("empty bytes", []),
+            ("a frame truncated inside a field", [0x12, 0x03, 0x0A]),
+            ("a welcome with a server id of 17 bytes", Proto.bytes(1, Proto.bytes(2, alice.bytes + [0]))),
+            ("an ack with a pack id of 15 bytes", Proto.bytes(2, room + Proto.bytes(2, Array(alice.bytes.dropLast())))),
+            (
+                "an ack to an invalid room",
+                Proto.bytes(2, Proto.bytes(1, Array("x y".utf8)) + Proto.bytes(2, alice.bytes))
+            ),
+            ("packs for no room", Proto.bytes(3, Proto.varint(3, 4))),
+            ("progress for an invalid room", Proto.bytes(5, Proto.bytes(1, Array("..?".utf8)))),
+            ("an error message of 4,097 bytes", Proto.bytes(6, Proto.bytes(2, Array(repeating: 0x61, count: 4_097)))),
+            (
+                "a presence with a NaN cursor",
+                Proto.bytes(4, room + device + Proto.double(6, .nan) + Proto.varint(7, 1))
+            ),
+            ("an empty presence batch", Proto.bytes(7, [])),
+            (
+                "a presence batch with an invalid member",
+                Proto.bytes(7, Proto.bytes(1, room + device) + Proto.bytes(1, Proto.bytes(1, Array("?".utf8)) + device))
+            ),
+        ]
+        vectors += serverFrames.map { name, bytes in
+            verdict("serverFrame", name, bytes) { () throws(WireError) in _ = try SyncCodec.decodeServer(bytes) }
+        }
+
+        let points: [(String, WirePoints)] = [
+            (
+                "a scale that is not a power of two",
+                .with {
+                    $0.scale = 3
+                    $0.residuals = [1, 2]
+                }
+            ),
+            (
+                "a scale finer than 1/1024",
+                .with {
+                    $0.scale = 2_048
+                    $0.residuals = [1, 2]
+                }
+            ),
+            (
+                "an odd number of residuals",
+                .with {
+                    $0.scale = 1
+                    $0.residuals = [1, 2, 3]
+                }
+            ),
+            ("an odd number of raw values", .with { $0.raw = [1, 2, 3] }),
+            (
+                "a first point off the board",
+                .with {
+                    $0.scale = 1
+                    $0.residuals = [1_000_000_001, 0]
+                }
+            ),
+            (
+                "a later point off the board",
+                .with {
+                    $0.scale = 2
+                    $0.residuals = [0, 0, 0, 2_000_000_001]
+                }
+            ),
+            (
+                "residuals that overflow",
+                .with {
+                    $0.scale = 1
+                    $0.residuals = [1_000_000_000, 0, .max, 0]
+                }
+            ),
+            (
+                "residuals that underflow",
+                .with {
+                    $0.scale = 1
+                    $0.residuals = [-1_000_000_000, 0, 0, 0, .min, 0]
+                }
+            ),
+            (
+                "fewer pressures than points",
+                .with {
+                    $0.scale = 1
+                    $0.residuals = [1, 2, 3, 4]
+                    $0.pressures = Data([1])
+                }
+            ),
+            (
+                "more raw pressures than points",
+                .with {
+                    $0.scale = 1
+                    $0.residuals = [1, 2]
+                    $0.rawPressures = [0.5, 0.5]
+                }
+            ),
+        ]
+        vectors += try points.map { name, wire in
+            let bytes: [UInt8] = try wire.serializedBytes()
+            return verdict("points", name, bytes) { () throws(WireError) in _ = try decodePoints(bytes) }
+        }
+        vectors.append(
+            verdict("points", "garbage", [0x12, 0x09]) { () throws(WireError) in _ = try decodePoints([0x12, 0x09]) }
+        )
+        return vectors
+    }
+
+    static func verdict(
+        _ kind: String,
+        _ name: String,
+        _ bytes: [UInt8],
+        _ decode: () throws(WireError) -> Void
+    ) -> [String: Any] {
+        var vector: [String: Any] = ["kind": kind, "name": name]
+        if bytes.count > 2_048 {
+            vector["pieces"] = WireHex.pieces(bytes)
+        } else {
+            vector["bytes"] = WireHex.encode(bytes)
+        }
+        do {
+            try decode()
+            Issue.record("\(kind) \(name) should not decode")
+        } catch {
+            vector["error"] = error.description
+        }
+        return vector
+    }
+
+    /// Seeded mutations of real bytes, with Swift's verdict: the browser must reach the same one.
+    static func differential() throws -> [[String: Any]] {
+        var generator = SplitMix64(seed: 20_240_601)
+        func below(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        let changeSeeds = [
+            change(alice, 1, [.addStroke(pen, points: Array(wave.prefix(4)), pressures: [0, 0.5, 1, 1])]),
+            change(alice, 2, [.appendPoints(foreign, points: [Point(0.1, 2)], pressures: [0.3])]),
+            change(
+                alice,
+                3,
+                [
+                    .erase(own, [ParameterInterval(1, 2)]), .set(foreign, .width(2)),
+                    .undo(ChangeID(replica: alice, seq: 1)),
+                ]
+            ),
+            change(bob, 4, [.set(own, .transform(.identity)), .clear, .redo(ChangeID(replica: bob, seq: 2))]),
+        ].map(ChangeCodec.encode)
+        let packSeeds = [
+            PackCodec.encode(
+                Pack(id: PackID(high: 7, low: 8), entries: changeSeeds.map { .init(room: "room-a", change: $0) })
+            ),
+            PackCodec.encode(
+                Pack(id: PackID(high: 7, low: 9), entries: [.init(room: "r", change: changeSeeds[2])]),
+                compression: .none
+            ),
+        ]
+        let frameSeeds = frames().compactMap { vector -> (String, [UInt8])? in
+            guard let bytes = try? WireHex.decode(vector["bytes"]), bytes.count < 200 else { return nil }
+            return (vector["direction"] as? String ?? "", bytes)
+        }
+        let pointSeeds =
+            try [
+                OperationCodec.encode(Array(wave.prefix(5)), [0.25, 0.5, 0.75, 1, 0]).serializedBytes(),
+                OperationCodec.encode([Point(0.1, 0.3), Point(5, 5)], nil).serializedBytes(),
+            ] as [[UInt8]]
+
+        func mutate(_ seed: [UInt8]) -> [UInt8] {
+            var bytes = seed
+            switch below(5) {
+            case 0:
+                return (0..<below(24)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            case 1:
+                return Array(bytes.prefix(below(bytes.count + 1)))
+            default:
+                for _ in 0..<(1 + below(3)) where !bytes.isEmpty {
+                    let index = below(bytes.count)
+                    switch below(4) {
+                    case 0: bytes[index] = UInt8(truncatingIfNeeded: generator.next())
+                    case 1: bytes[index] ^= 1 << UInt8(below(8))
+                    case 2: bytes.remove(at: index)
+                    default: bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: index)
+                    }
+                }
+                return bytes
+            }
+        }
+
+        var vectors: [[String: Any]] = []
+        func record(_ kind: String, _ bytes: [UInt8], _ decode: () throws(WireError) -> Any) {
+            var vector: [String: Any] = ["kind": kind, "bytes": WireHex.encode(bytes)]
+            do {
+                vector["decoded"] = try decode()
+            } catch {
+                vector["error"] = error.description
+            }
+            vectors.append(vector)
+        }
+        for _ in 0..<120 {
+            let bytes = mutate(changeSeeds[below(changeSeeds.count)])
+            record("change", bytes) { () throws(WireError) in
+                WireHex.encode(ChangeCodec.encode(try ChangeCodec.decode(bytes)))
+            }
+        }
+        for _ in 0..<80 {
+            let bytes = mutate(packSeeds[below(packSeeds.count)])
+            record("pack", bytes) { () throws(WireError) in
+                let pack = try PackCodec.decode(bytes)
+                return [
+                    "id": WireHex.encode(pack.id.bytes), "schemaVersion": pack.schemaVersion,
+                    "entries": pack.entries.map { ["room": $0.room, "change": WireHex.encode($0.change)] },
+                ] as [String: Any]
+            }
+        }
+        for _ in 0..<120 {
+            let (direction, seed) = frameSeeds[below(frameSeeds.count)]
+            let bytes = mutate(seed)
+            if direction == "client" {
+                record("clientFrame", bytes) { () throws(WireError) in
+                    WireHex.encode(SyncCodec.encode(try SyncCodec.decodeClient(bytes)))
+                }
+            } else {
+                record("serverFrame", bytes) { () throws(WireError) in
+                    WireHex.encode(SyncCodec.encode(try SyncCodec.decodeServer(bytes)))
+                }
+            }
+        }
+        for _ in 0..<60 {
+            let bytes = mutate(pointSeeds[below(pointSeeds.count)])
+            record("points", bytes) { () throws(WireError) in
+                let (points, pressures) = try decodePoints(bytes)
+                let again: [UInt8] = try! OperationCodec.encode(points, pressures).serializedBytes()
+                return WireHex.encode(again)
+            }
+        }
+        return vectors
+    }
+
+    /// Changes with every operation kind, on and off the grid, from a fixed seed.
+    static func randomChanges(seed: UInt64, count: Int) -> [BoardChange] {
+        var generator = SplitMix64(seed: seed)
+        func below(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+        func coordinate() -> Double {
+            switch below(3) {
+            case 0: Double(below(4_000)) / 8 - 250
+            case 1: Double(below(1 << 20)) / 1_024
+            default: Double(below(1_000_000)) / 997
+            }
+        }
+        func points() -> [Point] { (0..<below(12)).map { _ in Point(coordinate(), coordinate()) } }
+        func pressures(_ count: Int) -> [Float]? {
+            switch below(3) {
+            case 0: nil
+            case 1: (0..<count).map { _ in Float(below(256)) / 255 }
+            default: (0..<count).map { _ in Float(below(1_000)) / 999 }
+            }
+        }
+        let replicas = [alice, bob]
+        return (1...count).map { seq in
+            let replica = replicas[below(2)]
+            let stroke = StrokeID(
+                change: ChangeID(replica: replicas[below(2)], seq: UInt64(1 + below(50))),
+                index: UInt32(below(3))
+            )
+            let operations: [BoardOperation] = (0..<(1 + below(3))).map { _ in
+                switch below(9) {
+                case 0:
+                    let drawn = points()
+                    return .addStroke(
+                        StrokeStyle(
+                            colour: Colour(rgba: UInt32(truncatingIfNeeded: generator.next())),
+                            width: Double(1 + below(40)) / 4
+                        ),
+                        points: drawn,
+                        pressures: pressures(drawn.count)
+                    )
+                case 1:
+                    let drawn = points()
+                    return .appendPoints(stroke, points: drawn, pressures: pressures(drawn.count))
+                case 2:
+                    return .erase(
+                        stroke,
+                        (0..<below(3)).map { _ in ParameterInterval(Double(below(80)) / 8, Double(below(80)) / 8) }
+                    )
+                case 3: return .set(stroke, .colour(Colour(rgba: UInt32(truncatingIfNeeded: generator.next()))))
+                case 4:
+                    return .set(
+                        stroke,
+                        [.width(Double(below(100)) / 3), .zOrder(Double(below(100)) - 50), .deleted(below(2) == 0)][
+                            below(3)
+                        ]
+                    )
+                case 5:
+                    return .set(
+                        stroke,
+                        .transform(Transform(a: 1, b: 0, c: 0, d: 1, tx: coordinate(), ty: coordinate()))
+                    )
+                case 6: return .undo(ChangeID(replica: replica, seq: UInt64(1 + below(seq))))
+                case 7: return .redo(ChangeID(replica: replica, seq: UInt64(1 + below(seq))))
+                default: return .clear
+                }
+            }
+            return change(replica, UInt64(seq), operations, board: below(4) == 0 ? "page-2" : "main")
+        }
+    }
+}
+
+/// Protobuf fields by hand, for bytes Swift's encoder never writes.
+enum Proto {
+    static func encodeVarint(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var bytes: [UInt8] = []
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        return bytes + [UInt8(value)]
+    }
+
+    static func tag(_ field: UInt64, _ wireType: UInt64) -> [UInt8] { encodeVarint(field << 3 | wireType) }
+    static func varint(_ field: UInt64, _ value: UInt64) -> [UInt8] { tag(field, 0) + encodeVarint(value) }
+    static func bytes(_ field: UInt64, _ value: [UInt8]) -> [UInt8] {
+        tag(field, 2) + encodeVarint(UInt64(value.count)) + value
+    }
+    static func fixed32(_ field: UInt64, _ value: UInt32) -> [UInt8] {
+        tag(field, 5) + (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+    static func fixed64(_ field: UInt64, _ value: UInt64) -> [UInt8] {
+        tag(field, 1) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+    static func double(_ field: UInt64, _ value: Double) -> [UInt8] { fixed64(field, value.bitPattern) }
+
+    /// `depth` unknown groups, each inside the last: swift-protobuf allows 100 levels of nesting in all.
+    static func nestedGroups(_ depth: Int) -> [UInt8] {
+        (0..<depth).reduce(into: [UInt8]()) { groups, level in
+            groups = tag(UInt64(200 + level), 3) + groups + tag(UInt64(200 + level), 4)
+        }
+    }
+}
+
+/// Pack envelopes and deflate streams by hand.
+enum Handmade {
+    static func pack(
+        id: [UInt8] = Array(repeating: 0xAB, count: 16),
+        body: [UInt8],
+        size: Int,
+        compression: WireCompression = .deflate,
+        schemaVersion: UInt32 = 1,
+        encrypted: Bool = false
+    ) -> [UInt8] {
+        var wire = WirePack()
+        wire.id = Data(id)
+        wire.schemaVersion = schemaVersion
+        wire.compression = compression
+        wire.body = Data(body)
+        wire.bodySize = UInt32(size)
+        if encrypted { wire.encryption.scheme = "xchacha20poly1305" }
+        return try! wire.serializedBytes()
+    }
+
+    /// One stored (uncompressed) deflate block.
+    static func storedBlock(_ bytes: [UInt8], final: Bool = true) -> [UInt8] {
+        let length = UInt16(bytes.count)
+        return [final ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            + bytes
+    }
+}
+
+enum WireHex {
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Long inputs as runs: `[hex, count]` pairs, each hex repeated `count` times, so that a 64 KiB
+    /// payload of zeros stays a line in the file.
+    static func pieces(_ bytes: [UInt8]) -> [[Any]] {
+        var pieces: [[Any]] = []
+        var literal: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            var best: (unit: Int, count: Int) = (0, 0)
+            for unit in 1...2 where index + unit <= bytes.count {
+                let pattern = bytes[index..<index + unit]
+                var count = 1
+                while index + (count + 1) * unit <= bytes.count,
+                    bytes[(index + count * unit)..<(index + (count + 1) * unit)] == pattern
+                {
+                    count += 1
+                }
+                if count * unit >= 64, count * unit > best.unit * best.count { best = (unit, count) }
+            }
+            if best.count == 0 {
+                literal.append(bytes[index])
+                index += 1
+                continue
+            }
+            if !literal.isEmpty { pieces.append([encode(literal), 1]) }
+            literal = []
+            pieces.append([encode(bytes[index..<index + best.unit]), best.count])
+            index += best.unit * best.count
+        }
+        if !literal.isEmpty { pieces.append([encode(literal), 1]) }
+        return pieces
+    }
+
+    static func decode(_ value: Any?) throws -> [UInt8] {
+        let text = try #require(value as? String)
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(try #require(UInt8(text[index..<next], radix: 16)))
+            index = next
+        }
+        return bytes
+    }
+}
+
+/// The JSON shapes of `Web/js/wire`: changes as in board.json, frames as sync.proto in lowerCamelCase.
+enum WireJSON {
+    static func same(_ lhs: Any, _ rhs: Any?) -> Bool {
+        guard let rhs, let left = try? canonical(lhs), let right = try? canonical(rhs) else { return false }
+        return left == right
+    }
+
+    static func canonical(_ object: Any) throws -> String {
+        String(
+            decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]),
+            as: UTF8.self
+        )
+    }
+
+    static func id(_ id: ChangeID) -> [String: Any] { ["replica": id.replica.description, "seq": id.seq] }
+
+    static func changeID(_ json: [String: Any]) throws -> ChangeID {
+        let hex = try #require(json["replica"] as? String)
+        let replica = try #require(ReplicaID(hex: hex))
+        let seq = try #require(json["seq"] as? NSNumber).uint64Value
+        return ChangeID(replica: replica, seq: seq)
+    }
+
+    static func change(_ change: BoardChange) -> [String: Any] {
+        [
+            "id": id(change.id),
+            "stamp": ["wall": change.stamp.wallMilliseconds, "counter": Int(change.stamp.counter)],
+            "board": change.payload.board.rawValue,
+            "operations": change.payload.operations.map(operation),
+        ]
+    }
+
+    static func points(_ points: [Point]) -> [[Double]] { points.map { [$0.x, $0.y] } }
+
+    static func pressures(_ pressures: [Float]?) -> Any { pressures.map { $0.map(Double.init) } as Any? ?? NSNull() }
+
+    static func ink(_ points: [Point], _ pressures: [Float]?) -> [String: Any] {
+        ["points": Self.points(points), "pressures": Self.pressures(pressures)]
+    }
+
+    static func operation(_ operation: BoardOperation) -> [String: Any] {
+        switch operation {
+        case .addStroke(let style, let points, let pressures):
+            return [
+                "op": "addStroke", "colour": style.colour.rgba, "width": style.width, "points": Self.points(points),
+                "pressures": Self.pressures(pressures),
+            ]
+        case .appendPoints(let id, let points, let pressures):
+            return [
+                "op": "appendPoints", "stroke": id.description, "points": Self.points(points),
+                "pressures": Self.pressures(pressures),
+            ]
+        case .erase(let id, let intervals):
+            return ["op": "erase", "stroke": id.description, "intervals": intervals.map { [$0.lower, $0.upper] }]
+        case .set(let id, let value):
+            let (name, json): (String, Any) =
+                switch value {
+                case .colour(let colour): ("colour", colour.rgba)
+                case .width(let width): ("width", width)
+                case .transform(let t): ("transform", [t.a, t.b, t.c, t.d, t.tx, t.ty])
+                case .zOrder(let z): ("zOrder", z)
+                case .deleted(let deleted): ("deleted", deleted)
+                }
+            return ["op": "set", "stroke": id.description, "attribute": name, "value": json]
+        case .undo(let target):
+            return ["op": "undo", "change": Self.id(target)]
+        case .redo(let target):
+            return ["op": "redo", "change": Self.id(target)]
+        case .clear:
+            return ["op": "clear"]
+        case .unknown(let kind, let bytes):
+            return ["op": "unknown", "kind": kind, "bytes": WireHex.encode(bytes)]
+        }
+    }
+
+    static func frame(_ message: ClientMessage) -> [String: Any] {
+        switch message {
+        case .hello(let version, let minimum, let device, let agent):
+            [
+                "type": "hello", "protocolVersion": version, "minimumProtocolVersion": minimum,
+                "device": WireHex.encode(device.bytes), "agent": agent,
+            ]
+        case .subscribe(let room, let after): ["type": "subscribe", "room": room, "after": after]
+        case .unsubscribe(let room): ["type": "unsubscribe", "room": room]
+        case .push(let room, let pack): ["type": "push", "room": room, "pack": WireHex.encode(pack)]
+        case .presence(let presence): self.presence(presence)
+        }
+    }
+
+    static func frame(_ message: ServerMessage) -> [String: Any] {
+        switch message {
+        case .welcome(let version, let server, let maximumFrameBytes):
+            [
+                "type": "welcome", "protocolVersion": version, "server": WireHex.encode(server.bytes),
+                "limits": ["maxFrameBytes": maximumFrameBytes, "maxMessageBytes": 0, "maxPackBodyBytes": 0],
+            ]
+        case .ack(let room, let pack, let serverSeq):
+            ["type": "ack", "room": room, "packId": WireHex.encode(pack.bytes), "serverSeq": serverSeq]
+        case .packs(let room, let packs, let head):
+            [
+                "type": "packs", "room": room, "head": head,
+                "packs": packs.map { ["serverSeq": $0.serverSeq, "pack": WireHex.encode($0.bytes)] },
+            ]
+        case .presence(let presence): self.presence(presence)
+        case .presences(let presences): ["type": "presences", "presences": presences.map(self.presence)]
+        case .progress(let room, let head, let bytesBehind, let packsBehind):
+            [
+                "type": "progress", "room": room, "head": head, "bytesBehind": bytesBehind,
+                "packsBehind": packsBehind,
+            ]
+        case .error(let code, let message, let fatal, let room):
+            ["type": "error", "code": code, "message": message, "fatal": fatal, "room": room]
+        }
+    }
+
+    static func presence(_ presence: Presence) -> [String: Any] {
+        [
+            "type": "presence", "room": presence.room, "device": WireHex.encode(presence.device.bytes),
+            "name": presence.name, "colour": presence.colour, "cursorX": presence.cursor?.x ?? 0,
+            "cursorY": presence.cursor?.y ?? 0, "hasCursor": presence.cursor != nil, "board": presence.ink?.board ?? "",
+            "ink": presence.ink.map {
+                ["colour": $0.colour, "width": $0.width, "points": WireHex.encode($0.points)] as [String: Any]
+            } as Any? ?? NSNull(),
+        ]
+    }
+}
+
+/// A conformance-vector file under `Conformance/`: written when `INKWELL_WRITE_VECTORS=1`, otherwise
+/// compared with what the code produces now (as InkwellBoardTests' `VectorFile`).
+struct WireVectorFile {
+    let name: String
+
+    var url: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Conformance").appendingPathComponent(name)
+    }
+
+    func check(_ object: Any, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        let text = String(decoding: data, as: UTF8.self) + "\n"
+        if ProcessInfo.processInfo.environment["INKWELL_WRITE_VECTORS"] == "1" {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            print("wrote \(url.path)")
+            return
+        }
+        let committed = try String(contentsOf: url, encoding: .utf8)
+        #expect(
+            committed == text,
+            "Conformance/\(name) is stale: run INKWELL_WRITE_VECTORS=1 swift test --filter WireVectorTests and commit it",
+            sourceLocation: sourceLocation
+        )
+    }
+}

@@ -1,0 +1,26 @@
+// Raw deflate (RFC 1951, no zlib header) through the platform's CompressionStream, as Swift's packs use
+// (compress-nio's `.deflate()`: zlib with windowBits −15, level 6, memLevel 8).
+//
+// The compressed bytes need not match Swift's byte for byte (zlib builds differ: Node and Chromium ship
+// Chromium's zlib); any valid stream of the same body decodes the same, and the pack id does not depend
+// on them.
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {Promise<Uint8Array>}
+ */
+export async function deflateRaw(bytes) {
+  let raw = true;
+  let compressor;
+  try {
+    compressor = new CompressionStream(/** @type {any} */ ('deflate-raw'));
+  } catch {
+    // Older engines know only zlib's format: the same deflate stream inside a 2-byte header and a
+    // 4-byte Adler-32 trailer.
+    raw = false;
+    compressor = new CompressionStream('deflate');
+  }
+  const stream = new Blob([bytes]).stream().pipeThrough(compressor);
+  const compressed = new Uint8Array(await new Response(stream).arrayBuffer());
+  return raw ? compressed : compressed.slice(2, compressed.length - 4);
+}

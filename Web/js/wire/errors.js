@@ -1,0 +1,74 @@
+// Why bytes could not be decoded (or a value could not be encoded).
+//
+// Mirrors InkwellWire's `WireError` (Sources/InkwellWire/WireError.swift): the same codes and the same
+// messages, so a browser and a Swift peer report the same failure in the same words. Safe to log: a
+// message names what was wrong, never the content.
+
+import { SCHEMA_VERSION } from './limits.js';
+
+/**
+ * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
+ *   | 'encrypted' | 'futureSchema' | 'unrepresentable'} WireErrorCode
+ */
+
+/** The one error type the wire codecs throw. */
+export class WireError extends Error {
+  /**
+   * @param {WireErrorCode} code
+   * @param {string | number | null} detail what was wrong (a message or field name, or a schema version)
+   * @param {string} message
+   * @param {unknown} [cause]
+   */
+  constructor(code, detail, message, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'WireError';
+    /** @type {WireErrorCode} */
+    this.code = code;
+    this.detail = detail;
+  }
+
+  /** The schema version, when the bytes come from a newer schema: keep them aside and decode after an upgrade. */
+  get schemaVersion() {
+    return this.code === 'futureSchema' ? /** @type {number} */ (this.detail) : null;
+  }
+
+  /** Not a valid encoding of the expected message (truncated, garbage, wrong wire types). */
+  static malformed(what, cause) {
+    return new WireError('malformed', what, `malformed ${what}`, cause);
+  }
+
+  /** Over a documented limit; nothing larger than the limit was allocated. */
+  static tooLarge(what) {
+    return new WireError('tooLarge', what, `${what} exceeds its size limit`);
+  }
+
+  static missingField(name) {
+    return new WireError('missingField', name, `required field ${name} is missing`);
+  }
+
+  static invalidField(name) {
+    return new WireError('invalidField', name, `field ${name} is out of range`);
+  }
+
+  static unsupportedCompression() {
+    return new WireError('unsupportedCompression', null, 'unsupported compression');
+  }
+
+  /** The pack is encrypted, and this reader holds no key for it. */
+  static encrypted() {
+    return new WireError('encrypted', null, 'the pack is encrypted and no key is available');
+  }
+
+  /** Written by a newer schema than this code knows. */
+  static futureSchema(version) {
+    return new WireError('futureSchema', version, `written by schema ${version}, newer than ${SCHEMA_VERSION}`);
+  }
+
+  /**
+   * A 64-bit value above 2^53 − 1 where this code uses a Number (Swift reads it; JavaScript cannot hold
+   * it exactly), so it is refused rather than rounded.
+   */
+  static unrepresentable(name) {
+    return new WireError('unrepresentable', name, `field ${name} does not fit in a JavaScript number`);
+  }
+}

@@ -1,0 +1,202 @@
+// The messages of Protos/inkwell/v1 (change.proto, pack.proto, sync.proto) as descriptors for message.js.
+// Field names are the lowerCamelCase of the proto's; numbers and types must match it exactly.
+
+import { descriptor } from './message.js';
+
+/** @param {number} number @param {string} name @param {import('./message.js').FieldType} type @param {object} [options] */
+const field = (number, name, type, options = {}) => ({ number, name, type, ...options });
+const repeated = { repeated: true };
+/** @param {() => import('./message.js').Descriptor} message */
+const of = (message, options = {}) => ({ message, ...options });
+
+// change.proto
+
+export const Change = descriptor('change', [
+  field(1, 'replica', 'bytes'),
+  field(2, 'seq', 'uint64'),
+  field(3, 'stamp', 'fixed64'),
+  field(4, 'board', 'string'),
+  field(5, 'schemaVersion', 'uint32'),
+  field(6, 'operations', 'bytes', repeated),
+]);
+
+export const Points = descriptor('points', [
+  field(1, 'scale', 'uint32'),
+  field(2, 'residuals', 'sint64', repeated),
+  field(3, 'raw', 'double', repeated),
+  field(4, 'pressures', 'bytes'),
+  field(5, 'rawPressures', 'float', repeated),
+]);
+
+export const StrokeRef = descriptor('stroke', [
+  field(1, 'replica', 'bytes'),
+  field(2, 'seq', 'uint64'),
+  field(3, 'index', 'uint32'),
+]);
+
+export const ChangeRef = descriptor('change_ref', [field(1, 'seq', 'uint64')]);
+
+export const Transform = descriptor('transform', [
+  field(1, 'a', 'double'),
+  field(2, 'b', 'double'),
+  field(3, 'c', 'double'),
+  field(4, 'd', 'double'),
+  field(5, 'tx', 'double'),
+  field(6, 'ty', 'double'),
+]);
+
+export const AddStroke = descriptor('add_stroke', [
+  field(1, 'colour', 'fixed32'),
+  field(2, 'width', 'double'),
+  field(3, 'points', 'message', of(() => Points)),
+]);
+
+export const AppendPoints = descriptor('append_points', [
+  field(1, 'stroke', 'message', of(() => StrokeRef)),
+  field(2, 'points', 'message', of(() => Points)),
+]);
+
+export const Erase = descriptor('erase', [
+  field(1, 'stroke', 'message', of(() => StrokeRef)),
+  field(2, 'bounds', 'double', repeated),
+]);
+
+export const SetAttribute = descriptor('set_attribute', [
+  field(1, 'stroke', 'message', of(() => StrokeRef)),
+  field(2, 'colour', 'fixed32', { oneof: 'value' }),
+  field(3, 'width', 'double', { oneof: 'value' }),
+  field(4, 'transform', 'message', of(() => Transform, { oneof: 'value' })),
+  field(5, 'zOrder', 'double', { oneof: 'value' }),
+  field(6, 'deleted', 'bool', { oneof: 'value' }),
+]);
+
+export const Clear = descriptor('clear', []);
+
+export const Operation = descriptor('operation', [
+  field(1, 'addStroke', 'message', of(() => AddStroke, { oneof: 'kind' })),
+  field(2, 'appendPoints', 'message', of(() => AppendPoints, { oneof: 'kind' })),
+  field(3, 'erase', 'message', of(() => Erase, { oneof: 'kind' })),
+  field(4, 'setAttribute', 'message', of(() => SetAttribute, { oneof: 'kind' })),
+  field(5, 'undo', 'message', of(() => ChangeRef, { oneof: 'kind' })),
+  field(6, 'redo', 'message', of(() => ChangeRef, { oneof: 'kind' })),
+  field(7, 'clear', 'message', of(() => Clear, { oneof: 'kind' })),
+]);
+
+// pack.proto
+
+/** `Compression` enum values. */
+export const Compression = Object.freeze({ none: 0, deflate: 1 });
+
+export const Encryption = descriptor('encryption', [
+  field(1, 'scheme', 'string'),
+  field(2, 'keyId', 'bytes'),
+  field(3, 'nonce', 'bytes'),
+]);
+
+export const Pack = descriptor('pack', [
+  field(1, 'id', 'bytes'),
+  field(2, 'schemaVersion', 'uint32'),
+  field(3, 'compression', 'enum'),
+  field(4, 'body', 'bytes'),
+  field(5, 'bodySize', 'uint32'),
+  field(6, 'encryption', 'message', of(() => Encryption)),
+]);
+
+export const PackEntry = descriptor('pack_entry', [field(1, 'room', 'string'), field(2, 'change', 'bytes')]);
+
+export const PackBody = descriptor('pack_body', [field(1, 'entries', 'message', of(() => PackEntry, repeated))]);
+
+// sync.proto
+
+export const Hello = descriptor('hello', [
+  field(1, 'protocolVersion', 'uint32'),
+  field(2, 'minimumProtocolVersion', 'uint32'),
+  field(3, 'device', 'bytes'),
+  field(4, 'agent', 'string'),
+]);
+
+export const ServerLimits = descriptor('limits', [
+  field(1, 'maxFrameBytes', 'uint32'),
+  field(2, 'maxMessageBytes', 'uint32'),
+  field(3, 'maxPackBodyBytes', 'uint32'),
+]);
+
+export const Welcome = descriptor('welcome', [
+  field(1, 'protocolVersion', 'uint32'),
+  field(2, 'server', 'bytes'),
+  field(3, 'limits', 'message', of(() => ServerLimits)),
+]);
+
+export const Subscribe = descriptor('subscribe', [field(1, 'room', 'string'), field(2, 'after', 'uint64')]);
+
+export const Unsubscribe = descriptor('unsubscribe', [field(1, 'room', 'string')]);
+
+export const Push = descriptor('push', [field(1, 'room', 'string'), field(2, 'pack', 'bytes')]);
+
+export const Ack = descriptor('ack', [
+  field(1, 'room', 'string'),
+  field(2, 'packId', 'bytes'),
+  field(3, 'serverSeq', 'uint64'),
+]);
+
+export const StoredPack = descriptor('stored_pack', [field(1, 'serverSeq', 'uint64'), field(2, 'pack', 'bytes')]);
+
+export const Packs = descriptor('packs', [
+  field(1, 'room', 'string'),
+  field(2, 'packs', 'message', of(() => StoredPack, repeated)),
+  field(3, 'head', 'uint64'),
+]);
+
+export const InkInProgress = descriptor('ink', [
+  field(1, 'colour', 'fixed32'),
+  field(2, 'width', 'double'),
+  field(3, 'points', 'bytes'),
+]);
+
+export const Presence = descriptor('presence', [
+  field(1, 'room', 'string'),
+  field(2, 'device', 'bytes'),
+  field(3, 'name', 'string'),
+  field(4, 'colour', 'fixed32'),
+  field(5, 'cursorX', 'double'),
+  field(6, 'cursorY', 'double'),
+  field(7, 'hasCursor', 'bool'),
+  field(8, 'board', 'string'),
+  field(9, 'ink', 'message', of(() => InkInProgress)),
+]);
+
+export const PresenceBatch = descriptor('presences', [
+  field(1, 'presences', 'message', of(() => Presence, repeated)),
+]);
+
+export const Progress = descriptor('progress', [
+  field(1, 'room', 'string'),
+  field(2, 'head', 'uint64'),
+  field(3, 'bytesBehind', 'uint64'),
+  field(4, 'packsBehind', 'uint64'),
+]);
+
+export const ServerError = descriptor('error', [
+  field(1, 'code', 'uint32'),
+  field(2, 'message', 'string'),
+  field(3, 'fatal', 'bool'),
+  field(4, 'room', 'string'),
+]);
+
+export const ClientFrame = descriptor('client_frame', [
+  field(1, 'hello', 'message', of(() => Hello, { oneof: 'frame' })),
+  field(2, 'subscribe', 'message', of(() => Subscribe, { oneof: 'frame' })),
+  field(3, 'unsubscribe', 'message', of(() => Unsubscribe, { oneof: 'frame' })),
+  field(4, 'push', 'message', of(() => Push, { oneof: 'frame' })),
+  field(5, 'presence', 'message', of(() => Presence, { oneof: 'frame' })),
+]);
+
+export const ServerFrame = descriptor('server_frame', [
+  field(1, 'welcome', 'message', of(() => Welcome, { oneof: 'frame' })),
+  field(2, 'ack', 'message', of(() => Ack, { oneof: 'frame' })),
+  field(3, 'packs', 'message', of(() => Packs, { oneof: 'frame' })),
+  field(4, 'presence', 'message', of(() => Presence, { oneof: 'frame' })),
+  field(5, 'progress', 'message', of(() => Progress, { oneof: 'frame' })),
+  field(6, 'error', 'message', of(() => ServerError, { oneof: 'frame' })),
+  field(7, 'presences', 'message', of(() => PresenceBatch, { oneof: 'frame' })),
+]);

@@ -1,0 +1,127 @@
+// Hostile input: refused with the error Swift reports (Conformance/wire.json `invalid`), and the limits
+// and JavaScript-only cases (numbers beyond 2^53, encoder input) checked here.
+
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { deflateRawSync } from 'node:zlib';
+import { WireError } from '../../js/wire/errors.js';
+import { decodeChange, encodeChange } from '../../js/wire/change.js';
+import { decodePackSync, encodePack } from '../../js/wire/pack.js';
+import { decodePoints, encodePoints } from '../../js/wire/points.js';
+import { decodeClientFrame, decodeServerFrame, encodeClientFrame, encodeServerFrame } from '../../js/wire/sync.js';
+import { Writer } from '../../js/wire/protobuf.js';
+import { SyncProtocol, WireLimits } from '../../js/wire/limits.js';
+import { loadJSON, vectorBytes } from './support.mjs';
+
+const DECODERS = {
+  change: decodeChange,
+  pack: (bytes) => decodePackSync(bytes),
+  clientFrame: decodeClientFrame,
+  serverFrame: decodeServerFrame,
+  points: decodePoints,
+};
+
+/** Asserts `run` throws a WireError with `message` (and `code`, when given). */
+function rejects(run, message, code, label = message) {
+  assert.throws(run, (error) => {
+    assert.ok(error instanceof WireError, `${label}: threw ${error}`);
+    assert.equal(error.message, message, label);
+    if (code !== undefined) assert.equal(error.code, code, label);
+    return true;
+  });
+}
+
+test('every invalid input of wire.json is refused with the error Swift reports', () => {
+  const { invalid } = loadJSON('wire.json');
+  assert.ok(invalid.length >= 60);
+  for (const vector of invalid) {
+    rejects(() => DECODERS[vector.kind](vectorBytes(vector)), vector.error, undefined, `${vector.kind}: ${vector.name}`);
+  }
+});
+
+/** A length-delimited field. */
+function field(number, bytes) {
+  const writer = new Writer();
+  writer.tag(number, 2);
+  writer.lengthDelimited(bytes);
+  return writer.finish();
+}
+
+function varintField(number, value) {
+  const writer = new Writer();
+  writer.tag(number, 0);
+  writer.uint64(value);
+  return writer.finish();
+}
+
+const concat = (...parts) => Uint8Array.from(parts.flatMap((part) => [...part]));
+const replica = new Uint8Array(16).fill(0xa1);
+const change = { id: { replica: 'a1'.repeat(16), seq: 1 }, stamp: { wall: 1, counter: 0 }, board: 'main', operations: [] };
+
+test('size limits are checked before parsing', () => {
+  rejects(() => decodeChange(new Uint8Array(WireLimits.maximumChangeBytes + 1)), 'change exceeds its size limit', 'tooLarge');
+  rejects(() => decodePackSync(new Uint8Array(WireLimits.maximumPackBodyBytes + 1)), 'pack exceeds its size limit', 'tooLarge');
+  rejects(() => decodeServerFrame(new Uint8Array(SyncProtocol.maximumFrameBytes + 1)), 'frame exceeds its size limit', 'tooLarge');
+  const points = concat(varintField(1, 1), field(2, new Uint8Array(2 * (WireLimits.maximumPointsPerOperation + 1))));
+  rejects(() => decodePoints(points), 'points exceeds its size limit', 'tooLarge');
+});
+
+test('a decompression bomb costs no more than its declared size', async () => {
+  const pack = await encodePack({ room: 'room', changes: [change] });
+  const bomb = Uint8Array.from(deflateRawSync(Buffer.alloc(50 << 20)));
+  const envelope = concat(field(1, new Uint8Array(16)), varintField(2, 1), varintField(3, 1), field(4, bomb), varintField(5, 1000));
+  const before = process.memoryUsage().arrayBuffers;
+  rejects(() => decodePackSync(envelope), 'malformed pack body compression', 'malformed');
+  assert.ok(process.memoryUsage().arrayBuffers - before < 8 << 20, 'nothing near the inflated size was allocated');
+  assert.ok(decodePackSync(pack).entries.length === 1);
+});
+
+test('64-bit values beyond 2^53 − 1 are refused where they would be Numbers, kept where they can be', () => {
+  const big = 2n ** 60n;
+  rejects(() => decodeClientFrame(field(2, concat(field(1, new TextEncoder().encode('room')), varintField(2, big)))),
+    'field subscribe.after does not fit in a JavaScript number', 'unrepresentable');
+  const bigSeq = concat(field(1, replica), varintField(2, big), field(4, new TextEncoder().encode('main')));
+  rejects(() => decodeChange(bigSeq), 'field change.seq does not fit in a JavaScript number', 'unrepresentable');
+  // An undo of a seq beyond 2^53 stays an operation this code keeps but cannot read: unknown, bytes intact.
+  const undo = field(5, varintField(1, big));
+  const withUndo = concat(field(1, replica), varintField(2, 1), field(4, new TextEncoder().encode('main')), varintField(5, 1), field(6, undo));
+  const decoded = decodeChange(withUndo);
+  assert.deepEqual(decoded.operations, [{ op: 'unknown', kind: 5, bytes: undo }]);
+  assert.deepEqual(encodeChange(decoded), withUndo);
+  // A stroke id is a string, so a 64-bit seq survives in it.
+  const append = { op: 'appendPoints', stroke: `${'b2'.repeat(16)}-${big}-1`, points: [[1, 2]], pressures: null };
+  assert.deepEqual(decodeChange(encodeChange({ ...change, operations: [append] })).operations, [append]);
+});
+
+test('encoders refuse values their fields cannot hold', () => {
+  const bad = [
+    () => encodeChange({ ...change, id: { replica: 'xyz', seq: 1 } }),
+    () => encodeChange({ ...change, id: { replica: 'a1'.repeat(16), seq: 0 } }),
+    () => encodeChange({ ...change, stamp: { wall: 2 ** 48, counter: 0 } }),
+    () => encodeChange({ ...change, stamp: { wall: 1, counter: 65536 } }),
+    () => encodeChange({ ...change, board: '\uD800' }),
+    () => encodeChange({ ...change, operations: [{ op: 'addStroke', colour: -1, width: 1, points: [], pressures: null }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'addStroke', colour: 1, width: '1', points: [], pressures: null }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'erase', stroke: 'not-a-stroke', intervals: [] }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'set', stroke: `${'a1'.repeat(16)}-1-0`, attribute: 'size', value: 1 }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'paint' }] }),
+    () => encodePoints([[1]]),
+    () => encodeClientFrame({ type: 'welcome' }),
+    () => encodeClientFrame({ type: 'hello', protocolVersion: 1, minimumProtocolVersion: 1, device: new Uint8Array(15), agent: '' }),
+    () => encodeClientFrame({ type: 'subscribe', room: 'room', after: -1 }),
+    () => encodeServerFrame({ type: 'ack', room: 'room', packId: new Uint8Array(3), serverSeq: 1 }),
+  ];
+  for (const [index, run] of bad.entries()) {
+    assert.throws(run, (error) => error instanceof WireError && error.code === 'invalidField', `case ${index}`);
+  }
+});
+
+test('errors name what was wrong, never the content', () => {
+  try {
+    decodeChange(concat(field(1, replica), varintField(2, 1), field(4, new TextEncoder().encode('x'.repeat(300)))));
+    assert.fail('should throw');
+  } catch (error) {
+    assert.equal(error.message, 'field change.board is out of range');
+    assert.ok(!error.message.includes('xxx'));
+  }
+});
