@@ -76,7 +76,7 @@ import Testing
                 #expect(WireJSON.same(WireJSON.change(try ChangeCodec.decode(entry.change)), json), "pack \(name)")
             }
             let room = try #require(vector["room"] as? String)
-            let derived = WireVectors.derivedPackID(
+            let derived = PackID(
                 room: room,
                 changes: try pack.entries.map { try ChangeCodec.decode($0.change).id }
             )
@@ -89,7 +89,7 @@ import Testing
             let room = try #require(vector["room"] as? String)
             let ids = try #require(vector["changes"] as? [[String: Any]]).map(WireJSON.changeID)
             #expect(
-                WireHex.encode(WireVectors.derivedPackID(room: room, changes: ids).bytes) == vector["id"] as? String
+                WireHex.encode(PackID(room: room, changes: ids).bytes) == vector["id"] as? String
             )
         }
         for vector in frames {
@@ -442,29 +442,6 @@ enum WireVectors {
         }
     }
 
-    /// A copy of InkwellClient's `PackID(room:changes:)` (`Session/PackID+Changes.swift`), which this test
-    /// target cannot import: FNV-1a 128 over the room and the sorted change ids.
-    static func derivedPackID(room: String, changes: [ChangeID]) -> PackID {
-        var hash: UInt128 = 0x6C62_272E_07BB_0142_62B8_2175_6295_C58D
-        let prime: UInt128 = 0x0000_0000_0100_0000_0000_0000_0000_013B
-        func combine(_ bytes: [UInt8]) {
-            for byte in bytes {
-                hash ^= UInt128(byte)
-                hash = hash &* prime
-            }
-        }
-        func combine(_ number: UInt64) { combine((0..<8).map { UInt8(truncatingIfNeeded: number >> (56 - 8 * $0)) }) }
-        combine(Array("inkwell-pack/1".utf8))
-        combine(UInt64(room.utf8.count))
-        combine(Array(room.utf8))
-        combine(UInt64(changes.count))
-        for change in changes.sorted() {
-            combine(change.replica.bytes)
-            combine(change.seq)
-        }
-        return PackID(high: UInt64(truncatingIfNeeded: hash >> 64), low: UInt64(truncatingIfNeeded: hash))
-    }
-
     static func packIDs() -> [[String: Any]] {
         let cases: [(String, [ChangeID])] = [
             ("room", []),
@@ -478,7 +455,7 @@ enum WireVectors {
         return cases.map { room, ids in
             [
                 "room": room, "changes": ids.map(WireJSON.id),
-                "id": WireHex.encode(derivedPackID(room: room, changes: ids).bytes),
+                "id": WireHex.encode(PackID(room: room, changes: ids).bytes),
             ]
         }
     }
@@ -490,7 +467,7 @@ enum WireVectors {
         let many = randomChanges(seed: 11, count: 120)
         func pack(_ room: String, _ changes: [BoardChange], schemaVersion: UInt32 = WireSchema.current) -> Pack {
             Pack(
-                id: derivedPackID(room: room, changes: changes.map(\.id)),
+                id: PackID(room: room, changes: changes.map(\.id)),
                 schemaVersion: schemaVersion,
                 entries: changes.map { Pack.Entry(room: room, change: ChangeCodec.encode($0)) }
             )

@@ -1,9 +1,9 @@
-package import InkwellSync
-package import InkwellWire
+public import InkwellSync
 
 extension PackID {
     /// The id of the pack that holds exactly `changes` of `room`, whatever their order: a pack pushed again
-    /// after its ack was lost carries the same id, so the server stores it once.
+    /// after its ack was lost carries the same id, so the server stores it once. The browser client
+    /// derives the same ids (`Conformance/wire.json`, `packIds`).
     ///
     /// The 128-bit FNV-1a hash of `inkwell-pack/1`, the room's UTF-8 bytes and, for each change in
     /// `(replica, seq)` order, its 16 replica bytes and its seq as 8 big-endian bytes (all fields
@@ -11,7 +11,7 @@ extension PackID {
     /// replica ids are random, so distinct packs collide only by accident, with probability ~2⁻¹²⁸.
     ///
     /// - Complexity: O(c log c) for c changes.
-    package init(room: String, changes: some Collection<ChangeID>) {
+    public init(room: String, changes: some Collection<ChangeID>) {
         var hash = FNV1a128()
         hash.combine(Array("inkwell-pack/1".utf8))
         hash.combine(UInt64(room.utf8.count))
