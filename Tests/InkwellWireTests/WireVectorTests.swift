@@ -475,7 +475,7 @@ enum WireVectors {
         var rooms = pack("room-a", some)
         rooms.id = PackID(high: 1, low: 2)
         rooms.entries[1].room = "room-b"
-        var cases: [(String, [UInt8], UInt32)] = [
+        let cases: [(String, [UInt8], UInt32)] = [
             ("deflate", PackCodec.encode(pack("room-a", some)), WireSchema.current),
             ("no compression", PackCodec.encode(pack("room-a", some), compression: .none), WireSchema.current),
             ("empty", PackCodec.encode(pack("room-a", [])), WireSchema.current),
@@ -484,23 +484,6 @@ enum WireVectors {
             ("many changes", PackCodec.encode(pack("room-c", many)), WireSchema.current),
             ("newer schema, read by code that knows it", PackCodec.encode(pack("room-a", some, schemaVersion: 2)), 2),
         ]
-        // A stream with no final block: zlib stops for more input; Swift accepts it when the body has its
-        // declared size and that size is not a power of two.
-        let body: [UInt8] = try WirePackBody.with {
-            $0.entries = [
-                WirePackEntry.with {
-                    $0.room = "room-a"
-                    $0.change = Data(ChangeCodec.encode(some[0]))
-                }
-            ]
-        }.serializedBytes()
-        #expect(body.count.nonzeroBitCount > 1)
-        cases.append(
-            (
-                "a deflate stream without its final block, when the body has its declared size",
-                Handmade.pack(body: Handmade.storedBlock(body, final: false), size: body.count), WireSchema.current
-            )
-        )
         return try cases.map { name, bytes, understanding in
             let decoded = try PackCodec.decode(bytes, understanding: understanding)
             var vector: [String: Any] = [
@@ -686,6 +669,10 @@ enum WireVectors {
             (
                 "a truncated deflate stream",
                 Handmade.pack(body: Array(Handmade.storedBlock(body).dropLast(4)), size: body.count)
+            ),
+            (
+                "a deflate stream without its final block, at its declared size",
+                Handmade.pack(body: Handmade.storedBlock(body, final: false), size: body.count)
             ),
             (
                 "a deflate stream without its final block, filling a power-of-two size",

@@ -118,11 +118,21 @@ public enum PackCodec {
         case .deflate:
             var compressed = ByteBuffer(bytes: wire.body)
             var plain = ByteBufferAllocator().buffer(capacity: size)
+            let decompressor = CompressionAlgorithm.deflate().decompressor
+            var probe = ByteBuffer(bytes: [0])
+            var room = ByteBufferAllocator().buffer(capacity: 1)
             do {
-                try compressed.decompress(to: &plain, with: .deflate())
+                try decompressor.startStream()
+                defer { try? decompressor.finishStream() }
+                try decompressor.streamInflate(from: &compressed, to: &plain)
+                // zlib also stops without an error when the input runs out mid-stream: a body cut short
+                // whose inflated bytes happen to match the declared size must still be refused. A
+                // stream that has ended leaves one more byte unread; one that has not takes it or fails.
+                try decompressor.streamInflate(from: &probe, to: &room)
             } catch {
                 throw .malformed("pack body compression")
             }
+            guard probe.readableBytes == 1, room.readableBytes == 0 else { throw .malformed("pack body compression") }
             guard plain.readableBytes == size, compressed.readableBytes == 0 else {
                 throw .invalidField("pack.body_size")
             }

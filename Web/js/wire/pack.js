@@ -126,8 +126,9 @@ function envelope(bytes) {
 
 /**
  * The plain body, exactly `bodySize` bytes. Swift inflates with one zlib call into a buffer of
- * `bodySize` rounded up to a power of two (NIO's allocation): zlib stopping with that buffer full is
- * "malformed", any other size mismatch or trailing input is a wrong `body_size`.
+ * `bodySize` rounded up to a power of two (NIO's allocation): zlib stopping before the stream's end
+ * (that buffer full, or the input cut short) is "malformed", any other size mismatch or trailing
+ * input is a wrong `body_size`.
  * @param {Record<string, any>} wire
  */
 function inflate(wire) {
@@ -146,7 +147,7 @@ function inflate(wire) {
       } catch (error) {
         throw WireError.malformed('pack body compression', error);
       }
-      if (wire.body.length === 0 || (result.status !== 'end' && result.produced === capacity)) {
+      if (wire.body.length === 0 || result.status !== 'end') {
         throw WireError.malformed('pack body compression');
       }
       if (result.produced !== size || result.consumed !== wire.body.length) {
