@@ -82,6 +82,28 @@ trap cleanup EXIT
 # utime + stime of a process, in clock ticks.
 cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 
+# server_push_to_ack PORT: the server's own share of a push's latency over the whole run, from its
+# inkwell_push_to_ack_seconds histogram (arrival to ack queued): the bucket bounds that hold p50 and p99.
+server_push_to_ack() {
+    curl -sf "http://127.0.0.1:$1/metrics" | awk '
+        /^inkwell_push_to_ack_seconds_bucket/ {
+            match($0, /le="[^"]*"/); le = substr($0, RSTART + 4, RLENGTH - 5)
+            bounds[n] = le; counts[n] = $NF; n++
+        }
+        /^inkwell_push_to_ack_seconds_count/ { total = $NF }
+        END {
+            if (total == 0) { print "server push to ack: no samples"; exit }
+            split("0.5 0.99", qs, " ")
+            line = sprintf("server push to ack (whole run, %d pushes):", total)
+            for (q = 1; q <= 2; q++) {
+                for (i = 0; i < n; i++) if (counts[i] >= qs[q] * total) break
+                bound = bounds[i] == "+Inf" ? "> 1000 ms" : sprintf("<= %g ms", bounds[i] * 1000)
+                line = line sprintf(" p%g %s", qs[q] * 100, bound)
+            }
+            print line
+        }' || echo "server push to ack: /metrics not read"
+}
+
 # run_scenario LABEL LINGER_MS LOAD_ARGUMENTS...
 run_scenario() {
     local label="$1" linger="$2"
@@ -127,6 +149,7 @@ run_scenario() {
             printf "server over the whole load run (%.0f s: ramp, warm-up, measured, drain): CPU %.0f %% of one core, peak RSS %.0f MiB\n",
                 s1 - s0, (t1 - t0) / hz / (s1 - s0) * 100, peak / 1024
         }'
+    server_push_to_ack "$port"
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     if grep -qiE "error|critical" "$workdir/serve.err"; then
         echo "server errors (first 5):"

@@ -29,6 +29,10 @@ public final class ServerMetrics: Sendable {
     public let fanoutSeconds: DurationHistogram
     /// Packs per committed batch.
     public let commitBatchPacks: ValueHistogram
+    /// Time from a push's arrival to its ack being queued: what the server itself adds to a push's
+    /// latency (reading, validation, waiting for and making the commit, fan-out), without the network
+    /// or the writer.
+    public let pushToAckSeconds: DurationHistogram
 
     /// Histogram buckets for latencies, 0.5 ms to 1 s.
     public static let latencyBuckets: [Duration] = [
@@ -67,6 +71,14 @@ public final class ServerMetrics: Sendable {
         )
         fanoutSeconds = registry.makeDurationHistogram(
             descriptor: Self.name("fanout", unit: "seconds", "Time to hand one committed pack to every subscriber."),
+            buckets: Self.latencyBuckets
+        )
+        pushToAckSeconds = registry.makeDurationHistogram(
+            descriptor: Self.name(
+                "push_to_ack",
+                unit: "seconds",
+                "Time from a push's arrival to its acknowledgement being queued."
+            ),
             buckets: Self.latencyBuckets
         )
         commitBatchPacks = registry.makeValueHistogram(

@@ -15,6 +15,8 @@ final class Committer: Service, Sendable {
     struct Pending: Sendable {
         let push: PackLog.Push
         let connection: Connection
+        /// When the push arrived, for ``ServerMetrics/pushToAckSeconds``.
+        var received = ContinuousClock.now
     }
 
     private struct State: Sendable {
@@ -144,6 +146,8 @@ final class Committer: Service, Sendable {
                     )
                 }
             )
+            let acknowledged = ContinuousClock.now
+            for pending in batch { metrics.pushToAckSeconds.record(acknowledged - pending.received) }
         } catch {
             logger.error("commit of \(batch.count) pushes failed: \(error)")
             for pending in batch {

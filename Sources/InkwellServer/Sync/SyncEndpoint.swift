@@ -134,8 +134,9 @@ final class SyncEndpoint: Sendable {
                     break
                 }
                 metrics.bytesReceived.increment(by: Int64(buffer.readableBytes))
+                let arrived = ContinuousClock.now
                 let actions = connection.session.withLock { $0.received(Array(buffer.readableBytesView)) }
-                await performWaiting(actions, for: connection)
+                await performWaiting(actions, for: connection, arrived: arrived)
                 if connection.session.withLock(\.isClosed) { break }
             }
         } catch {
@@ -161,7 +162,11 @@ final class SyncEndpoint: Sendable {
     /// Carries out the session's actions for the reader. Pushes wait until the committer has room for
     /// the connection, and a subscription waits for the room's head from the log, so the reader stops
     /// reading meanwhile; nothing here blocks a thread.
-    private func performWaiting(_ actions: [ServerSession.Action], for connection: Connection) async {
+    private func performWaiting(
+        _ actions: [ServerSession.Action],
+        for connection: Connection,
+        arrived: ContinuousClock.Instant = .now
+    ) async {
         for action in actions {
             if case .catchUp(let room, let after) = action {
                 await follow(connection, room: room, after: after)
@@ -185,7 +190,11 @@ final class SyncEndpoint: Sendable {
             }
             await connection.pushes.enter()
             let submitted = committer.submit(
-                Committer.Pending(push: PackLog.Push(room: room, pack: pack, bytes: bytes), connection: connection)
+                Committer.Pending(
+                    push: PackLog.Push(room: room, pack: pack, bytes: bytes),
+                    connection: connection,
+                    received: arrived
+                )
             )
             if !submitted {
                 connection.pushes.leave()
