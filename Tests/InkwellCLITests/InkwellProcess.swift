@@ -1,4 +1,5 @@
 import Foundation
+import InkwellTesting
 
 /// Runs the built `inkwell` binary, as a user or a script would.
 struct InkwellProcess {
@@ -8,11 +9,7 @@ struct InkwellProcess {
         let standardError: String
     }
 
-    /// The binary sits beside the test bundle in the build products folder.
-    static var binary: URL {
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return products.appendingPathComponent("inkwell")
-    }
+    static var binary: URL { ChildProcess.executable() }
 
     /// ``run(_:)`` on a thread of its own, so an async test does not hold a thread of the shared pool.
     static func running(_ arguments: [String]) async throws -> Result {

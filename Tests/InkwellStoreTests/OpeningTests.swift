@@ -1,6 +1,7 @@
 import Foundation
 import InkwellStore
 import InkwellSync
+import InkwellTesting
 import Testing
 
 @Suite struct OpeningTests {

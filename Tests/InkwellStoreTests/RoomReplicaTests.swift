@@ -1,5 +1,6 @@
 import InkwellStore
 import InkwellSync
+import InkwellTesting
 import Testing
 
 @Suite struct RoomReplicaTests {

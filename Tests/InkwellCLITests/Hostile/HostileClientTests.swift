@@ -22,8 +22,8 @@ import Testing
         var random = SeededGenerator(seed: seed)
         let started = ContinuousClock.now
         _ = BombBodies.shared
-        let scratch = try ScratchDirectory("hostile")
-        let server = try await ServerUnderAttack.start(data: scratch.url.appendingPathComponent("server"))
+        let scratch = try TemporaryDirectory("hostile")
+        let server = try await ServerProcess.start(data: scratch.url.appendingPathComponent("server"))
         let room = "board-\(seed % 1_000)"
         let address = "http://127.0.0.1:\(server.port)"
 
@@ -104,8 +104,8 @@ import Testing
         let seed = SeededGenerator.seedFromEnvironment()
         print("each hostile case alone: seed \(seed) (INKWELL_SEED=\(seed) replays)")
         var random = SeededGenerator(seed: seed)
-        let scratch = try ScratchDirectory("hostile-alone")
-        let server = try await ServerUnderAttack.start(data: scratch.url.appendingPathComponent("server"))
+        let scratch = try TemporaryDirectory("hostile-alone")
+        let server = try await ServerProcess.start(data: scratch.url.appendingPathComponent("server"))
         let ledger = HostileLedger()
         var observations: [HostileRun.Observation] = []
         for hostile in HostileCase.catalogue {

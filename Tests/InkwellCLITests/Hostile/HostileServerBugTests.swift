@@ -87,8 +87,8 @@ import Testing
     ) async throws -> (HostileRun.Observation, HostileFindings) {
         let seed = SeededGenerator.seedFromEnvironment()
         print("\(hostile.name): seed \(seed) (INKWELL_SEED=\(seed) replays)")
-        let scratch = try ScratchDirectory("hostile-bug")
-        let server = try await ServerUnderAttack.start(data: scratch.url.appendingPathComponent("server"))
+        let scratch = try TemporaryDirectory("hostile-bug")
+        let server = try await ServerProcess.start(data: scratch.url.appendingPathComponent("server"))
         let ledger = HostileLedger()
         ledger.record(room: "bug")
         let planned = HostileRun.Planned(

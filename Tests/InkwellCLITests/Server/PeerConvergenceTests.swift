@@ -13,9 +13,9 @@ import Glibc
         let seed = SeededGenerator.seedFromEnvironment()
         print("PeerConvergenceTests seed \(seed) (INKWELL_SEED)")
         var random = SeededGenerator(seed: seed)
-        let serverData = try TemporaryFolder("inkwell-converge-server")
-        let peers = try (0..<3).map { try TemporaryFolder("inkwell-converge-peer-\($0)") }
-        var server: ServerProcess? = try await ServerProcess.start(data: serverData.path)
+        let serverData = try TemporaryDirectory("converge-server")
+        let peers = try (0..<3).map { try TemporaryDirectory("converge-peer-\($0)") }
+        var server: ServerProcess? = try await ServerProcess.start(data: serverData.url)
         let port = server!.port
         let address = "http://127.0.0.1:\(port)"
         for round in 0..<5 {
@@ -24,7 +24,7 @@ import Glibc
                 await server?.kill()
                 server = nil
             }
-            var running: [Process] = []
+            var running: [ChildProcess] = []
             for peer in peers {
                 var arguments = [
                     "join", "room", "--server", address, "--data", peer.path,
@@ -33,15 +33,15 @@ import Glibc
                 ]
                 if Bool.random(using: &random) { arguments += ["--rate", "400"] }
                 if Bool.random(using: &random) { arguments.append("--offline-first") }
-                running.append(try Self.launch(arguments))
+                running.append(try ChildProcess(arguments))
             }
             try await Task.sleep(for: .milliseconds(Int64.random(in: 300...1_200, using: &random)))
             for process in running {
                 // A clean leave or a dropped connection, whatever state the peer was in.
-                kill(process.processIdentifier, Bool.random(using: &random) ? SIGTERM : SIGKILL)
-                await ServerProcess.exit(of: process)
+                process.signal(Bool.random(using: &random) ? SIGTERM : SIGKILL)
+                await process.waitForExit()
             }
-            if server == nil { server = try await ServerProcess.start(data: serverData.path, port: port) }
+            if server == nil { server = try await ServerProcess.start(data: serverData.url, port: port) }
         }
         // Each peer uploads what it kept, then each downloads what the others did.
         var lines: [String] = []
@@ -56,7 +56,7 @@ import Glibc
             }
         }
         // A newcomer exporting from the server, and a peer exporting offline, see the same board.
-        let exports = try TemporaryFolder("inkwell-converge-export")
+        let exports = try TemporaryDirectory("converge-export")
         let fromServer = try await InkwellProcess.running([
             "export", "room", "--server", address, "--svg", exports.path + "/server.svg",
         ])
@@ -75,15 +75,5 @@ import Glibc
         print("PeerConvergenceTests: \(lines)")
         #expect(Set(lines).count == 1, "peers differ: \(lines)")
         #expect(lines.first?.contains(" 0 changes") == false)
-    }
-
-    private static func launch(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = InkwellProcess.binary
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
     }
 }

@@ -16,17 +16,17 @@ import Testing
         let seed = SeededGenerator.seedFromEnvironment()
         print("ServerCrashTests seed \(seed) (INKWELL_SEED), \(Self.kills) kills (INKWELL_SERVER_KILLS)")
         var random = SeededGenerator(seed: seed)
-        let folder = try TemporaryFolder("inkwell-kills")
+        let folder = try TemporaryDirectory("kills")
         var acknowledged: [PackID: (room: String, position: UInt64)] = [:]
         var port = 0
         var pushed = 0
         for round in 0...Self.kills {
-            let server = try await ServerProcess.start(data: folder.path, port: port)
+            let server = try await ServerProcess.start(data: folder.url, port: port, logLevel: "error")
             port = server.port
             // Four connections push without waiting for acks; the server dies while they do.
             var pushers: [Task<(acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int), any Error>] = []
             for _ in 0..<4 {
-                let socket = try await Self.connect(to: server.syncURL)
+                let socket = try await Self.connect(to: server.syncURL.absoluteString)
                 let seed = random.next()
                 pushers.append(Task { try await Self.push(on: socket, seed: seed) })
             }

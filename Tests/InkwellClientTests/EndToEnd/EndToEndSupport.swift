@@ -35,7 +35,7 @@ func eventually(
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw ServerProcess.Failure(description: "timed out: \(what)") }
+        guard ContinuousClock.now < deadline else { throw ChildProcess.Failure("timed out: \(what)") }
         try await Task.sleep(for: .milliseconds(20))
     }
 }

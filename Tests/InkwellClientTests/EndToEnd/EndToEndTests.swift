@@ -21,13 +21,13 @@ struct EndToEndTests {
         try await withServer(data: serverData.url) { server in
             let alice = try SyncClient(
                 store: try Store.inMemory(),
-                url: server.url,
+                url: server.syncURL,
                 rooms: [Self.room],
                 configuration: endToEndConfiguration(seed: seed)
             )
             let bob = try SyncClient(
                 store: try Store(path: clientData.url.appendingPathComponent("bob.sqlite").path),
-                url: server.url,
+                url: server.syncURL,
                 rooms: [Self.room],
                 configuration: endToEndConfiguration(seed: seed &+ 1)
             )
@@ -126,7 +126,7 @@ struct EndToEndTests {
                 // A newcomer joins the room while running and gets all of it.
                 let newcomer = try SyncClient(
                     store: try Store.inMemory(),
-                    url: server.url,
+                    url: server.syncURL,
                     rooms: [],
                     configuration: endToEndConfiguration(seed: seed &+ 1)
                 )
@@ -155,7 +155,7 @@ struct EndToEndTests {
         try await withServer(data: serverData.url) { server in
             let writer = try SyncClient(
                 store: try Store.inMemory(),
-                url: server.url,
+                url: server.syncURL,
                 rooms: [Self.room],
                 configuration: endToEndConfiguration(seed: seed)
             )
@@ -170,7 +170,7 @@ struct EndToEndTests {
             func read(expecting count: Int) async throws -> (SyncStatistics, UInt64) {
                 let reader = try SyncClient(
                     store: try Store(path: path),
-                    url: server.url,
+                    url: server.syncURL,
                     rooms: [Self.room],
                     configuration: endToEndConfiguration(seed: seed &+ UInt64(count))
                 )
@@ -194,7 +194,7 @@ struct EndToEndTests {
             // A stopped client stays stopped: the writer comes back as a new client on the same store.
             let writerAgain = try SyncClient(
                 store: writer.store,
-                url: server.url,
+                url: server.syncURL,
                 rooms: [Self.room],
                 configuration: endToEndConfiguration(seed: seed &+ 2)
             )
@@ -226,13 +226,13 @@ struct EndToEndTests {
         try await withServer(data: serverData.url) { server in
             let alice = try SyncClient(
                 store: try Store.inMemory(),
-                url: server.url,
+                url: server.syncURL,
                 rooms: [Self.room],
                 configuration: endToEndConfiguration(seed: seed)
             )
             let bob = try SyncClient(
                 store: try Store.inMemory(),
-                url: server.url,
+                url: server.syncURL,
                 rooms: [Self.room],
                 configuration: endToEndConfiguration(seed: seed &+ 1)
             )

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import InkwellServer
 import InkwellStore
+import InkwellTesting
 import Synchronization
 import Testing
 

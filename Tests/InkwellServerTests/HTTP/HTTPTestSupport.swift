@@ -18,17 +18,7 @@ import Musl
 import Darwin
 #endif
 
-/// A folder for one test, removed afterwards.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init(_ name: String) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-\(name)-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
+extension TemporaryDirectory {
     /// Everything below the folder (files and folders, hidden ones too), relative to it.
     func contents() -> Set<String> {
         Set(FileManager.default.subpaths(atPath: path) ?? [])

@@ -1,5 +1,6 @@
 import Foundation
 import InkwellStore
+import InkwellTesting
 import Testing
 
 /// Every store test runs on both kinds of database (house style 15).
@@ -35,18 +36,7 @@ struct OpenedStore {
     }
 }
 
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+extension TemporaryDirectory {
     /// The store's file inside the folder.
-    var file: String { url.appendingPathComponent("store.sqlite").path }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
+    var file: String { path("store.sqlite") }
 }

@@ -1,0 +1,138 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One of this package's executables running as a child, as a user would run it, with its output
+/// captured as it arrives. Every wait polls with `Task.sleep`: tests share the cooperative pool, which
+/// has as many threads as cores, and a blocked thread would starve the others.
+public final class ChildProcess: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(_ description: String) {
+            self.description = description
+        }
+    }
+
+    private final class Captured: Sendable {
+        let standardOutput = Mutex("")
+        let standardError = Mutex("")
+    }
+
+    public let arguments: [String]
+    private let process: Mutex<Process>
+    private let captured = Captured()
+
+    /// The package's executables sit beside the test bundle in the build products folder.
+    public static func executable(_ name: String = "inkwell") -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Starts `executable ARGUMENTS`.
+    public init(_ arguments: [String], executable: URL = ChildProcess.executable()) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Failure("no executable at \(executable.path): build the package first")
+        }
+        self.arguments = arguments
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        let captured = captured
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            captured.standardOutput.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
+        error.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            captured.standardError.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
+        try process.run()
+        self.process = Mutex(process)
+    }
+
+    deinit {
+        process.withLock { process in
+            if process.isRunning { Self.send(SIGKILL, to: process.processIdentifier) }
+        }
+    }
+
+    public var standardOutput: String { captured.standardOutput.withLock { $0 } }
+    public var standardError: String { captured.standardError.withLock { $0 } }
+    public var isRunning: Bool { process.withLock(\.isRunning) }
+    public var identifier: Int32 { process.withLock(\.processIdentifier) }
+
+    /// The exit status once it has exited.
+    public var terminationStatus: Int32? {
+        process.withLock { $0.isRunning ? nil : $0.terminationStatus }
+    }
+
+    /// Waits until a line of standard output satisfies `match`; fails if the process exits first.
+    public func waitForLine(timeout: Duration, where match: (Substring) -> Bool) async throws -> Substring {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = standardOutput.split(separator: "\n").first(where: match) { return line }
+            guard isRunning else {
+                throw Failure("\(name) exited with \(terminationStatus ?? -1): \(standardError.suffix(2_000))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Failure("\(name) printed no expected line in \(timeout): \(standardOutput.suffix(2_000))")
+    }
+
+    /// Waits for the exit (SIGKILL after `timeout`) and returns the status.
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(60)) async -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if isRunning {
+            signal(SIGKILL)
+            while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        // Let the readability handlers take the last output.
+        try? await Task.sleep(for: .milliseconds(50))
+        return terminationStatus ?? -1
+    }
+
+    /// SIGTERM, as an operator would, then waits for the exit.
+    @discardableResult
+    public func terminate(timeout: Duration = .seconds(20)) async -> Int32 {
+        signal(SIGTERM)
+        return await waitForExit(timeout: timeout)
+    }
+
+    /// SIGKILL: the process dies where it stands.
+    public func kill() async {
+        signal(SIGKILL)
+        await waitForExit()
+    }
+
+    /// Sends `signal` if the process is still running.
+    public func signal(_ signal: Int32) {
+        process.withLock { process in
+            if process.isRunning { Self.send(signal, to: process.processIdentifier) }
+        }
+    }
+
+    private var name: String { "inkwell \(arguments.first ?? "")" }
+
+    private static func send(_ signal: Int32, to identifier: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.kill(identifier, signal)
+        #elseif canImport(Musl)
+        _ = Musl.kill(identifier, signal)
+        #else
+        _ = Darwin.kill(identifier, signal)
+        #endif
+    }
+}
