@@ -1,0 +1,77 @@
+// Why the sync session refused a request or gave up, as Swift's `SyncClientError`
+// (Sources/InkwellClient/Client/SyncClientError.swift). Safe to log and to show: messages name codes and
+// limits, never change content; the one message quoted is the server's own.
+
+/**
+ * @typedef {'unsupportedVersion' | 'invalidRoom' | 'invalidOptions' | 'closed' | 'storage'
+ *   | 'replicaInUse' | 'seqConflict' | 'noWebSocket' | 'malformedFrame'} SyncErrorCode
+ */
+
+/** The one error type of Web/js/sync. */
+export class SyncError extends Error {
+  /**
+   * @param {SyncErrorCode} code
+   * @param {string} message
+   * @param {unknown} [cause]
+   */
+  constructor(code, message, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'SyncError';
+    /** @type {SyncErrorCode} */
+    this.code = code;
+  }
+
+  /**
+   * The server does not speak this client's protocol version (close code 4001): reconnecting cannot help,
+   * the page needs an update. `serverMessage` is the server's, in plain words for the user.
+   * @param {string} serverMessage
+   */
+  static unsupportedVersion(serverMessage) {
+    const error = new SyncError(
+      'unsupportedVersion',
+      `the server does not support this app's protocol version: ${serverMessage}`,
+    );
+    error.serverMessage = serverMessage;
+    return error;
+  }
+
+  /** A room name the protocol cannot carry: 1–128 of `A–Z a–z 0–9 . _ -`. */
+  static invalidRoom() {
+    return new SyncError('invalidRoom', 'room names are 1 to 128 of A-Z a-z 0-9 . _ -');
+  }
+
+  /** @param {string} what */
+  static invalidOptions(what) {
+    return new SyncError('invalidOptions', `invalid session option: ${what}`);
+  }
+
+  /** The session or store was closed. */
+  static closed() {
+    return new SyncError('closed', 'the sync session is closed');
+  }
+
+  /**
+   * The local store failed (quota, a browser that forbids storage, a broken database).
+   * @param {string} operation what was being done
+   * @param {unknown} cause
+   */
+  static storage(operation, cause) {
+    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    return new SyncError('storage', `the local store could not ${operation} (${reason})`, cause);
+  }
+
+  /** Two writers tried to give out the same seq of one timeline; the later one was refused. */
+  static seqConflict() {
+    return new SyncError('seqConflict', 'another writer used this timeline: the change was not stored');
+  }
+
+  /** No WebSocket constructor: pass one, or run node with --experimental-websocket. */
+  static noWebSocket() {
+    return new SyncError('noWebSocket', 'no WebSocket implementation is available');
+  }
+
+  /** @param {string} reason */
+  static malformedFrame(reason) {
+    return new SyncError('malformedFrame', `the server sent a frame that does not decode: ${reason}`);
+  }
+}

@@ -1,0 +1,34 @@
+// The author of a reloaded page: the timeline it leased, resumed after its last seq, a clock after every
+// stamp the store holds, and the user's undo history rebuilt from the timeline's own changes.
+
+import { Author, isUndoStep } from '../model/author.js';
+import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
+
+/**
+ * @param {{
+ *   replica: string, lastSeq: number, board: string, changes: {id: {replica: string, seq: number},
+ *   stamp: {wall: number, counter: number}, board: string, operations: object[]}[],
+ *   stamps?: {wall: number, counter: number}[], now?: () => number
+ * }} options `changes`: every decoded change of the room; `stamps`: those of changes kept aside
+ * @returns {Author}
+ * - Complexity: O(n log n) for n changes.
+ */
+export function resumeAuthor({ replica, lastSeq, board, changes, stamps = [], now }) {
+  let latest = ZERO_STAMP;
+  for (const stamp of [...stamps, ...changes.map((change) => change.stamp)]) {
+    if (compareStamps(stamp, latest) > 0) latest = stamp;
+  }
+  const own = changes.filter((change) => change.id.replica === replica).sort((a, b) => a.id.seq - b.id.seq);
+  const seq = Math.max(lastSeq, own.at(-1)?.id.seq ?? 0);
+  const author = new Author({ replica, lastSeq: seq, latest, ...(now === undefined ? {} : { now }) });
+  // Replaying the timeline's steps rebuilds exactly the stacks the user left.
+  const history = author.history(board);
+  for (const change of own) {
+    if (change.board !== board) continue;
+    const [first] = change.operations;
+    if (change.operations.length === 1 && first?.op === 'undo') history.undo();
+    else if (change.operations.length === 1 && first?.op === 'redo') history.redo();
+    else if (isUndoStep(change.operations)) history.record(change.id);
+  }
+  return author;
+}

@@ -1,0 +1,269 @@
+// The page's store: IndexedDB, with the interface and rules of store-memory.js (see store-records.js).
+//
+// Timelines are leased with the Web Locks API, one lock per (database, room, replica): a reload gets the
+// same timeline back (the previous page's lock went with it), while a second tab of the same room finds it
+// held and takes, or creates, another. So two tabs never give out the same change id, and the seq check in
+// `recordLocal`'s transaction catches any writer that slipped past the lease. Without Web Locks (very old
+// browsers) every session creates a new timeline: more timelines, never a reused id.
+
+import { newReplicaId } from '../model/ids.js';
+import { SyncError } from './errors.js';
+import { tryLock } from './web-locks.js';
+
+/** @typedef {import('./store-records.js').StoredChange} StoredChange */
+/** @typedef {import('./store-records.js').PendingPack} PendingPack */
+/** @typedef {import('./store-records.js').AsideItem} AsideItem */
+/** @typedef {import('./store-records.js').ReplicaLease} ReplicaLease */
+
+const VERSION = 1;
+
+/**
+ * Opens (creating if needed) the page's store.
+ * @param {{name?: string, indexedDB?: IDBFactory, locks?: LockManager | null}} [options]
+ * @returns {Promise<IndexedDBStore>}
+ * @throws {SyncError} `storage` when the browser refuses IndexedDB (private modes of some browsers)
+ */
+export async function openIndexedDBStore({
+  name = 'inkwell',
+  indexedDB = globalThis.indexedDB,
+  locks = globalThis.navigator?.locks ?? null,
+} = {}) {
+  if (indexedDB === undefined) throw SyncError.storage('open', new Error('IndexedDB is not available'));
+  const request = indexedDB.open(name, VERSION);
+  request.onupgradeneeded = () => upgrade(request.result);
+  try {
+    return new IndexedDBStore(await settle(request), name, locks);
+  } catch (error) {
+    throw SyncError.storage('open', error);
+  }
+}
+
+/** Object stores and indexes of version 1; a later version adds to them, never edits them. */
+function upgrade(db) {
+  db.createObjectStore('changes', { keyPath: 'id' }).createIndex('room', 'room');
+  db.createObjectStore('outbox', { keyPath: 'id' }).createIndex('room', 'room');
+  db.createObjectStore('packs', { keyPath: 'id' }).createIndex('room', 'room');
+  db.createObjectStore('aside', { keyPath: 'id', autoIncrement: true }).createIndex('room', 'room');
+  db.createObjectStore('replicas', { keyPath: 'id' }).createIndex('room', 'room');
+  db.createObjectStore('rooms', { keyPath: 'room' });
+}
+
+export class IndexedDBStore {
+  #db;
+  #name;
+  #locks;
+
+  /** @param {IDBDatabase} db @param {string} name @param {LockManager | null} locks */
+  constructor(db, name, locks) {
+    this.#db = db;
+    this.#name = name;
+    this.#locks = locks;
+    // Another tab upgrading the schema: step aside rather than block it.
+    db.onversionchange = () => db.close();
+  }
+
+  /** @param {string} room @returns {Promise<ReplicaLease>} */
+  async claimReplica(room) {
+    if (this.#locks !== null) {
+      const records = await this.#run('replicas', 'readonly', (stores) => all(stores.replicas.index('room'), room));
+      records.sort((a, b) => a.created - b.created);
+      for (const record of records) {
+        const lease = await this.#lease(record);
+        if (lease !== null) return lease;
+      }
+    }
+    const record = { id: '', room, replica: newReplicaId(), lastSeq: 0, created: Date.now() };
+    record.id = `${room}/${record.replica}`;
+    // A fresh random id: no other page can hold its lock yet.
+    const lease = (await this.#lease(record)) ?? { replica: record.replica, lastSeq: 0, release: () => {} };
+    await this.#run('replicas', 'readwrite', (stores) => request(stores.replicas.add(record)));
+    return lease;
+  }
+
+  /** @param {string} room @param {string} replica @returns {Promise<ReplicaLease | null>} */
+  async tryLease(room, replica) {
+    const record = await this.#run('replicas', 'readonly', (stores) => request(stores.replicas.get(`${room}/${replica}`)));
+    if (record === undefined) return null;
+    // Without Web Locks a closed tab's timeline cannot be told from a live one's; pushing its queue twice
+    // costs bytes, never correctness (the server and every replica keep a change once).
+    if (this.#locks === null) return { replica, lastSeq: record.lastSeq, release: () => {} };
+    return this.#lease(record);
+  }
+
+  /** @param {string} room */
+  async loadRoom(room) {
+    const names = ['changes', 'outbox', 'packs', 'aside', 'replicas', 'rooms'];
+    return this.#run(names, 'readonly', async (stores) => {
+      const [changes, outbox, packs, aside, replicas, roomRecord] = await Promise.all([
+        all(stores.changes.index('room'), room),
+        all(stores.outbox.index('room'), room),
+        all(stores.packs.index('room'), room),
+        all(stores.aside.index('room'), room),
+        all(stores.replicas.index('room'), room),
+        request(stores.rooms.get(room)),
+      ]);
+      return {
+        changes: changes.map(withoutId),
+        outbox: outbox.map(({ key, replica, seq }) => ({ key, replica, seq })),
+        packs: packs.map(withoutId),
+        aside,
+        watermark: roomRecord?.watermark ?? 0,
+        replicas: replicas.map(({ room, replica, lastSeq }) => ({ room, replica, lastSeq })),
+      };
+    });
+  }
+
+  /** @param {StoredChange} change */
+  async recordLocal(change) {
+    await this.#run(['changes', 'outbox', 'replicas'], 'readwrite', async (stores) => {
+      const id = `${change.room}/${change.replica}`;
+      const record = await request(stores.replicas.get(id));
+      if (record === undefined || record.lastSeq >= change.seq) throw SyncError.seqConflict();
+      record.lastSeq = change.seq;
+      stores.replicas.put(record);
+      stores.changes.put({ ...change, id: `${change.room}/${change.key}` });
+      await request(
+        stores.outbox.put({
+          id: `${change.room}/${change.key}`,
+          room: change.room,
+          key: change.key,
+          replica: change.replica,
+          seq: change.seq,
+        }),
+      );
+    });
+  }
+
+  /** @param {string} room @param {StoredChange[]} changes @param {AsideItem[]} [aside] */
+  async storeRemote(room, changes, aside = []) {
+    return this.#run(['changes', 'aside'], 'readwrite', (stores) => putRemote(stores, room, changes, aside));
+  }
+
+  /** @param {string} room @param {number} id @param {StoredChange[]} changes */
+  async promoteAside(room, id, changes) {
+    return this.#run(['changes', 'aside'], 'readwrite', async (stores) => {
+      const inserted = await putRemote(stores, room, changes, []);
+      await request(stores.aside.delete(id));
+      return inserted;
+    });
+  }
+
+  /** @param {PendingPack} pack */
+  async packPlanned(pack) {
+    await this.#run(['outbox', 'packs'], 'readwrite', async (stores) => {
+      for (const key of pack.changeKeys) stores.outbox.delete(`${pack.room}/${key}`);
+      await request(stores.packs.put({ ...pack, id: `${pack.room}/${pack.hex}` }));
+    });
+  }
+
+  /** @param {string} room @param {string} hex */
+  async acknowledgePack(room, hex) {
+    await this.#run('packs', 'readwrite', (stores) => request(stores.packs.delete(`${room}/${hex}`)));
+  }
+
+  /** @param {string} room @param {number} position */
+  async setWatermark(room, position) {
+    return this.#run('rooms', 'readwrite', async (stores) => {
+      const record = (await request(stores.rooms.get(room))) ?? { room, watermark: 0 };
+      // Never lower it: another tab may have stored further.
+      record.watermark = Math.max(record.watermark, position);
+      await request(stores.rooms.put(record));
+      return record.watermark;
+    });
+  }
+
+  close() {
+    this.#db.close();
+  }
+
+  async #lease(record) {
+    if (this.#locks === null) return null;
+    const release = await tryLock(this.#locks, `inkwell:${this.#name}:${record.room}:${record.replica}`);
+    return release === null ? null : { replica: record.replica, lastSeq: record.lastSeq, release };
+  }
+
+  /**
+   * Runs `body` in one transaction and resolves with its result once the transaction has committed; if
+   * `body` throws, the transaction is aborted and nothing it wrote is kept.
+   * @template T
+   * @param {string | string[]} names
+   * @param {IDBTransactionMode} mode
+   * @param {(stores: Record<string, IDBObjectStore>) => Promise<T> | T} body
+   * @returns {Promise<T>}
+   */
+  async #run(names, mode, body) {
+    const list = Array.isArray(names) ? names : [names];
+    let transaction;
+    try {
+      transaction = this.#db.transaction(list, mode);
+    } catch (error) {
+      throw SyncError.storage(mode === 'readonly' ? 'read' : 'write', error);
+    }
+    const done = new Promise((resolve, reject) => {
+      transaction.oncomplete = () => resolve(undefined);
+      transaction.onabort = () => reject(transaction.error ?? new Error('transaction aborted'));
+      transaction.onerror = (event) => event.preventDefault?.();
+    });
+    /** @type {Record<string, IDBObjectStore>} */
+    const stores = {};
+    for (const name of list) stores[name] = transaction.objectStore(name);
+    let result;
+    try {
+      result = await body(stores);
+    } catch (error) {
+      try {
+        transaction.abort();
+      } catch {
+        // Already finished: nothing left to undo.
+      }
+      done.catch(() => {});
+      throw error instanceof SyncError ? error : SyncError.storage('write', error);
+    }
+    try {
+      await done;
+    } catch (error) {
+      throw SyncError.storage(mode === 'readonly' ? 'read' : 'write', error);
+    }
+    return result;
+  }
+}
+
+/** Puts the changes that are not stored yet, and the aside items; resolves with the keys put. */
+async function putRemote(stores, room, changes, aside) {
+  const present = await Promise.all(changes.map((change) => request(stores.changes.getKey(`${room}/${change.key}`))));
+  const inserted = [];
+  changes.forEach((change, index) => {
+    if (present[index] !== undefined) return;
+    stores.changes.put({ ...change, id: `${room}/${change.key}` });
+    inserted.push(change.key);
+  });
+  for (const item of aside) stores.aside.add({ ...item });
+  return inserted;
+}
+
+/**
+ * @param {IDBRequest} req
+ * @returns {Promise<any>}
+ */
+function request(req) {
+  return settle(req);
+}
+
+/** @param {IDBIndex} index @param {string} room */
+function all(index, room) {
+  return settle(index.getAll(room));
+}
+
+/** @param {IDBRequest} req */
+function settle(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/** @template {{id?: unknown}} T @param {T} record */
+function withoutId(record) {
+  const { id: _, ...rest } = record;
+  return rest;
+}

@@ -1,0 +1,157 @@
+// The store in memory, for node tests: the same async interface and rules as store-indexeddb.js (see
+// store-records.js). Sessions opened on one MemoryStore behave like tabs sharing one browser profile:
+// timelines are leased in-process, and closing a session and opening another is a reload.
+
+import { newReplicaId } from '../model/ids.js';
+import { SyncError } from './errors.js';
+
+/** @typedef {import('./store-records.js').StoredChange} StoredChange */
+/** @typedef {import('./store-records.js').PendingPack} PendingPack */
+/** @typedef {import('./store-records.js').AsideItem} AsideItem */
+/** @typedef {import('./store-records.js').ReplicaLease} ReplicaLease */
+
+export class MemoryStore {
+  /** @type {Map<string, StoredChange>} by `room/key` */
+  #changes = new Map();
+  /** @type {Map<string, {key: string, replica: string, seq: number, room: string}>} by `room/key` */
+  #outbox = new Map();
+  /** @type {Map<string, PendingPack>} by `room/hex` */
+  #packs = new Map();
+  /** @type {Map<number, AsideItem>} */
+  #aside = new Map();
+  #nextAside = 1;
+  /** @type {Map<string, number>} */
+  #watermarks = new Map();
+  /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number}[]} */
+  #replicas = [];
+  /** Leased timelines, as `room/replica`. @type {Set<string>} */
+  #leases = new Set();
+  #newReplica;
+  /** Set to an Error to make every later write fail with it: for tests of a failing disk. */
+  failWrites = null;
+
+  /** @param {{newReplica?: () => string}} [options] inject seeded replica ids in tests */
+  constructor({ newReplica = () => newReplicaId() } = {}) {
+    this.#newReplica = newReplica;
+  }
+
+  /** @param {string} room @returns {Promise<ReplicaLease>} */
+  async claimReplica(room) {
+    for (const record of this.#replicas) {
+      if (record.room !== room) continue;
+      const lease = this.#lease(record);
+      if (lease !== null) return lease;
+    }
+    const record = { room, replica: this.#newReplica(), lastSeq: 0 };
+    this.#replicas.push(record);
+    return /** @type {ReplicaLease} */ (this.#lease(record));
+  }
+
+  /** @param {string} room @param {string} replica @returns {Promise<ReplicaLease | null>} */
+  async tryLease(room, replica) {
+    const record = this.#replicas.find((r) => r.room === room && r.replica === replica);
+    return record === undefined ? null : this.#lease(record);
+  }
+
+  /** @param {string} room */
+  async loadRoom(room) {
+    const inRoom = (/** @type {{room: string}} */ value) => value.room === room;
+    return {
+      changes: [...this.#changes.values()].filter(inRoom).map(copyChange),
+      outbox: [...this.#outbox.values()].filter(inRoom).map(({ key, replica, seq }) => ({ key, replica, seq })),
+      packs: [...this.#packs.values()].filter(inRoom).map((pack) => ({ ...pack, changeKeys: [...pack.changeKeys] })),
+      aside: [...this.#aside].filter(([, item]) => item.room === room).map(([id, item]) => ({ ...item, id })),
+      watermark: this.#watermarks.get(room) ?? 0,
+      replicas: this.#replicas.filter(inRoom).map((record) => ({ ...record })),
+    };
+  }
+
+  /** Stores a change made here and queues it, checking that its seq was never given out. @param {StoredChange} change */
+  async recordLocal(change) {
+    this.#checkWritable();
+    const record = this.#replicas.find((r) => r.room === change.room && r.replica === change.replica);
+    if (record === undefined || record.lastSeq >= change.seq) throw SyncError.seqConflict();
+    record.lastSeq = change.seq;
+    this.#changes.set(`${change.room}/${change.key}`, copyChange(change));
+    this.#outbox.set(`${change.room}/${change.key}`, {
+      key: change.key,
+      replica: change.replica,
+      seq: change.seq,
+      room: change.room,
+    });
+  }
+
+  /**
+   * Stores received changes (those already here are skipped) and items set aside.
+   * @param {string} room @param {StoredChange[]} changes @param {AsideItem[]} aside
+   * @returns {Promise<string[]>} the keys of the changes that were new
+   */
+  async storeRemote(room, changes, aside = []) {
+    this.#checkWritable();
+    const inserted = [];
+    for (const change of changes) {
+      const id = `${room}/${change.key}`;
+      if (this.#changes.has(id)) continue;
+      this.#changes.set(id, copyChange(change));
+      inserted.push(change.key);
+    }
+    for (const item of aside) this.#aside.set(this.#nextAside++, { ...item, bytes: item.bytes.slice() });
+    return inserted;
+  }
+
+  /** Replaces an item set aside by the changes it decoded to (after an upgrade). */
+  async promoteAside(room, id, changes) {
+    this.#checkWritable();
+    const inserted = await this.storeRemote(room, changes, []);
+    this.#aside.delete(id);
+    return inserted;
+  }
+
+  /** Takes a pack's changes off the queue and keeps the pack until its ack. @param {PendingPack} pack */
+  async packPlanned(pack) {
+    this.#checkWritable();
+    for (const key of pack.changeKeys) this.#outbox.delete(`${pack.room}/${key}`);
+    this.#packs.set(`${pack.room}/${pack.hex}`, { ...pack, changeKeys: [...pack.changeKeys] });
+  }
+
+  /** The server holds the pack durably. */
+  async acknowledgePack(room, hex) {
+    this.#checkWritable();
+    this.#packs.delete(`${room}/${hex}`);
+  }
+
+  /** Raises the room's watermark (never lowers it: another tab may have stored further). */
+  async setWatermark(room, position) {
+    this.#checkWritable();
+    const watermark = Math.max(this.#watermarks.get(room) ?? 0, position);
+    this.#watermarks.set(room, watermark);
+    return watermark;
+  }
+
+  close() {}
+
+  #lease(record) {
+    const name = `${record.room}/${record.replica}`;
+    if (this.#leases.has(name)) return null;
+    this.#leases.add(name);
+    let released = false;
+    return {
+      replica: record.replica,
+      lastSeq: record.lastSeq,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#leases.delete(name);
+      },
+    };
+  }
+
+  #checkWritable() {
+    if (this.failWrites !== null) throw SyncError.storage('write', this.failWrites);
+  }
+}
+
+/** @param {StoredChange} change */
+function copyChange(change) {
+  return { ...change, stamp: { ...change.stamp }, bytes: change.bytes.slice() };
+}

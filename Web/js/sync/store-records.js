@@ -1,0 +1,66 @@
+// The records both stores keep, and the interface they share (store-memory.js for node tests,
+// store-indexeddb.js for the page). Every method is async and every write is one transaction: either all
+// of it is stored or none of it.
+//
+// Changes are kept as their encoded bytes, exactly as made or received (DESIGN §1: memory, disk and
+// network carry the same bytes). The outbox is split by replica: a page writes and pushes only the
+// timelines it holds a lease on, so two tabs never push, or number, the same timeline.
+
+/**
+ * @typedef {{wall: number, counter: number}} Stamp
+ * @typedef {{
+ *   key: string, room: string, board: string, replica: string, seq: number, stamp: Stamp,
+ *   schemaVersion: number, bytes: Uint8Array
+ * }} StoredChange a change, encoded; `key` is `<replica>-<seq>`
+ * @typedef {{hex: string, room: string, replica: string, changeKeys: string[], bytes: Uint8Array}} PendingPack
+ *   a pack pushed (or about to be) and not yet acknowledged, kept byte for byte so a push again after a
+ *   lost ack has the same id and the server stores it once
+ * @typedef {{room: string, kind: 'pack' | 'change', schemaVersion: number, bytes: Uint8Array}} AsideItem
+ *   bytes from a newer schema (or an encrypted pack), kept to be decoded after an upgrade
+ * @typedef {{room: string, replica: string, lastSeq: number}} ReplicaRecord one timeline of this store
+ * @typedef {{key: string, replica: string, seq: number}} OutboxEntry a local change not yet packed
+ * @typedef {{
+ *   changes: StoredChange[], outbox: OutboxEntry[], packs: PendingPack[],
+ *   aside: (AsideItem & {id: number})[], watermark: number, replicas: ReplicaRecord[]
+ * }} RoomContents everything a store holds for one room
+ * @typedef {{replica: string, lastSeq: number, release: () => void}} ReplicaLease the right to write one
+ *   timeline, held until released (or the page goes away)
+ */
+
+/**
+ * The store interface. `claimReplica` leases the room's first timeline no other session holds, creating one
+ * if all are held; `tryLease` leases a given timeline if it is free (to push what a closed tab left queued).
+ * @typedef {{
+ *   claimReplica(room: string): Promise<ReplicaLease>,
+ *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
+ *   loadRoom(room: string): Promise<RoomContents>,
+ *   recordLocal(change: StoredChange): Promise<void>,
+ *   storeRemote(room: string, changes: StoredChange[], aside: AsideItem[]): Promise<string[]>,
+ *   promoteAside(room: string, id: number, changes: StoredChange[]): Promise<string[]>,
+ *   packPlanned(pack: PendingPack): Promise<void>,
+ *   acknowledgePack(room: string, hex: string): Promise<void>,
+ *   setWatermark(room: string, position: number): Promise<number>,
+ *   close(): void
+ * }} Store
+ */
+
+/**
+ * The store's record of a change.
+ * @param {string} room
+ * @param {{id: {replica: string, seq: number}, stamp: Stamp, board: string}} change
+ * @param {Uint8Array} bytes its encoding
+ * @param {number} schemaVersion
+ * @returns {StoredChange}
+ */
+export function storedChange(room, change, bytes, schemaVersion) {
+  return {
+    key: `${change.id.replica}-${change.id.seq}`,
+    room,
+    board: change.board,
+    replica: change.id.replica,
+    seq: change.id.seq,
+    stamp: { wall: change.stamp.wall, counter: change.stamp.counter },
+    schemaVersion,
+    bytes,
+  };
+}

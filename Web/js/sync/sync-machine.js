@@ -1,0 +1,314 @@
+// The client side of the sync protocol for one room, as a state machine: connection events, server frames
+// and store results go in, actions come out. It does no I/O, so every rule is tested without a socket.
+// A port of Swift's `ClientSession` (Sources/InkwellClient/Session/ClientSession.swift) for one room.
+//
+// It keeps, across reconnects, the room's cursor and every pack pushed but not yet acknowledged; on each
+// welcome it subscribes from the watermark and pushes those packs again, byte for byte, before planning
+// new ones.
+
+import { fromHex, toHex } from '../wire/bytes.js';
+import { SyncProtocol } from '../wire/limits.js';
+import { SyncError } from './errors.js';
+import { DEFAULT_PACK_LIMITS, entryBytes, planPacks } from './outbox-planner.js';
+import { RoomCursor } from './room-cursor.js';
+import { STORAGE_FAILED_ERROR, UNSUPPORTED_VERSION_CLOSE, UNSUPPORTED_VERSION_ERROR } from './server-codes.js';
+
+/**
+ * @typedef {import('./outbox-planner.js').QueuedChange} QueuedChange
+ * @typedef {import('./outbox-planner.js').PlannedPack} PlannedPack
+ * @typedef {import('../wire/sync.js').ServerFrame} ServerFrame
+ * @typedef {import('../wire/sync.js').ClientFrame} ClientFrame
+ * @typedef {{hex: string, changeKeys: string[], bytes: Uint8Array | null, estimate: number}} InFlightPack
+ *   `bytes` is null while the pack is being encoded
+ * @typedef {(
+ *   {type: 'send', frame: ClientFrame} |
+ *   {type: 'persistWatermark', position: number} |
+ *   {type: 'encode', pack: PlannedPack} |
+ *   {type: 'acknowledge', hex: string, changeKeys: string[]} |
+ *   {type: 'plan'} |
+ *   {type: 'joined'} |
+ *   {type: 'deliver', presence: import('../wire/sync.js').PresenceFrame} |
+ *   {type: 'disconnect', reason: string} |
+ *   {type: 'fail', error: SyncError}
+ * )} Action what the I/O shell must do, in order
+ * @typedef {'offline' | 'connecting' | 'awaitingWelcome' | 'open' | 'failed'} Phase
+ */
+
+export class SyncMachine {
+  /** @type {Phase} */
+  phase = 'offline';
+  /** Pack bytes the server said the room is behind, less those received since. */
+  bytesBehind = 0;
+  /** Whether the server said on this connection that nothing is left to catch up. */
+  caughtUp = false;
+  /** In push order. @type {InFlightPack[]} */
+  inFlight = [];
+  /** Why the machine gave up, once it has. @type {SyncError | null} */
+  failure = null;
+  /** Keys of the changes in flight. @type {Set<string>} */
+  #inFlightKeys = new Set();
+  /** The message of a fatal error frame: the close that follows carries only a code. @type {string | null} */
+  #fatalMessage = null;
+
+  /**
+   * @param {{
+   *   room: string, device: string, watermark?: number, agent?: string,
+   *   limits?: {maximumChanges: number, maximumBytes: number}, maximumPacksInFlight?: number
+   * }} options `device` is this page's replica id (hex)
+   */
+  constructor({ room, device, watermark = 0, agent = 'inkwell-web/1', limits = DEFAULT_PACK_LIMITS, maximumPacksInFlight = 8 }) {
+    this.room = room;
+    this.device = device;
+    this.deviceBytes = fromHex(device, 'device');
+    this.agent = agent;
+    this.limits = limits;
+    this.maximumPacksInFlight = Math.max(maximumPacksInFlight, 1);
+    this.cursor = new RoomCursor(watermark);
+  }
+
+  /**
+   * Packs a previous page planned and stored, not acknowledged: they go again, byte for byte, first.
+   * @param {{hex: string, changeKeys: string[], bytes: Uint8Array}[]} packs
+   */
+  restore(packs) {
+    for (const pack of packs) {
+      if (this.inFlight.some((known) => known.hex === pack.hex)) continue;
+      this.inFlight.push({ hex: pack.hex, changeKeys: [...pack.changeKeys], bytes: pack.bytes, estimate: pack.bytes.length });
+      for (const key of pack.changeKeys) this.#inFlightKeys.add(key);
+    }
+  }
+
+  // Connection
+
+  /** A connection is being opened. @returns {Action[]} */
+  connecting() {
+    if (this.phase !== 'failed') this.phase = 'connecting';
+    return [];
+  }
+
+  /** The WebSocket is open: say hello. @returns {Action[]} */
+  connected() {
+    if (this.phase === 'failed') return [];
+    this.phase = 'awaitingWelcome';
+    this.#fatalMessage = null;
+    return [
+      send({
+        type: 'hello',
+        protocolVersion: SyncProtocol.version,
+        minimumProtocolVersion: SyncProtocol.minimumVersion,
+        device: this.deviceBytes,
+        agent: this.agent,
+      }),
+    ];
+  }
+
+  /**
+   * The connection ended with `code` (null when it broke without a close frame).
+   * @param {number | null} code
+   * @param {string} [reason]
+   * @returns {Action[]}
+   */
+  disconnected(code, reason = '') {
+    if (this.phase === 'failed') return [];
+    this.caughtUp = false;
+    this.bytesBehind = 0;
+    if (code === UNSUPPORTED_VERSION_CLOSE) return this.#fail(this.#fatalMessage ?? (reason || 'unsupported protocol version'));
+    this.phase = 'offline';
+    return [];
+  }
+
+  // Frames
+
+  /**
+   * Handles a frame other than `packs` (the shell stores packs first, then reports them to `stored`).
+   * @param {ServerFrame} frame
+   * @param {{ownChangesStored?: boolean}} [options] false when an acknowledged pack holds a change the
+   *   local store failed to keep: its position must not count as seen, or the change would never come back
+   * @returns {Action[]}
+   */
+  received(frame, { ownChangesStored = true } = {}) {
+    switch (frame.type) {
+      case 'welcome':
+        if (this.phase !== 'awaitingWelcome') return [{ type: 'disconnect', reason: 'welcome out of order' }];
+        if (frame.protocolVersion < SyncProtocol.minimumVersion || frame.protocolVersion > SyncProtocol.version) {
+          return this.#fail(`the server chose protocol version ${frame.protocolVersion}, which this app does not speak`);
+        }
+        return this.#welcomed();
+      case 'ack':
+        if (this.phase !== 'open') return [{ type: 'disconnect', reason: 'ack before welcome' }];
+        return frame.room === this.room ? this.#acknowledged(toHex(frame.packId), frame.serverSeq, ownChangesStored) : [];
+      case 'packs':
+        return [{ type: 'disconnect', reason: 'packs must be stored before they are reported' }];
+      case 'presence':
+        if (this.phase !== 'open' || frame.room !== this.room || toHex(frame.device) === this.device) return [];
+        return [{ type: 'deliver', presence: frame }];
+      case 'progress':
+        if (this.phase !== 'open' || frame.room !== this.room) return [];
+        this.cursor.learn(frame.head);
+        this.bytesBehind = frame.bytesBehind;
+        if (frame.bytesBehind === 0 && frame.packsBehind === 0) this.caughtUp = true;
+        return [];
+      case 'error':
+        if (frame.code === UNSUPPORTED_VERSION_ERROR) return this.#fail(frame.message);
+        if (frame.fatal) {
+          this.#fatalMessage = frame.message;
+          return [];
+        }
+        // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.
+        if (frame.code === STORAGE_FAILED_ERROR) return [{ type: 'disconnect', reason: 'the server could not store a push' }];
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  /**
+   * The changes of the packs at `positions` are stored (or set aside, or unreadable for good): they count
+   * as seen. `packBytes` is their size on the wire, for the download progress.
+   * @param {number[]} positions
+   * @param {number} packBytes
+   * @param {number} head
+   * @returns {Action[]}
+   */
+  stored(positions, packBytes, head) {
+    if (this.phase !== 'open') return [];
+    let advanced = false;
+    for (const position of positions) if (this.cursor.see(position)) advanced = true;
+    this.cursor.learn(head);
+    this.bytesBehind = Math.max(this.bytesBehind - packBytes, 0);
+    return advanced ? [{ type: 'persistWatermark', position: this.cursor.watermark }] : [];
+  }
+
+  // Pushing
+
+  /** How many more packs may be planned now. */
+  get freeSlots() {
+    return this.phase === 'open' ? this.maximumPacksInFlight - this.inFlight.length : 0;
+  }
+
+  /**
+   * Plans packs for the queued changes not already in flight, up to the free slots; the shell encodes
+   * them and reports each with `encoded`.
+   * @param {QueuedChange[]} queue oldest first
+   * @returns {Action[]}
+   * - Complexity: O(q) for q queued changes.
+   */
+  plan(queue) {
+    if (this.freeSlots <= 0) return [];
+    const waiting = queue.filter((change) => !this.#inFlightKeys.has(change.key));
+    const packs = planPacks(this.room, waiting, this.limits, this.freeSlots);
+    return packs.map((pack) => {
+      const changeKeys = pack.changes.map((change) => change.key);
+      const estimate = pack.changes.reduce((sum, change) => sum + entryBytes(change), 0);
+      this.inFlight.push({ hex: pack.hex, changeKeys, bytes: null, estimate });
+      for (const key of changeKeys) this.#inFlightKeys.add(key);
+      return /** @type {Action} */ ({ type: 'encode', pack });
+    });
+  }
+
+  /**
+   * A planned pack is encoded (and stored): push it if connected, else it goes on the next welcome.
+   * @param {string} hex
+   * @param {Uint8Array} bytes
+   * @returns {Action[]}
+   */
+  encoded(hex, bytes) {
+    const pack = this.inFlight.find((known) => known.hex === hex);
+    if (pack === undefined) return [];
+    pack.bytes = bytes;
+    return this.phase === 'open' ? [send({ type: 'push', room: this.room, pack: bytes })] : [];
+  }
+
+  /**
+   * A planned pack could not be encoded or stored: its changes go back to the queue.
+   * @param {string} hex
+   */
+  abandon(hex) {
+    const index = this.inFlight.findIndex((known) => known.hex === hex);
+    if (index < 0) return;
+    const [pack] = this.inFlight.splice(index, 1);
+    for (const key of pack.changeKeys) this.#inFlightKeys.delete(key);
+  }
+
+  /** Whether a change is in a pack in flight. @param {string} key */
+  isInFlight(key) {
+    return this.#inFlightKeys.has(key);
+  }
+
+  // Presence
+
+  /**
+   * Presence is sent while connected and dropped otherwise: it is ephemeral.
+   * @param {import('../wire/sync.js').PresenceFrame} presence
+   * @returns {Action[]}
+   */
+  presence(presence) {
+    return this.phase === 'open' ? [send(presence)] : [];
+  }
+
+  // Progress
+
+  /** Bytes of the packs in flight (estimated while a pack is being encoded). */
+  get inFlightBytes() {
+    return this.inFlight.reduce((sum, pack) => sum + (pack.bytes?.length ?? pack.estimate), 0);
+  }
+
+  /**
+   * What an honest indicator shows, given the bytes of the changes queued and not yet in a pack.
+   * @param {number} queuedBytes
+   * @returns {{state: 'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting', bytesToUpload: number, bytesToDownload: number}}
+   */
+  status(queuedBytes) {
+    const bytesToUpload = queuedBytes + this.inFlightBytes;
+    const bytesToDownload = this.phase === 'open' ? this.bytesBehind : 0;
+    /** @type {'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting'} */
+    let state;
+    if (this.phase === 'offline' || this.phase === 'failed') state = 'offline';
+    else if (this.phase !== 'open') state = 'connecting';
+    else if (bytesToUpload > 0) state = 'uploading';
+    else if (bytesToDownload > 0 || !this.caughtUp || !this.cursor.isAtHead) state = 'downloading';
+    else state = 'synced';
+    return { state, bytesToUpload, bytesToDownload };
+  }
+
+  // Internals
+
+  #welcomed() {
+    this.phase = 'open';
+    /** @type {Action[]} */
+    const actions = [send({ type: 'subscribe', room: this.room, after: this.cursor.watermark })];
+    for (const pack of this.inFlight) {
+      if (pack.bytes !== null) actions.push(send({ type: 'push', room: this.room, pack: pack.bytes }));
+    }
+    actions.push({ type: 'plan' }, { type: 'joined' });
+    return actions;
+  }
+
+  #acknowledged(hex, serverSeq, ownChangesStored) {
+    /** @type {Action[]} */
+    const actions = [];
+    if (ownChangesStored && this.cursor.see(serverSeq)) {
+      actions.push({ type: 'persistWatermark', position: this.cursor.watermark });
+    } else {
+      this.cursor.learn(serverSeq);
+    }
+    // A repeated ack (the pack was pushed again) has nothing left in flight.
+    const index = this.inFlight.findIndex((pack) => pack.hex === hex);
+    if (index < 0) return actions;
+    const [pack] = this.inFlight.splice(index, 1);
+    for (const key of pack.changeKeys) this.#inFlightKeys.delete(key);
+    actions.push({ type: 'acknowledge', hex, changeKeys: pack.changeKeys }, { type: 'plan' });
+    return actions;
+  }
+
+  #fail(message) {
+    this.phase = 'failed';
+    this.failure = SyncError.unsupportedVersion(message);
+    return [{ type: 'fail', error: this.failure }];
+  }
+}
+
+/** @param {ClientFrame} frame @returns {Action} */
+function send(frame) {
+  return { type: 'send', frame };
+}

@@ -1,0 +1,34 @@
+// Sessions in a real browser, with the page's defaults (IndexedDB, Web Locks, the browser's WebSocket),
+// against the real server; then the Swift peer checks it holds the same board. Skipped, saying why,
+// without Chromium or the inkwell binary.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CHROMIUM, startPageServer } from './support/browser.mjs';
+import { hasBinary, INKWELL_BINARY, joinPeer, startServer, temporaryDirectory } from './support/server.mjs';
+
+const skip =
+  (CHROMIUM === undefined && 'no Chromium: set CHROMIUM to run it') ||
+  (!hasBinary() && `no inkwell binary at ${INKWELL_BINARY} (set INKWELL_BINARY)`);
+
+test('two tabs and a reload in Chromium, synced with the server and the Swift peer', { skip, timeout: 120_000 }, async () => {
+  const pages = await startPageServer();
+  const data = temporaryDirectory();
+  // The page comes from another origin than the server's: the server must be told to allow it.
+  const server = await startServer({ data: data.path, allowOrigin: pages.origin });
+  try {
+    const report = await pages.run(`/test/sync/support/session-harness.html?room=tabs&server=${encodeURIComponent(server.url)}`);
+    assert.equal(report.error, undefined, report.error);
+    assert.deepEqual(
+      { ...report, hash: undefined },
+      { twoTimelines: true, secondSeesStored: 5, sameHash: true, sameTimeline: true, reloadedFromStore: true, nextSeq: 6, hash: undefined },
+    );
+    const peer = await joinPeer({ room: 'tabs', url: server.url });
+    assert.equal(peer.changes, 7, peer.line);
+    assert.equal(peer.hash, report.hash, peer.line);
+  } finally {
+    await server.stop();
+    await pages.close();
+    data.cleanup();
+  }
+});

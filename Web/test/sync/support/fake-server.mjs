@@ -1,0 +1,204 @@
+// An in-process stand-in for the Inkwell server, speaking the real frames through the wire codec, with
+// knobs for what a test wants to go wrong: refusing connections, losing acks, refusing the version.
+// Its WebSocket class is what a session under test is given.
+
+import { toHex } from '../../../js/wire/bytes.js';
+import { packHeader } from '../../../js/wire/pack.js';
+import { decodeClientFrame, encodeServerFrame } from '../../../js/wire/sync.js';
+
+export class FakeServer {
+  /** room → stored packs, in log order. @type {Map<string, {serverSeq: number, pack: Uint8Array, hex: string}[]>} */
+  log = new Map();
+  /** Every push received, counting repeats. @type {{room: string, hex: string}[]} */
+  pushes = [];
+  /** Subscribe frames received. @type {{room: string, after: number}[]} */
+  subscribes = [];
+  /** Presence frames received, decoded. */
+  presence = [];
+  /** Open connections. @type {Set<FakeSocket>} */
+  sockets = new Set();
+  /** Whether connections are accepted (false: they fail as a server that is down). */
+  up = true;
+  /** Whether acks are sent. */
+  acking = true;
+  /** A message to refuse every hello with, as a server too new for this client. @type {string | null} */
+  refuseVersion = null;
+  /** Connection attempts. */
+  attempts = 0;
+
+  /** The constructor to pass as `WebSocket`. */
+  get WebSocket() {
+    const server = this;
+    return class extends FakeSocket {
+      constructor(url) {
+        super(url, server);
+      }
+    };
+  }
+
+  /** Stores a pack as if another client had pushed it; fans it out. @param {string} room @param {Uint8Array} pack */
+  inject(room, pack) {
+    return this.#append(room, pack, null);
+  }
+
+  /** Closes every connection as a crashing server would (no close frame). */
+  crash() {
+    for (const socket of [...this.sockets]) socket.serverClose(1006, '');
+  }
+
+  /** @param {FakeSocket} socket @param {Uint8Array} bytes */
+  receive(socket, bytes) {
+    const frame = decodeClientFrame(bytes);
+    switch (frame.type) {
+      case 'hello':
+        if (this.refuseVersion !== null) {
+          socket.deliver({ type: 'error', code: 2, message: this.refuseVersion, fatal: true, room: '' });
+          socket.serverClose(4001, this.refuseVersion);
+          return;
+        }
+        socket.device = toHex(frame.device);
+        socket.deliver({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: { maxFrameBytes: 1 << 20, maxMessageBytes: 8 << 20, maxPackBodyBytes: 8 << 20 } });
+        return;
+      case 'subscribe': {
+        this.subscribes.push({ room: frame.room, after: frame.after });
+        socket.rooms.add(frame.room);
+        const after = (this.log.get(frame.room) ?? []).filter((stored) => stored.serverSeq > frame.after);
+        const head = this.#head(frame.room);
+        const bytesBehind = after.reduce((sum, stored) => sum + stored.pack.length, 0);
+        socket.deliver({ type: 'progress', room: frame.room, head, bytesBehind, packsBehind: after.length });
+        if (after.length > 0) {
+          socket.deliver({ type: 'packs', room: frame.room, packs: after.map(({ serverSeq, pack }) => ({ serverSeq, pack })), head });
+        }
+        socket.deliver({ type: 'progress', room: frame.room, head, bytesBehind: 0, packsBehind: 0 });
+        return;
+      }
+      case 'push':
+        this.pushes.push({ room: frame.room, hex: toHex(packHeader(frame.pack).id) });
+        this.#append(frame.room, frame.pack, socket);
+        return;
+      case 'presence':
+        this.presence.push(frame);
+        for (const other of this.sockets) if (other !== socket && other.rooms.has(frame.room)) other.deliver(frame);
+        return;
+      default:
+    }
+  }
+
+  /** @param {FakeSocket} socket */
+  disconnected(socket) {
+    this.sockets.delete(socket);
+    // As the server's announceLeaving: an empty name, no cursor, no ink.
+    for (const room of socket.rooms) {
+      for (const other of this.sockets) {
+        if (!other.rooms.has(room) || socket.device === null) continue;
+        other.deliver({ type: 'presence', room, device: hexBytes(socket.device), name: '', colour: 0, cursorX: 0, cursorY: 0, hasCursor: false, board: '', ink: null });
+      }
+    }
+  }
+
+  #append(room, pack, pusher) {
+    const hex = toHex(packHeader(pack).id);
+    const log = this.log.get(room) ?? [];
+    this.log.set(room, log);
+    let stored = log.find((known) => known.hex === hex);
+    const isNew = stored === undefined;
+    if (stored === undefined) {
+      stored = { serverSeq: log.length + 1, pack, hex };
+      log.push(stored);
+    }
+    if (pusher !== null && this.acking) pusher.deliver({ type: 'ack', room, packId: packHeader(pack).id, serverSeq: stored.serverSeq });
+    if (!isNew) return stored;
+    for (const socket of this.sockets) {
+      if (socket === pusher || !socket.rooms.has(room)) continue;
+      socket.deliver({ type: 'packs', room, packs: [{ serverSeq: stored.serverSeq, pack }], head: stored.serverSeq });
+    }
+    return stored;
+  }
+
+  #head(room) {
+    return (this.log.get(room) ?? []).length;
+  }
+}
+
+const CONNECTING = 0;
+const OPEN = 1;
+const CLOSING = 2;
+const CLOSED = 3;
+
+/** The client's end of a fake connection: the WebSocket API a session uses, asynchronous like a real one. */
+class FakeSocket {
+  readyState = CONNECTING;
+  binaryType = 'blob';
+  onopen = null;
+  onmessage = null;
+  onclose = null;
+  onerror = null;
+  /** @type {string | null} */
+  device = null;
+  rooms = new Set();
+  #server;
+
+  /** @param {string} url @param {FakeServer} server */
+  constructor(url, server) {
+    this.url = url;
+    this.#server = server;
+    server.attempts += 1;
+    setTimeout(() => {
+      if (this.readyState !== CONNECTING) return;
+      if (!server.up) {
+        this.readyState = CLOSED;
+        this.onerror?.({});
+        this.onclose?.({ code: 1006, reason: '' });
+        return;
+      }
+      this.readyState = OPEN;
+      server.sockets.add(this);
+      this.onopen?.({});
+    }, 1);
+  }
+
+  /** @param {Uint8Array} bytes */
+  send(bytes) {
+    if (this.readyState !== OPEN) throw new Error('not open');
+    const copy = bytes.slice();
+    setTimeout(() => {
+      if (this.readyState === OPEN) this.#server.receive(this, copy);
+    }, 0);
+  }
+
+  close(code = 1000, reason = '') {
+    if (this.readyState === CLOSED || this.readyState === CLOSING) return;
+    const wasOpen = this.readyState === OPEN;
+    this.readyState = CLOSING;
+    setTimeout(() => {
+      this.readyState = CLOSED;
+      if (wasOpen) this.#server.disconnected(this);
+      this.onclose?.({ code, reason });
+    }, 1);
+  }
+
+  /** The server sends a frame. */
+  deliver(frame) {
+    const bytes = encodeServerFrame(frame);
+    setTimeout(() => {
+      if (this.readyState === OPEN) this.onmessage?.({ data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) });
+    }, 0);
+  }
+
+  /** The connection ends with `code`. */
+  serverClose(code, reason) {
+    if (this.readyState !== OPEN) return;
+    // Frames already sent arrive before the close, as on a real socket.
+    setTimeout(() => {
+      if (this.readyState === CLOSED) return;
+      this.readyState = CLOSED;
+      this.#server.disconnected(this);
+      this.onclose?.({ code, reason });
+    }, 2);
+  }
+}
+
+/** @param {string} hex */
+function hexBytes(hex) {
+  return Uint8Array.from(hex.match(/../g), (pair) => parseInt(pair, 16));
+}

@@ -1,0 +1,134 @@
+// The rules every store keeps (store-records.js), as cases run against the memory store in node and
+// against IndexedDB in a real browser (store-indexeddb.test.mjs). Plain ES, no node imports: the
+// browser page imports it too.
+
+const A = 'aa'.repeat(16);
+const B = 'bb'.repeat(16);
+
+/** A stored change record. */
+export function record(room, replica, seq, bytes = [seq]) {
+  return {
+    key: `${replica}-${seq}`,
+    room,
+    board: 'main',
+    replica,
+    seq,
+    stamp: { wall: 1_000 + seq, counter: 0 },
+    schemaVersion: 1,
+    bytes: new Uint8Array(bytes),
+  };
+}
+
+/**
+ * @typedef {{
+ *   equal(a: unknown, b: unknown, message?: string): void,
+ *   deepEqual(a: unknown, b: unknown, message?: string): void,
+ *   ok(value: unknown, message?: string): void,
+ *   rejects(promise: Promise<unknown>, check: (error: any) => boolean, message?: string): Promise<void>
+ * }} Assert
+ * @typedef {{name: string, run: (makeStore: () => Promise<any>, assert: Assert) => Promise<void>}} StoreCase
+ */
+
+/** @type {StoreCase[]} */
+export const storeCases = [
+  {
+    name: 'a released timeline is claimed again; a held one is not',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const first = await store.claimReplica('r');
+      const second = await store.claimReplica('r');
+      assert.ok(first.replica !== second.replica, 'two live sessions get two timelines');
+      assert.equal(await store.tryLease('r', first.replica), null, 'a held timeline cannot be leased');
+      first.release();
+      const again = await store.claimReplica('r');
+      assert.equal(again.replica, first.replica, 'a reload gets its timeline back');
+      second.release();
+      const adopted = await store.tryLease('r', second.replica);
+      assert.ok(adopted !== null, 'a released timeline can be leased');
+      adopted.release();
+      again.release();
+      const other = await store.claimReplica('s');
+      assert.ok(other.replica !== first.replica, 'each room has its own timelines');
+      other.release();
+      store.close();
+    },
+  },
+  {
+    name: 'a local change is stored and queued in one transaction, and a seq is never given twice',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const lease = await store.claimReplica('r');
+      const replica = lease.replica;
+      await store.recordLocal(record('r', replica, 1));
+      await store.recordLocal(record('r', replica, 2));
+      await assert.rejects(store.recordLocal(record('r', replica, 2, [9])), (error) => error.code === 'seqConflict');
+      await assert.rejects(store.recordLocal(record('r', B, 1)), (error) => error.code === 'seqConflict', 'an unknown timeline');
+      const room = await store.loadRoom('r');
+      assert.deepEqual(room.changes.map((change) => [change.key, [...change.bytes]]).sort(), [
+        [`${replica}-1`, [1]],
+        [`${replica}-2`, [2]],
+      ]);
+      assert.deepEqual(room.outbox.map((entry) => entry.seq).sort(), [1, 2]);
+      assert.deepEqual(room.replicas.map((r) => [r.replica, r.lastSeq]), [[replica, 2]]);
+      lease.release();
+      const again = await store.claimReplica('r');
+      assert.equal(again.lastSeq, 2, 'the lease says where the timeline stands');
+      again.release();
+      store.close();
+    },
+  },
+  {
+    name: 'received changes are kept once, items aside until promoted',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      assert.deepEqual(await store.storeRemote('r', [record('r', A, 1), record('r', A, 2)], []), [`${A}-1`, `${A}-2`]);
+      assert.deepEqual(
+        await store.storeRemote('r', [record('r', A, 2), record('r', A, 3)], [{ room: 'r', kind: 'change', schemaVersion: 2, bytes: new Uint8Array([7]) }]),
+        [`${A}-3`],
+      );
+      let room = await store.loadRoom('r');
+      assert.equal(room.changes.length, 3);
+      assert.equal(room.outbox.length, 0, 'received changes are not queued');
+      assert.equal(room.aside.length, 1);
+      assert.deepEqual([...room.aside[0].bytes], [7]);
+      assert.deepEqual(await store.promoteAside('r', room.aside[0].id, [record('r', A, 4)]), [`${A}-4`]);
+      room = await store.loadRoom('r');
+      assert.equal(room.aside.length, 0);
+      assert.equal(room.changes.length, 4);
+      assert.equal((await store.loadRoom('other')).changes.length, 0, 'rooms are apart');
+      store.close();
+    },
+  },
+  {
+    name: 'a planned pack takes its changes off the queue until its ack',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const lease = await store.claimReplica('r');
+      for (const seq of [1, 2, 3]) await store.recordLocal(record('r', lease.replica, seq));
+      const pack = { hex: 'ff'.repeat(16), room: 'r', replica: lease.replica, changeKeys: [`${lease.replica}-1`, `${lease.replica}-2`], bytes: new Uint8Array([1, 2]) };
+      await store.packPlanned(pack);
+      let room = await store.loadRoom('r');
+      assert.deepEqual(room.outbox.map((entry) => entry.seq), [3]);
+      assert.equal(room.packs.length, 1);
+      assert.deepEqual(room.packs[0].changeKeys, pack.changeKeys);
+      assert.deepEqual([...room.packs[0].bytes], [1, 2], 'kept byte for byte');
+      await store.acknowledgePack('r', pack.hex);
+      room = await store.loadRoom('r');
+      assert.equal(room.packs.length, 0);
+      assert.equal(room.changes.length, 3, 'acknowledged changes stay in the replica');
+      lease.release();
+      store.close();
+    },
+  },
+  {
+    name: 'the watermark only rises',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      assert.equal((await store.loadRoom('r')).watermark, 0);
+      assert.equal(await store.setWatermark('r', 5), 5);
+      assert.equal(await store.setWatermark('r', 3), 5, 'another tab stored further');
+      assert.equal((await store.loadRoom('r')).watermark, 5);
+      store.close();
+    },
+  },
+];

@@ -1,0 +1,144 @@
+// The protocol rules of the client, without a socket, as Swift's ClientSessionTests.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fromHex } from '../../js/wire/bytes.js';
+import { SyncMachine } from '../../js/sync/sync-machine.js';
+
+const DEVICE = '0a'.repeat(16);
+const OTHER = '0b'.repeat(16);
+
+function queued(seq, size = 20) {
+  return { key: `${DEVICE}-${seq}`, room: 'r', id: { replica: DEVICE, seq }, bytes: new Uint8Array(size) };
+}
+
+/** A machine that has said hello and been welcomed. */
+function openMachine(options = {}) {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, ...options });
+  machine.connecting();
+  machine.connected();
+  const actions = machine.received({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: {} });
+  return { machine, actions };
+}
+
+const types = (actions) => actions.map((action) => (action.type === 'send' ? `send ${action.frame.type}` : action.type));
+
+test('hello names the device and the versions; welcome subscribes from the watermark', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, watermark: 7 });
+  assert.equal(machine.status(0).state, 'offline');
+  machine.connecting();
+  assert.equal(machine.status(0).state, 'connecting');
+  const [hello] = machine.connected();
+  assert.equal(hello.frame.type, 'hello');
+  assert.deepEqual(hello.frame.device, fromHex(DEVICE));
+  assert.equal(hello.frame.protocolVersion, 1);
+  const actions = machine.received({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: {} });
+  assert.deepEqual(types(actions), ['send subscribe', 'plan', 'joined']);
+  assert.equal(actions[0].frame.after, 7);
+});
+
+test('status: downloading until caught up, uploading while bytes wait, then synced', () => {
+  const { machine } = openMachine();
+  assert.equal(machine.status(0).state, 'downloading', 'nothing said yet about what is behind');
+  machine.received({ type: 'progress', room: 'r', head: 2, bytesBehind: 300, packsBehind: 2 });
+  assert.deepEqual(machine.status(0), { state: 'downloading', bytesToUpload: 0, bytesToDownload: 300 });
+  assert.equal(machine.status(10).state, 'uploading');
+  assert.deepEqual(types(machine.stored([1, 2], 300, 2)), ['persistWatermark']);
+  machine.received({ type: 'progress', room: 'r', head: 2, bytesBehind: 0, packsBehind: 0 });
+  assert.deepEqual(machine.status(0), { state: 'synced', bytesToUpload: 0, bytesToDownload: 0 });
+});
+
+test('packs in flight are bounded, acknowledged, and pushed again byte for byte after a reconnect', () => {
+  const { machine } = openMachine({ maximumPacksInFlight: 2, limits: { maximumChanges: 1, maximumBytes: 1 << 20 } });
+  const queue = [1, 2, 3].map((seq) => queued(seq));
+  const planned = machine.plan(queue);
+  assert.deepEqual(types(planned), ['encode', 'encode'], 'two packs at most in flight');
+  assert.deepEqual(machine.plan(queue), [], 'no room left');
+  const [first, second] = planned.map((action) => action.pack);
+  assert.deepEqual(types(machine.encoded(first.hex, new Uint8Array([1]))), ['send push']);
+  assert.equal(machine.status(0).bytesToUpload, 1 + machine.inFlight[1].estimate);
+
+  // The connection drops before the ack: the welcome pushes the encoded pack again, the other once encoded.
+  machine.disconnected(null);
+  assert.deepEqual(machine.encoded(second.hex, new Uint8Array([2])), [], 'not connected: it waits');
+  machine.connecting();
+  machine.connected();
+  const welcome = machine.received({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: {} });
+  assert.deepEqual(types(welcome), ['send subscribe', 'send push', 'send push', 'plan', 'joined']);
+  assert.deepEqual(welcome[1].frame.pack, new Uint8Array([1]));
+
+  const ack = machine.received({ type: 'ack', room: 'r', packId: first.id, serverSeq: 1 });
+  assert.deepEqual(types(ack), ['persistWatermark', 'acknowledge', 'plan']);
+  assert.deepEqual(ack[1].changeKeys, [queue[0].key]);
+  assert.deepEqual(types(machine.received({ type: 'ack', room: 'r', packId: first.id, serverSeq: 1 })), [], 'a repeated ack');
+  const next = machine.plan(queue.slice(1));
+  assert.deepEqual(next.map((action) => action.pack.changes[0].id.seq), [3], 'the change in flight is not planned twice');
+});
+
+test('an ack whose changes the store failed to keep does not move the watermark', () => {
+  const { machine } = openMachine();
+  const [{ pack }] = machine.plan([queued(1)]);
+  machine.encoded(pack.hex, new Uint8Array([1]));
+  const actions = machine.received({ type: 'ack', room: 'r', packId: pack.id, serverSeq: 1 }, { ownChangesStored: false });
+  assert.deepEqual(types(actions), ['acknowledge', 'plan']);
+  assert.equal(machine.cursor.watermark, 0);
+  assert.equal(machine.status(0).state, 'downloading', 'the position comes again on the next subscribe');
+});
+
+test('a server that refuses the version: its message is kept, and the machine stops for good', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE });
+  machine.connecting();
+  machine.connected();
+  const message = 'this server speaks protocol versions 2 to 2, and this app speaks 1 to 1: please update the app';
+  const refusal = machine.received({ type: 'error', code: 2, message, fatal: true, room: '' });
+  assert.deepEqual(types(refusal), ['fail']);
+  assert.equal(refusal[0].error.code, 'unsupportedVersion');
+  assert.equal(refusal[0].error.serverMessage, message);
+  assert.deepEqual(machine.disconnected(4001, 'unsupported'), []);
+  machine.connecting();
+  assert.deepEqual(machine.connected(), [], 'a failed machine says nothing more');
+  assert.equal(machine.status(0).state, 'offline');
+});
+
+test('close code 4001 after a fatal error frame fails with the frame’s message', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE });
+  machine.connected();
+  assert.deepEqual(machine.received({ type: 'error', code: 99, message: 'too old', fatal: true, room: '' }), []);
+  const [fail] = machine.disconnected(4001, '');
+  assert.equal(fail.error.serverMessage, 'too old');
+});
+
+test('a welcome with a version this client does not speak fails', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE });
+  machine.connected();
+  const [fail] = machine.received({ type: 'welcome', protocolVersion: 9, server: new Uint8Array(16), limits: {} });
+  assert.equal(fail.type, 'fail');
+});
+
+test('frames out of order drop the connection; a storage failure on the server too', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE });
+  machine.connected();
+  assert.deepEqual(types(machine.received({ type: 'ack', room: 'r', packId: new Uint8Array(16), serverSeq: 1 })), ['disconnect']);
+  const { machine: open } = openMachine();
+  assert.deepEqual(types(open.received({ type: 'error', code: 8, message: 'not stored', fatal: false, room: 'r' })), ['disconnect']);
+  assert.deepEqual(open.received({ type: 'error', code: 5, message: 'subscribe first', fatal: false, room: 'r' }), []);
+});
+
+test('presence from others is delivered; its own and other rooms’ are not', () => {
+  const { machine } = openMachine();
+  const presence = (device, room = 'r') => ({
+    type: 'presence', room, device: fromHex(device), name: 'x', colour: 0, cursorX: 0, cursorY: 0, hasCursor: false, board: '', ink: null,
+  });
+  assert.deepEqual(types(machine.received(presence(OTHER))), ['deliver']);
+  assert.deepEqual(machine.received(presence(DEVICE)), []);
+  assert.deepEqual(machine.received(presence(OTHER, 'elsewhere')), []);
+  assert.deepEqual(types(machine.presence(presence(DEVICE))), ['send presence']);
+  machine.disconnected(null);
+  assert.deepEqual(machine.presence(presence(DEVICE)), [], 'offline: dropped, never queued');
+});
+
+test('packs stored out of order move the watermark only over contiguous positions', () => {
+  const { machine } = openMachine({ watermark: 3 });
+  assert.deepEqual(machine.stored([5, 6], 10, 6), []);
+  assert.deepEqual(machine.stored([4], 5, 6), [{ type: 'persistWatermark', position: 6 }]);
+});
