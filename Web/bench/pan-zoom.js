@@ -1,0 +1,178 @@
+/**
+ * The pan and zoom benchmark (see pan-zoom.html): a big board drawn by the page's own renderer while the
+ * view moves every frame. Figures are from requestAnimationFrame timestamps, as the issue asks.
+ */
+
+import { Author } from '../js/model/author.js';
+import { Board } from '../js/model/board.js';
+import { summarise } from '../js/app/frame-stats.js';
+import { snapPoint } from '../js/app/ink.js';
+import { Renderer } from '../js/app/renderer.js';
+import { Scene } from '../js/app/scene.js';
+import { Viewport } from '../js/app/viewport.js';
+import { PALETTE } from '../js/app/settings.js';
+
+const params = new URLSearchParams(location.search);
+const STROKES = Number(params.get('strokes') ?? 10_000);
+const POINTS = Number(params.get('points') ?? 50);
+const SEED = Number(params.get('seed') ?? 1);
+const report = document.getElementById('report');
+
+/** A small seeded generator (mulberry32), so every run draws the same board. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Handwriting-like scribbles spread over a square sized so that strokes are about as dense as notes. */
+function buildBoard() {
+  const next = random(SEED);
+  const side = Math.sqrt(STROKES) * 90;
+  const board = new Board('main');
+  let wall = 1_800_000_000_000;
+  const author = new Author({ replica: '0b'.repeat(16), now: () => ++wall });
+  for (let s = 0; s < STROKES; s++) {
+    let x = next() * side;
+    let y = next() * side;
+    let heading = next() * 2 * Math.PI;
+    const points = [];
+    for (let p = 0; p < POINTS; p++) {
+      heading += (next() - 0.5) * 0.9;
+      x += Math.cos(heading) * 3;
+      y += Math.sin(heading) * 3;
+      points.push(snapPoint([x, y]));
+    }
+    const { colour } = PALETTE[Math.floor(next() * next() * PALETTE.length)];
+    const width = [2, 3, 4, 6][Math.floor(next() * 4)];
+    board.apply(author.makeChange(board, [{ op: 'addStroke', colour, width, points, pressures: null }]));
+  }
+  return { board, side };
+}
+
+/** Runs `steps` animation frames, calling `move(i)` before each is drawn; returns the frame intervals. */
+function phase(renderer, steps, move) {
+  return new Promise((resolve) => {
+    const stamps = [];
+    const incompleteBefore = renderer.incompleteFrames;
+    const holesBefore = renderer.holeFrames;
+    const workBefore = renderer.stats.work.length;
+    let i = 0;
+    const frame = (timestamp) => {
+      stamps.push(timestamp);
+      if (i === steps) {
+        const intervals = stamps.slice(1).map((t, k) => t - stamps[k]);
+        const work = renderer.stats.work.slice(workBefore);
+        resolve({ ...summarise(intervals, work), incompleteFrames: renderer.incompleteFrames - incompleteBefore, holeFrames: renderer.holeFrames - holesBefore, intervals, work });
+        return;
+      }
+      requestAnimationFrame(frame);
+      move(i++);
+      renderer.requestFrame();
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+/** Waits until every tile on screen is painted. */
+async function settle(renderer) {
+  const start = performance.now();
+  while (!renderer.settled) {
+    renderer.requestFrame();
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+  return performance.now() - start;
+}
+
+async function run() {
+  const t0 = performance.now();
+  const { board, side } = buildBoard();
+  const buildMs = performance.now() - t0;
+  const t1 = performance.now();
+  const scene = new Scene(board);
+  const sceneMs = performance.now() - t1;
+  const surface = document.getElementById('surface');
+  const viewport = new Viewport();
+  const renderer = new Renderer({
+    scene,
+    viewport,
+    base: surface.querySelector('canvas.base'),
+    overlay: surface.querySelector('canvas.overlay'),
+  });
+  renderer.resize(surface.clientWidth, surface.clientHeight);
+  // For looking at the board by hand after a run (move the viewport, then bench.renderer.requestFrame()).
+  window.bench = { board, scene, viewport, renderer };
+  viewport.centreOn(side / 2, side / 2);
+  const firstPaintMs = await settle(renderer);
+
+  const phases = {};
+  const centre = () => [viewport.width / 2, viewport.height / 2];
+  // 1. Pan at 100 % in a wide loop: new tiles come into view all the time.
+  phases.pan100 = await phase(renderer, 360, (i) => {
+    const angle = (i / 360) * 2 * Math.PI;
+    viewport.panBy(14 * Math.cos(angle), 14 * Math.sin(angle));
+  });
+  // 2. Zoom out until the whole board is in view, then back in to 200 %: every tile level is crossed.
+  const fitScale = Math.min(viewport.width, viewport.height) / side;
+  viewport.centreOn(side / 2, side / 2);
+  const outSteps = 180;
+  const outFactor = Math.pow(fitScale / viewport.scale, 1 / outSteps);
+  phases.zoomOut = await phase(renderer, outSteps, () => viewport.zoomAt(outFactor, ...centre()));
+  const inSteps = 180;
+  const inFactor = Math.pow(2 / viewport.scale, 1 / inSteps);
+  phases.zoomIn = await phase(renderer, inSteps, () => viewport.zoomAt(inFactor, ...centre()));
+  // 3. The whole board in view, panned: every point is on screen.
+  viewport.setScale(fitScale);
+  viewport.centreOn(side / 2, side / 2);
+  await settle(renderer);
+  // How long the whole board takes to paint from nothing (every tile dropped first).
+  renderer.tiles.clear();
+  const wholePaintMs = await settle(renderer);
+  phases.panWhole = await phase(renderer, 240, (i) => {
+    const angle = (i / 240) * 2 * Math.PI;
+    viewport.panBy(6 * Math.cos(angle), 6 * Math.sin(angle));
+  });
+  // 4. Pinch-like: zoom in and out around a point while panning.
+  viewport.setScale(0.6);
+  phases.pinch = await phase(renderer, 240, (i) => {
+    viewport.zoomAt(i % 120 < 60 ? 1.015 : 1 / 1.015, 300 + i, 400);
+    viewport.panBy(3, -2);
+  });
+
+  // The overall figures pool every frame of every phase.
+  const all = Object.values(phases);
+  const overall = summarise(all.flatMap((p) => p.intervals), all.flatMap((p) => p.work));
+  overall.incompleteFrames = all.reduce((sum, p) => sum + p.incompleteFrames, 0);
+  overall.holeFrames = all.reduce((sum, p) => sum + p.holeFrames, 0);
+  for (const p of all) {
+    delete p.intervals;
+    delete p.work;
+  }
+  const result = {
+    strokes: STROKES,
+    pointsPerStroke: POINTS,
+    points: STROKES * POINTS,
+    boardSide: Math.round(side),
+    viewport: [viewport.width, viewport.height],
+    devicePixelRatio: renderer.devicePixelRatio,
+    buildMs: Math.round(buildMs),
+    sceneMs: Math.round(sceneMs),
+    firstPaintMs: Math.round(firstPaintMs),
+    wholePaintMs: Math.round(wholePaintMs),
+    overall,
+    phases,
+    userAgent: navigator.userAgent,
+  };
+  window.benchResult = result;
+  report.textContent = JSON.stringify(result, (key, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value), 1);
+}
+
+run().catch((error) => {
+  window.benchResult = { error: String(error?.stack ?? error) };
+  report.textContent = String(error);
+});

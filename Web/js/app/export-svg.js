@@ -1,0 +1,145 @@
+/**
+ * What a board shows as SVG, the same text Swift's `SVGExporter` writes (Sources/InkwellBoard/Export):
+ * visible strokes bottom to top, each visible piece as a smooth path, a dot as a circle, in its current
+ * colour, width and transform.
+ */
+
+import { curveBeziers, smoothCurve } from '../geometry/index.js';
+import { colourHex } from './colour.js';
+
+/**
+ * @typedef {import('../model/board-drawing.js').DrawingStroke} DrawingStroke
+ * @typedef {{margin?: number, background?: number | null, decimals?: number}} SVGOptions
+ *   margin around the drawing in board pixels (16), a background colour (none), decimals kept (2)
+ */
+
+/**
+ * The SVG document for what the strokes show.
+ * @param {DrawingStroke[]} strokes bottom to top, as `Board.strokes()` gives them
+ * @param {SVGOptions} [options]
+ * @returns {string}
+ * - Complexity: O(visible points).
+ */
+export function boardSVG(strokes, { margin = 16, background = null, decimals = 2 } = {}) {
+  const number = (value) => formatNumber(value, decimals);
+  let bounds = null;
+  for (const stroke of strokes) {
+    const box = strokeBounds(stroke);
+    if (box === null) continue;
+    bounds = bounds === null ? box : union(bounds, box);
+  }
+  bounds ??= { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  const view = { minX: bounds.minX - margin, minY: bounds.minY - margin, maxX: bounds.maxX + margin, maxY: bounds.maxY + margin };
+  const width = view.maxX - view.minX;
+  const height = view.maxY - view.minY;
+  let svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${number(view.minX)} ${number(view.minY)} ` +
+    `${number(width)} ${number(height)}" width="${number(width)}" height="${number(height)}">\n`;
+  if (background !== null) {
+    svg +=
+      `<rect x="${number(view.minX)}" y="${number(view.minY)}" width="${number(width)}" ` +
+      `height="${number(height)}"${paint('fill', background, number)}/>\n`;
+  }
+  svg += '<g fill="none" stroke-linecap="round" stroke-linejoin="round">\n';
+  for (const stroke of strokes) svg += strokeElement(stroke, number);
+  svg += '</g>\n</svg>\n';
+  return svg;
+}
+
+/** One stroke: a path with a subpath per visible piece, or a circle for a dot. */
+function strokeElement(stroke, number) {
+  const width = stroke.width * averagePressure(stroke.pressures);
+  const t = stroke.transform;
+  const identity = t[0] === 1 && t[1] === 0 && t[2] === 0 && t[3] === 1 && t[4] === 0 && t[5] === 0;
+  const transform = identity ? '' : ` transform="matrix(${t.map(number).join(' ')})"`;
+  const id = ` data-stroke="${stroke.id}"`;
+  if (stroke.points.length === 1) {
+    const [x, y] = stroke.points[0];
+    return `<circle${id} cx="${number(x)}" cy="${number(y)}" r="${number(width / 2)}"${paint('fill', stroke.colour, number)}${transform}/>\n`;
+  }
+  const curve = smoothCurve(stroke.points);
+  const pair = (x, y) => `${number(x)} ${number(y)}`;
+  let path = '';
+  for (const piece of stroke.pieces) {
+    const beziers = curveBeziers(curve, piece);
+    if (beziers.length === 0) continue;
+    path += `M${pair(beziers[0][0], beziers[0][1])}`;
+    for (const b of beziers) path += `C${pair(b[2], b[3])} ${pair(b[4], b[5])} ${pair(b[6], b[7])}`;
+  }
+  return `<path${id} d="${path}"${paint('stroke', stroke.colour, number)} stroke-width="${number(width)}"${transform}/>\n`;
+}
+
+/** SVG has no variable width: a stroke with pressure is drawn at its mean pressure (summed as `Float`). */
+export function averagePressure(pressures) {
+  if (pressures === null || pressures === undefined || pressures.length === 0) return 1;
+  let sum = 0;
+  for (const p of pressures) sum = Math.fround(sum + p);
+  return sum / pressures.length;
+}
+
+function paint(property, colour, number) {
+  const alpha = colour & 0xff;
+  const opaque = colourHex(((colour & 0xffffff00) | 0xff) >>> 0);
+  const opacity = alpha === 255 ? '' : ` ${property}-opacity="${number(alpha / 255)}"`;
+  return ` ${property}="${opaque}"${opacity}`;
+}
+
+/**
+ * The stroke's bounds after its transform, grown by half its width: Swift's `DrawingStroke.bounds`.
+ * @param {DrawingStroke} stroke
+ */
+export function strokeBounds(stroke) {
+  if (stroke.points.length === 0) return null;
+  const t = stroke.transform;
+  let box = null;
+  for (const [x, y] of stroke.points) {
+    const px = t[0] * x + t[2] * y + t[4];
+    const py = t[1] * x + t[3] * y + t[5];
+    box = box === null ? { minX: px, minY: py, maxX: px, maxY: py } : union(box, { minX: px, minY: py, maxX: px, maxY: py });
+  }
+  const scale = Math.max(Math.sqrt(t[0] * t[0] + t[1] * t[1]), Math.sqrt(t[2] * t[2] + t[3] * t[3]));
+  const grow = (stroke.width / 2) * Math.max(1, scale);
+  return { minX: box.minX - grow, minY: box.minY - grow, maxX: box.maxX + grow, maxY: box.maxY + grow };
+}
+
+/** Swift's `Rect.union` (NaN-blind min/max, as `Swift.min` and `Swift.max`). */
+function union(a, b) {
+  return {
+    minX: b.minX < a.minX ? b.minX : a.minX,
+    minY: b.minY < a.minY ? b.minY : a.minY,
+    maxX: b.maxX >= a.maxX ? b.maxX : a.maxX,
+    maxY: b.maxY >= a.maxY ? b.maxY : a.maxY,
+  };
+}
+
+/**
+ * `String(format: "%.<d>f")` with trailing zeros trimmed: `1.50` → `1.5`, `2.00` → `2`, `-0` → `0`.
+ *
+ * `toFixed` rounds exact ties (1.125 → "1.13") up, while C's printf rounds them to even ("1.12"), so ties are
+ * found exactly (a tie at d decimals is a double whose value × 2^(d+1) is an odd integer) and rounded to even.
+ * @param {number} value
+ * @param {number} decimals
+ */
+export function formatNumber(value, decimals = 2) {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  let text = fixed(value, decimals);
+  if (text.includes('.')) text = text.replace(/0+$/, '').replace(/\.$/, '');
+  return text === '-0' ? '0' : text;
+}
+
+function fixed(value, decimals) {
+  const magnitude = Math.abs(value);
+  const doubled = magnitude * 2 ** (decimals + 1);
+  if (Number.isInteger(doubled) && doubled % 2 === 1 && doubled * 5 ** decimals < Number.MAX_SAFE_INTEGER) {
+    // An exact tie: floor(|v| · 10^d) is (doubled · 5^d − 1) / 2; printf keeps it when even.
+    const floor = (doubled * 5 ** decimals - 1) / 2;
+    const chosen = floor % 2 === 0 ? floor : floor + 1;
+    const digits = String(chosen).padStart(decimals + 1, '0');
+    const text = decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+    return (value < 0 || Object.is(value, -0) ? '-' : '') + text;
+  }
+  const text = value.toFixed(decimals);
+  // toFixed drops the sign of a negative number that rounds to zero; printf keeps it ("-0.00").
+  return value < 0 && !text.startsWith('-') ? `-${text}` : text;
+}

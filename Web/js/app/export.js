@@ -1,0 +1,79 @@
+/**
+ * Exports: SVG (the same text as Swift's exporter, see export-svg.js) and PNG (the scene painted once at
+ * full size in the stored colours on white), saved as downloads named after the room.
+ */
+
+import { boardSVG } from './export-svg.js';
+import { inkStyle } from './colour.js';
+import { paintStrokes } from './stroke-painter.js';
+
+/** The largest PNG side in pixels: canvases beyond this fail in some browsers. */
+const MAXIMUM_PNG_SIDE = 8192;
+const MARGIN = 16;
+
+/**
+ * The board as an SVG blob.
+ * @param {import('../model/board.js').Board} board
+ */
+export function svgBlob(board) {
+  return new Blob([boardSVG(board.strokes())], { type: 'image/svg+xml' });
+}
+
+/**
+ * The board as a PNG blob, at device resolution when it fits (so it looks as sharp as on screen).
+ * @param {import('./scene.js').Scene} scene
+ * @param {{pixelRatio?: number, document?: Document}} [options]
+ * @returns {Promise<Blob>}
+ */
+export async function pngBlob(scene, { pixelRatio = globalThis.devicePixelRatio || 1, document = globalThis.document } = {}) {
+  const bounds = scene.bounds() ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  const width = bounds.maxX - bounds.minX + 2 * MARGIN;
+  const height = bounds.maxY - bounds.minY + 2 * MARGIN;
+  const scale = Math.min(pixelRatio, MAXIMUM_PNG_SIDE / width, MAXIMUM_PNG_SIDE / height);
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.ceil(width * scale));
+  canvas.height = Math.max(1, Math.ceil(height * scale));
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.setTransform(scale, 0, 0, scale, (MARGIN - bounds.minX) * scale, (MARGIN - bounds.minY) * scale);
+  const styles = new Map();
+  const style = (colour) => {
+    if (!styles.has(colour)) styles.set(colour, inkStyle(colour, 'light'));
+    return styles.get(colour);
+  };
+  paintStrokes(ctx, scene.sort([...scene.strokes()]), style);
+  return new Promise((resolve, reject) => {
+    canvas.toBlob((blob) => (blob === null ? reject(new Error('the browser could not encode a PNG')) : resolve(blob)), 'image/png');
+  });
+}
+
+/**
+ * Offers a blob as a download.
+ * @param {Blob} blob
+ * @param {string} filename
+ * @param {Document} [document]
+ */
+export function download(blob, filename, document = globalThis.document) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started by the time the click returns; revoke later to be safe in every browser.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * A file name for an export: the room and the date, e.g. `inkwell-AbC123-2026-11-22.svg`.
+ * @param {string} room
+ * @param {'svg' | 'png'} extension
+ * @param {Date} [date]
+ */
+export function exportFilename(room, extension, date = new Date()) {
+  const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  return `inkwell-${room.slice(0, 12)}-${day}.${extension}`;
+}

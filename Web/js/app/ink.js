@@ -1,0 +1,60 @@
+/**
+ * What a finished pen stroke becomes (Swift's `PenUp`): its points snapped to the ink grid, or, when shape
+ * recognition is on and the stroke is a shape, the shape's clean outline as an ordinary stroke.
+ *
+ * Snapping when the stroke is made keeps every board bit-identical: the wire carries grid values exactly
+ * (1/8 is a power of two) and the author already holds those values (Swift's `InkGrid`).
+ */
+
+import { recognizeShape, shapePolyline } from '../geometry/index.js';
+
+/** Grid steps per board pixel. */
+export const STEPS_PER_PIXEL = 8;
+/** The most points one operation may carry (the board's limit): a longer stroke is split. */
+export const MAXIMUM_POINTS = 100_000;
+
+/** Swift's `rounded()`: halves go away from zero (`Math.round` sends −2.5 to −2). */
+export function roundHalfAway(value) {
+  return value < 0 ? -Math.round(-value) : Math.round(value);
+}
+
+/** A point on the 1/8-pixel grid. @param {[number, number]} point @returns {[number, number]} */
+export function snapPoint(point) {
+  return [roundHalfAway(point[0] * STEPS_PER_PIXEL) / STEPS_PER_PIXEL, roundHalfAway(point[1] * STEPS_PER_PIXEL) / STEPS_PER_PIXEL];
+}
+
+/** A pressure in 1/255 steps, computed in 32-bit floats as Swift's `Float` does. */
+export function snapPressure(pressure) {
+  const p = Math.fround(pressure);
+  const clamped = Math.min(Math.max(p, 0), 1);
+  const steps = roundHalfAway(Math.fround(clamped * 255));
+  return Math.fround(steps / 255);
+}
+
+/**
+ * The operations that commit a finished stroke, and the shape it was recognised as (`none` for ink).
+ * @param {[number, number][]} points in drawing order
+ * @param {number[] | null} pressures one per point, or null (mouse, touch)
+ * @param {{colour: number, width: number}} style
+ * @param {boolean} recognizesShapes
+ * @returns {{operations: object[], shape: import('../geometry/recognizer.js').RecognizedShape}}
+ */
+export function penUpOperations(points, pressures, style, recognizesShapes) {
+  const shape = recognizesShapes && points.length >= 2 ? recognizeShape(points) : { kind: 'none' };
+  if (shape.kind === 'none') {
+    return {
+      operations: [
+        {
+          op: 'addStroke',
+          colour: style.colour,
+          width: style.width,
+          points: points.map(snapPoint),
+          pressures: pressures === null ? null : pressures.map(snapPressure),
+        },
+      ],
+      shape,
+    };
+  }
+  const outline = shapePolyline(shape).map(snapPoint);
+  return { operations: [{ op: 'addStroke', colour: style.colour, width: style.width, points: outline, pressures: null }], shape };
+}

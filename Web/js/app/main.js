@@ -1,0 +1,378 @@
+/**
+ * The whiteboard page: finds the room, opens the sync session, and wires the board's pieces together.
+ *
+ * For automated tests and benchmarks the page exposes a small read-only handle once the board is ready:
+ *
+ *     window.inkwell = {
+ *       hash(),          // the board's canonical hash (16 hex digits, equal to Swift's for the same board)
+ *       strokeCount(),   // visible strokes
+ *       settled(),       // whether every tile on screen is painted and no change is waiting to be drawn
+ *       room,            // the room id
+ *       session,         // the sync session (see js/sync/session.js)
+ *       frameStats,      // FrameStats: intervals between animation frames, work per frame; summary()
+ *       viewport,        // the Viewport (read it; moving it needs inkwell.requestFrame() after)
+ *       requestFrame(),  // asks for a frame
+ *       exportSVG(),     // the SVG export as text
+ *     }
+ *
+ * `window.inkwellReady` is a promise for the same handle (rejected if the board cannot open).
+ */
+
+import { PenTool } from './tools/pen.js';
+import { EraserTool } from './tools/eraser.js';
+import { StrokeEraserTool } from './tools/stroke-eraser.js';
+import { PointerInput } from './input.js';
+import { PeopleView } from './people.js';
+import { PresenceView } from './presence.js';
+import { Renderer } from './renderer.js';
+import { resolveRoom, roomPath, newRoomId } from './room.js';
+import { Scene } from './scene.js';
+import { loadIdentity, saveIdentity } from './identity.js';
+import { loadSettings, saveSettings, stepWidth, clampWidth } from './settings.js';
+import { shortcutFor } from './shortcuts.js';
+import { SyncIndicator } from './sync-indicator.js';
+import { applyTheme, otherTheme, resolveTheme, storedTheme, storeTheme } from './theme.js';
+import { Toolbar } from './toolbar.js';
+import { Viewport } from './viewport.js';
+import { boardSVG } from './export-svg.js';
+import { download, exportFilename, pngBlob, svgBlob } from './export.js';
+import { keepPageOffline } from './offline.js';
+
+/**
+ * What tools get to work with.
+ * @typedef {{
+ *   session: any, scene: Scene, renderer: Renderer, viewport: Viewport,
+ *   settings: import('./settings.js').Settings,
+ *   commit: (operations: object[]) => object | null,
+ *   commitReplacingPreview: (operations: object[]) => void,
+ *   dropPreview: () => void,
+ *   setInk: (ink: object | null) => void,
+ * }} ToolContext
+ */
+
+const storage = safeStorage();
+const mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+
+let resolveReady;
+let rejectReady;
+window.inkwellReady = new Promise((resolve, reject) => {
+  resolveReady = resolve;
+  rejectReady = reject;
+});
+// A page that never asks for the handle should not report an unhandled rejection.
+window.inkwellReady.catch(() => {});
+
+start().catch((error) => {
+  showNotice(`The board could not open: ${error?.message ?? error}`, { alert: true, sticky: true });
+  rejectReady(error);
+});
+
+async function start() {
+  let theme = resolveTheme(storedTheme(storage), matchMedia('(prefers-color-scheme: dark)').matches);
+  applyTheme(document, theme);
+  const { room } = resolveRoom(window);
+  document.title = `Inkwell · ${room.slice(0, 8)}`;
+  const identity = loadIdentity(storage);
+  const settings = loadSettings(storage);
+
+  const surface = byId('surface');
+  const viewport = new Viewport(loadView(room));
+  viewport.resize(surface.clientWidth, surface.clientHeight);
+
+  const { openSession } = await import('../sync/session.js');
+  const session = await openSession({ room, serverURL: location.origin, name: identity.name, colour: identity.colour });
+  const board = session.board;
+
+  const scene = new Scene(board);
+  const renderer = new Renderer({
+    scene,
+    viewport,
+    base: /** @type {HTMLCanvasElement} */ (surface.querySelector('canvas.base')),
+    overlay: /** @type {HTMLCanvasElement} */ (surface.querySelector('canvas.overlay')),
+    theme,
+  });
+  new ResizeObserver(() => renderer.resize(surface.clientWidth, surface.clientHeight)).observe(surface);
+  renderer.resize(surface.clientWidth, surface.clientHeight);
+  session.addEventListener('change', (event) => renderer.noteDelta(event.detail.delta));
+
+  const presenceState = { cursor: null, ink: null };
+  const sendPresence = () => {
+    try {
+      session.setPresence({ name: identity.name, colour: identity.colour, cursor: presenceState.cursor, ink: presenceState.ink });
+    } catch {
+      // Presence is a courtesy: a frame that cannot be sent (the session closed) is simply dropped.
+    }
+  };
+
+  /** @type {ToolContext} */
+  const context = {
+    session,
+    scene,
+    renderer,
+    viewport,
+    settings,
+    commit(operations) {
+      if (operations.length === 0) return null;
+      try {
+        return session.commit(operations);
+      } catch (error) {
+        showNotice(`That change could not be saved: ${error?.message ?? error}`, { alert: true });
+        return null;
+      }
+    },
+    commitReplacingPreview(operations) {
+      if (operations.length === 0) {
+        renderer.dropPreview();
+        return;
+      }
+      renderer.clearPreviewWithNextDelta();
+      if (context.commit(operations) === null) renderer.dropPreview();
+    },
+    dropPreview: () => renderer.dropPreview(),
+    setInk(ink) {
+      presenceState.ink = ink;
+      sendPresence();
+    },
+  };
+
+  const tools = { pen: new PenTool(context), eraser: new EraserTool(context), 'stroke-eraser': new StrokeEraserTool(context) };
+  const currentTool = () => tools[settings.tool] ?? tools.pen;
+  renderer.addLayer((ctx) => currentTool().layer(ctx, renderer));
+
+  const input = new PointerInput({
+    surface,
+    viewport,
+    requestFrame: () => renderer.requestFrame(),
+    tool: currentTool,
+    onCursor(point) {
+      presenceState.cursor = point;
+      sendPresence();
+    },
+  });
+  input.updateCursor();
+
+  const presence = new PresenceView({ layer: surface.querySelector('.cursors'), renderer, peers: () => session.peers });
+  const people = new PeopleView({
+    button: byId('people'),
+    panel: byId('people-panel'),
+    identity,
+    peers: () => session.peers,
+    onRename(name) {
+      identity.name = name;
+      saveIdentity(storage, identity);
+      sendPresence();
+      people.render();
+    },
+  });
+  session.addEventListener('presence', (event) => {
+    presence.update(event.detail.device, event.detail.peer);
+    people.render();
+  });
+  presence.refresh();
+
+  const indicator = new SyncIndicator({
+    button: byId('sync'),
+    panel: byId('sync-panel'),
+    context: () => ({ room, device: session.device, peers: session.peers.size, online: navigator.onLine }),
+  });
+  indicator.show(session.status);
+  session.addEventListener('status', (event) => indicator.show(event.detail));
+
+  const toolbar = new Toolbar(byId('toolbar'), { run, setColour, setWidth }, { mac });
+  const showSettings = () => {
+    toolbar.show(settings, { zoom: viewport.scale, theme });
+    saveSettings(storage, settings);
+  };
+  renderer.onViewChange(() => {
+    toolbar.show(settings, { zoom: viewport.scale, theme });
+    saveViewSoon(room, viewport);
+  });
+  showSettings();
+  const showHistory = () => toolbar.showHistory(session.canUndo ?? true, session.canRedo ?? true);
+  session.addEventListener('change', showHistory);
+  showHistory();
+
+  function setTool(name) {
+    if (name === settings.tool) return;
+    currentTool().cancel();
+    currentTool().hoverAt?.(null);
+    settings.tool = name;
+    input.updateCursor();
+    renderer.overlayChanged();
+    showSettings();
+  }
+
+  function setColour(colour) {
+    settings.colour = colour;
+    if (settings.tool !== 'pen') setTool('pen');
+    showSettings();
+  }
+
+  function setWidth(width) {
+    settings.width = clampWidth(width);
+    renderer.overlayChanged();
+    showSettings();
+  }
+
+  function zoomBy(factor) {
+    viewport.zoomAt(factor, viewport.width / 2, viewport.height / 2);
+    renderer.requestFrame();
+  }
+
+  async function exportAs(kind) {
+    try {
+      const blob = kind === 'svg' ? svgBlob(board) : await pngBlob(scene);
+      download(blob, exportFilename(room, kind));
+    } catch (error) {
+      showNotice(`Export failed: ${error?.message ?? error}`, { alert: true });
+    }
+  }
+
+  /** Runs a toolbar or keyboard action. @param {string} action */
+  function run(action) {
+    if (action.startsWith('tool:')) return setTool(action.slice(5));
+    switch (action) {
+      case 'cancel':
+        return currentTool().cancel();
+      case 'undo':
+      case 'redo': {
+        if (currentTool().active) return;
+        const change = action === 'undo' ? session.undo() : session.redo();
+        if (change === null) showNotice(action === 'undo' ? 'Nothing to undo' : 'Nothing to redo');
+        return;
+      }
+      case 'clear':
+        if (board.visibleStrokeCount === 0) return;
+        if (context.commit([{ op: 'clear' }]) !== null) showNotice(`Board cleared. Undo with ${mac ? '⌘Z' : 'Ctrl+Z'}`);
+        return;
+      case 'toggle:shapes':
+        settings.shapes = !settings.shapes;
+        showNotice(settings.shapes ? 'Shape recognition on' : 'Shape recognition off');
+        return showSettings();
+      case 'width:down':
+      case 'width:up':
+        return setWidth(stepWidth(settings.width, action === 'width:up' ? 1 : -1));
+      case 'zoom:in':
+        return zoomBy(1.25);
+      case 'zoom:out':
+        return zoomBy(0.8);
+      case 'zoom:reset':
+        viewport.setScale(1);
+        return renderer.requestFrame();
+      case 'zoom:fit': {
+        const bounds = scene.bounds();
+        if (bounds !== null) viewport.fit(bounds);
+        return renderer.requestFrame();
+      }
+      case 'theme':
+        theme = otherTheme(theme);
+        applyTheme(document, theme);
+        storeTheme(storage, theme);
+        renderer.setTheme(theme);
+        return showSettings();
+      case 'export-png':
+        return void exportAs('png');
+      case 'export-svg':
+        return void exportAs('svg');
+      case 'new-board':
+        location.assign(roomPath(newRoomId()));
+        return;
+      default:
+        return;
+    }
+  }
+
+  window.addEventListener('keydown', (event) => {
+    const action = shortcutFor(event);
+    if (action === null) return;
+    event.preventDefault();
+    run(action);
+  });
+  for (const id of ['new-board', 'share']) byId(id).addEventListener('mousedown', (e) => e.preventDefault());
+  byId('new-board').addEventListener('click', () => run('new-board'));
+  byId('share').addEventListener('click', async () => {
+    const link = location.origin + roomPath(room);
+    try {
+      await navigator.clipboard.writeText(link);
+      showNotice('Link copied: anyone with it can draw here');
+    } catch {
+      showNotice(`Share this link: ${link}`, { sticky: true });
+    }
+  });
+  window.addEventListener('online', () => indicator.show(session.status));
+  window.addEventListener('offline', () => indicator.show(session.status));
+  window.addEventListener('pagehide', () => saveView(room, viewport));
+
+  const handle = Object.freeze({
+    hash: () => board.hash(),
+    strokeCount: () => board.visibleStrokeCount,
+    settled: () => renderer.settled,
+    room,
+    session,
+    frameStats: renderer.stats,
+    viewport,
+    requestFrame: () => renderer.requestFrame(),
+    exportSVG: () => boardSVG(board.strokes()),
+  });
+  Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });
+  document.documentElement.dataset.ready = 'true';
+  resolveReady(handle);
+  void keepPageOffline();
+}
+
+/** @param {string} id @returns {HTMLElement} */
+function byId(id) {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`the page lacks #${id}`);
+  return element;
+}
+
+let noticeTimer = 0;
+/**
+ * Shows a short message over the board.
+ * @param {string} text
+ * @param {{alert?: boolean, sticky?: boolean}} [options]
+ */
+function showNotice(text, { alert = false, sticky = false } = {}) {
+  const notice = document.getElementById('notice');
+  if (notice === null) return;
+  notice.textContent = text;
+  notice.setAttribute('role', alert ? 'alert' : 'status');
+  notice.hidden = false;
+  clearTimeout(noticeTimer);
+  if (!sticky) noticeTimer = setTimeout(() => (notice.hidden = true), 2600);
+}
+
+function safeStorage() {
+  try {
+    const storage = window.localStorage;
+    storage.getItem('inkwell.probe');
+    return storage;
+  } catch {
+    return null;
+  }
+}
+
+function loadView(room) {
+  try {
+    const view = JSON.parse(storage?.getItem(`inkwell.view.${room}`) ?? 'null');
+    if (view && [view.originX, view.originY, view.scale].every(Number.isFinite)) return view;
+  } catch {
+    // A damaged entry: start at the default view.
+  }
+  return {};
+}
+
+function saveView(room, viewport) {
+  try {
+    storage?.setItem(`inkwell.view.${room}`, JSON.stringify(viewport.toJSON()));
+  } catch {
+    // The view is not remembered; nothing else is lost.
+  }
+}
+
+let viewTimer = 0;
+function saveViewSoon(room, viewport) {
+  clearTimeout(viewTimer);
+  viewTimer = setTimeout(() => saveView(room, viewport), 500);
+}

@@ -1,0 +1,175 @@
+/**
+ * Paints strokes on a 2D canvas context: every visible piece as cubic Béziers (the same curves the SVG
+ * export writes), round caps and joins, width scaled by pen pressure where the pen gave it.
+ *
+ * Consecutive strokes of the same colour and width without pressure go into one path and one `stroke()`
+ * call: on a big board most strokes share a pen, and the per-call cost dominates. Zoomed far out, where a
+ * stroke's segments are under a device pixel, it is drawn as a polyline through fewer of its points: the
+ * curve's detail could not show, and rasterising it is most of the cost of a zoomed-out board.
+ */
+
+import { pieceInto } from '../geometry/bezier.js';
+import { forEachRange } from '../geometry/curve-pieces.js';
+
+/** Segments shorter than this many device pixels are drawn as a simplified polyline. */
+const DETAIL_PIXELS = 1;
+
+/** Pressure-scaled widths are rounded to this many steps, so a stroke becomes a few runs, not one per segment. */
+const PRESSURE_STEPS = 24;
+
+const scratch = new Float64Array(8);
+
+/**
+ * Paints strokes bottom to top. The context's transform maps board coordinates to its pixels.
+ * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
+ * @param {Iterable<import('./scene.js').SceneStroke>} strokes
+ * @param {(colour: number) => string} style the CSS colour for a stroke colour (the theme's)
+ * @param {number} [pixelScale] device pixels per board pixel; Infinity (the default) always draws curves
+ */
+export function paintStrokes(ctx, strokes, style, pixelScale = Infinity) {
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  let batchColour = -1;
+  let batchWidth = -1;
+  let open = false;
+  const flush = () => {
+    if (!open) return;
+    ctx.strokeStyle = style(batchColour);
+    ctx.lineWidth = batchWidth;
+    ctx.stroke();
+    open = false;
+  };
+  for (const stroke of strokes) {
+    if (stroke.shown.length === 0) continue;
+    const simple = stroke.identity && stroke.pressures === null && stroke.pointCount > 1;
+    if (simple) {
+      if (!open || stroke.colour !== batchColour || stroke.width !== batchWidth) {
+        flush();
+        ctx.beginPath();
+        batchColour = stroke.colour;
+        batchWidth = stroke.width;
+        open = true;
+      }
+      const pixels = stroke.spacing * pixelScale;
+      if (pixels < DETAIL_PIXELS) traceSimplified(ctx, stroke.points, stroke.shown, Math.max(1, Math.floor(1.5 / pixels)));
+      else tracePieces(ctx, stroke.curve, stroke.shown);
+      continue;
+    }
+    flush();
+    paintStroke(ctx, stroke, style);
+  }
+  flush();
+}
+
+/**
+ * Paints one stroke, whatever it is: a dot, with pressure, under a transform.
+ * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
+ * @param {{curve: import('../geometry/smooth-curve.js').SmoothCurve, shown: [number, number][],
+ *   colour: number, width: number, pressures: number[] | null, transform?: number[], identity?: boolean}} stroke
+ * @param {(colour: number) => string} style
+ */
+export function paintStroke(ctx, stroke, style) {
+  const { curve, shown, width, pressures } = stroke;
+  if (shown.length === 0 || curve.points.length === 0) return;
+  const transformed = stroke.identity === false;
+  if (transformed) {
+    ctx.save();
+    const t = stroke.transform;
+    ctx.transform(t[0], t[1], t[2], t[3], t[4], t[5]);
+  }
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  const colour = style(stroke.colour);
+  if (curve.segmentCount === 0) {
+    const [x, y] = curve.points[0];
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.arc(x, y, (width * (pressures?.[0] ?? 1)) / 2, 0, 2 * Math.PI);
+    ctx.fill();
+  } else if (pressures === null) {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.beginPath();
+    tracePieces(ctx, curve, shown);
+    ctx.stroke();
+  } else {
+    ctx.strokeStyle = colour;
+    tracePressured(ctx, curve, shown, width, pressures);
+  }
+  if (transformed) ctx.restore();
+}
+
+/** Adds the visible pieces to the current path: a subpath per piece. */
+function tracePieces(ctx, curve, pieces) {
+  const s = curve.segments;
+  for (const piece of pieces) {
+    let first = true;
+    forEachRange(curve, piece, (index, t0, t1) => {
+      let b = s;
+      let o = 8 * index;
+      if (!(t0 === 0 && t1 === 1)) {
+        pieceInto(s, o, t0, t1, scratch, 0);
+        b = scratch;
+        o = 0;
+      }
+      if (first) {
+        ctx.moveTo(b[o], b[o + 1]);
+        first = false;
+      }
+      ctx.bezierCurveTo(b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7]);
+    });
+  }
+}
+
+/**
+ * Adds the visible pieces as polylines through every `stride`-th point (and the ends). Piece ends are
+ * rounded to whole points: the difference is under a device pixel at the scales this is used at.
+ */
+function traceSimplified(ctx, points, pieces, stride) {
+  const last = points.length - 1;
+  for (const [a, b] of pieces) {
+    const start = Math.max(0, Math.floor(a));
+    const end = Math.min(last, Math.ceil(b));
+    if (!(end > start)) continue;
+    ctx.moveTo(points[start][0], points[start][1]);
+    for (let i = start + stride; i < end; i += stride) ctx.lineTo(points[i][0], points[i][1]);
+    ctx.lineTo(points[end][0], points[end][1]);
+  }
+}
+
+/** Strokes the pieces in runs of segments of equal (rounded) pressure width. */
+function tracePressured(ctx, curve, pieces, width, pressures) {
+  const s = curve.segments;
+  let runWidth = -1;
+  let open = false;
+  const flush = () => {
+    if (open) ctx.stroke();
+    open = false;
+  };
+  for (const piece of pieces) {
+    let continuing = false;
+    forEachRange(curve, piece, (index, t0, t1) => {
+      const p = (pressures[index] + pressures[index + 1]) / 2;
+      const w = (width * Math.max(1, Math.round(p * PRESSURE_STEPS))) / PRESSURE_STEPS;
+      let b = s;
+      let o = 8 * index;
+      if (!(t0 === 0 && t1 === 1)) {
+        pieceInto(s, o, t0, t1, scratch, 0);
+        b = scratch;
+        o = 0;
+      }
+      if (!open || w !== runWidth) {
+        flush();
+        ctx.lineWidth = w;
+        runWidth = w;
+        ctx.beginPath();
+        open = true;
+        continuing = false;
+      }
+      if (!continuing) ctx.moveTo(b[o], b[o + 1]);
+      continuing = true;
+      ctx.bezierCurveTo(b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7]);
+    });
+  }
+  flush();
+}

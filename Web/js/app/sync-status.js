@@ -1,0 +1,63 @@
+/**
+ * What the sync indicator says for a session status: honest sync (DESIGN §1.5) in a word or two.
+ */
+
+/**
+ * @typedef {{state: string, bytesToUpload?: number, bytesToDownload?: number, detail?: string}} SessionStatus
+ * @typedef {'synced' | 'uploading' | 'downloading' | 'offline'} IndicatorState
+ */
+
+/**
+ * A byte count for people: "512 B", "12 KB", "3.4 MB" (1 KB = 1,024 bytes; at least 1 KB once above 0.5).
+ * @param {number} bytes
+ */
+export function formatBytes(bytes) {
+  const n = Math.max(0, Number.isFinite(bytes) ? bytes : 0);
+  if (n < 512) return `${Math.round(n)} B`;
+  if (n < 1024 * 1024) return `${Math.max(1, Math.round(n / 1024))} KB`;
+  const mb = n / (1024 * 1024);
+  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
+}
+
+/**
+ * The indicator's state (the `data-state` tests read) and text. A session still connecting counts as
+ * offline: nothing reaches the server yet.
+ * @param {SessionStatus} status
+ * @returns {{state: IndicatorState, text: string}}
+ */
+export function indicatorFor(status) {
+  const up = status?.bytesToUpload ?? 0;
+  const down = status?.bytesToDownload ?? 0;
+  switch (status?.state) {
+    case 'synced':
+      return { state: 'synced', text: 'Synced' };
+    case 'uploading':
+      return { state: 'uploading', text: `Uploading ${formatBytes(up)}` };
+    case 'downloading':
+      return { state: 'downloading', text: `Downloading ${formatBytes(down)}` };
+    case 'connecting':
+      return { state: 'offline', text: up > 0 ? `Connecting… ${formatBytes(up)} to upload` : 'Connecting…' };
+    default:
+      return { state: 'offline', text: up > 0 ? `Offline · ${formatBytes(up)} to upload` : 'Offline' };
+  }
+}
+
+/**
+ * The lines of the details popover.
+ * @param {SessionStatus} status
+ * @param {{room: string, device?: string, peers: number, online: boolean}} context
+ * @returns {[string, string][]} label and value
+ */
+export function statusDetails(status, { room, device, peers, online }) {
+  const rows = [
+    ['Status', indicatorFor(status).text],
+    ['To upload', formatBytes(status?.bytesToUpload ?? 0)],
+    ['To download', formatBytes(status?.bytesToDownload ?? 0)],
+    ['Network', online ? 'online' : 'offline'],
+    ['Others here', String(peers)],
+    ['Room', room],
+  ];
+  if (device) rows.push(['This device', device.slice(0, 8)]);
+  if (status?.detail) rows.push(['Detail', status.detail]);
+  return rows;
+}

@@ -1,0 +1,99 @@
+/**
+ * The toolbar: tools, palette and custom colour, width, undo/redo/clear, zoom, theme and exports. The
+ * buttons are in index.html (so their test hooks and labels exist before any script runs); this binds
+ * them to actions and keeps their pressed states and tooltips current.
+ */
+
+import { colourHex, inkStyle, parseColour } from './colour.js';
+import { shortcutLabel } from './shortcuts.js';
+
+/**
+ * @typedef {{
+ *   run: (action: string) => void,
+ *   setColour: (colour: number) => void,
+ *   setWidth: (width: number) => void,
+ * }} ToolbarActions `run` takes the action names of shortcuts.js plus `clear`, `export-png`, `export-svg`
+ */
+
+/** Binds the toolbar's buttons and shows the current settings on them. */
+export class Toolbar {
+  /**
+   * @param {HTMLElement} root
+   * @param {ToolbarActions} actions
+   * @param {{mac?: boolean}} [options]
+   */
+  constructor(root, actions, { mac = false } = {}) {
+    this.root = root;
+    // A click leaves the focus where it was (the board), so Space still pans and never presses the last
+    // button clicked; keyboard users still reach every button with Tab.
+    for (const button of root.querySelectorAll('button')) button.addEventListener('mousedown', (e) => e.preventDefault());
+    for (const button of root.querySelectorAll('button[data-action]')) {
+      const action = button.dataset.action;
+      button.addEventListener('click', () => actions.run(action));
+      const shortcut = shortcutLabel(action, mac);
+      const label = button.getAttribute('aria-label');
+      button.title = shortcut === '' ? label : `${label} (${shortcut})`;
+      if (shortcut !== '') button.setAttribute('aria-keyshortcuts', ariaShortcut(shortcut));
+    }
+    for (const swatch of root.querySelectorAll('button[data-colour]')) {
+      const colour = parseColour(swatch.dataset.colour);
+      swatch.addEventListener('click', () => actions.setColour(colour));
+    }
+    this.custom = /** @type {HTMLInputElement} */ (root.querySelector('input[type="color"]'));
+    this.custom.addEventListener('input', () => {
+      const colour = parseColour(this.custom.value);
+      if (colour !== null) actions.setColour(colour);
+    });
+    this.width = /** @type {HTMLInputElement} */ (root.querySelector('input[type="range"]'));
+    this.width.addEventListener('input', () => actions.setWidth(Number(this.width.value)));
+  }
+
+  /**
+   * Shows the current settings: the pressed tool, the chosen colour, the width, the shapes toggle.
+   * @param {import('./settings.js').Settings} settings
+   * @param {{zoom: number, theme: string}} view
+   */
+  show(settings, view) {
+    for (const button of this.root.querySelectorAll('button[data-action^="tool:"]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.action === `tool:${settings.tool}`));
+    }
+    const shapes = this.root.querySelector('button[data-action="toggle:shapes"]');
+    shapes?.setAttribute('aria-pressed', String(settings.shapes));
+    const hex = colourHex(((settings.colour & 0xffffff00) | 0xff) >>> 0);
+    let matched = false;
+    for (const swatch of this.root.querySelectorAll('button[data-colour]')) {
+      const colour = parseColour(swatch.dataset.colour);
+      const chosen = colour === settings.colour;
+      matched ||= chosen;
+      swatch.setAttribute('aria-pressed', String(chosen));
+      // Swatches show the ink as the board will draw it: black reads as white on the dark board.
+      swatch.style.setProperty('--swatch', inkStyle(colour, view.theme));
+    }
+    this.custom.closest('.custom')?.classList.toggle('chosen', !matched);
+    if (this.custom.value !== hex) this.custom.value = hex;
+    this.root.style.setProperty('--ink', inkStyle(settings.colour, view.theme));
+    this.root.style.setProperty('--dot', `${Math.min(10, Math.max(3, settings.width / 2))}px`);
+    if (Number(this.width.value) !== settings.width) this.width.value = String(settings.width);
+    this.width.setAttribute('aria-valuetext', `${settings.width} pixels`);
+    const zoom = this.root.querySelector('button[data-action="zoom:reset"] .zoom-value');
+    const percent = `${Math.round(view.zoom * 100)}%`;
+    if (zoom !== null && zoom.textContent !== percent) zoom.textContent = percent;
+    const theme = this.root.querySelector('button[data-action="theme"]');
+    theme?.setAttribute('aria-pressed', String(view.theme === 'dark'));
+  }
+
+  /**
+   * Marks undo and redo as having nothing to do (still focusable and clickable: a click just says so).
+   * @param {boolean} canUndo
+   * @param {boolean} canRedo
+   */
+  showHistory(canUndo, canRedo) {
+    this.root.querySelector('button[data-action="undo"]')?.setAttribute('aria-disabled', String(!canUndo));
+    this.root.querySelector('button[data-action="redo"]')?.setAttribute('aria-disabled', String(!canRedo));
+  }
+}
+
+/** `Shift+Ctrl+Z` → `Shift+Control+Z`, as aria-keyshortcuts spells modifiers. */
+function ariaShortcut(label) {
+  return label.replace('Ctrl', 'Control').replace('⌘', 'Meta+').replace('⇧', 'Shift+').replace('−', '-');
+}

@@ -1,0 +1,43 @@
+// What the sync indicator says (js/app/sync-status.js).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatBytes, indicatorFor, statusDetails } from '../../js/app/sync-status.js';
+
+test('each session state shows as one of the four indicator states', () => {
+  assert.deepEqual(indicatorFor({ state: 'synced', bytesToUpload: 0, bytesToDownload: 0 }), { state: 'synced', text: 'Synced' });
+  assert.deepEqual(indicatorFor({ state: 'uploading', bytesToUpload: 12_345, bytesToDownload: 0 }), { state: 'uploading', text: 'Uploading 12 KB' });
+  assert.deepEqual(indicatorFor({ state: 'downloading', bytesToUpload: 0, bytesToDownload: 40 * 1024 }), { state: 'downloading', text: 'Downloading 40 KB' });
+  assert.deepEqual(indicatorFor({ state: 'offline', bytesToUpload: 0 }), { state: 'offline', text: 'Offline' });
+  assert.deepEqual(indicatorFor({ state: 'offline', bytesToUpload: 3000 }), { state: 'offline', text: 'Offline · 3 KB to upload' });
+  assert.deepEqual(indicatorFor({ state: 'connecting' }), { state: 'offline', text: 'Connecting…' });
+  assert.equal(indicatorFor(undefined).state, 'offline');
+});
+
+test('byte counts read naturally', () => {
+  assert.equal(formatBytes(0), '0 B');
+  assert.equal(formatBytes(511), '511 B');
+  assert.equal(formatBytes(512), '1 KB');
+  assert.equal(formatBytes(12 * 1024), '12 KB');
+  assert.equal(formatBytes(3.4 * 1024 * 1024), '3.4 MB');
+  assert.equal(formatBytes(25 * 1024 * 1024), '25 MB');
+  assert.equal(formatBytes(-5), '0 B');
+  assert.equal(formatBytes(NaN), '0 B');
+});
+
+test('the details list what is left each way and why', () => {
+  const rows = statusDetails(
+    { state: 'uploading', bytesToUpload: 2048, bytesToDownload: 0, detail: '3 changes to upload' },
+    { room: 'Abc', device: '0123456789abcdef', peers: 2, online: true },
+  );
+  assert.deepEqual(rows, [
+    ['Status', 'Uploading 2 KB'],
+    ['To upload', '2 KB'],
+    ['To download', '0 B'],
+    ['Network', 'online'],
+    ['Others here', '2'],
+    ['Room', 'Abc'],
+    ['This device', '01234567'],
+    ['Detail', '3 changes to upload'],
+  ]);
+});

@@ -1,0 +1,134 @@
+"""Starts `inkwell serve` on a free port with a temporary data directory, and headless Chromium.
+
+Shared by the browser smoke test (Web/test/browser/smoke_test.py) and the pan/zoom benchmark
+(Benchmarks/web-pan-zoom.py). Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def binary():
+    """The inkwell binary: $INKWELL_BINARY, else .build/debug/inkwell in the repository."""
+    path = Path(os.environ.get("INKWELL_BINARY", REPO / ".build" / "debug" / "inkwell"))
+    if not path.is_absolute():
+        path = REPO / path
+    if not path.exists():
+        raise FileNotFoundError(f"no inkwell binary at {path}: build it (swift build) or set INKWELL_BINARY")
+    return path
+
+
+def artifacts():
+    """Where screenshots go: $INKWELL_ARTIFACTS, else .build/artifacts."""
+    path = Path(os.environ.get("INKWELL_ARTIFACTS", REPO / ".build" / "artifacts"))
+    if not path.is_absolute():
+        path = REPO / path
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class Server:
+    """`inkwell serve --port 0` on a temporary data directory, serving this repository's Web/."""
+
+    def __init__(self, port=0, data=None):
+        """A new server; `port` and `data` restart one on the port and data of a stopped one."""
+        self.data = data or tempfile.mkdtemp(prefix="inkwell-web-")
+        self.process = subprocess.Popen(
+            [str(binary()), "serve", "--port", str(port), "--data", self.data, "--web", str(REPO / "Web"), "--log-level", "warning"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.port = None
+        self.lines = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if line == "" and self.process.poll() is not None:
+                break
+            self.lines.append(line)
+            match = re.search(r"listening on [^\s]*:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+                break
+        if self.port is None:
+            self.stop()
+            raise RuntimeError("inkwell serve did not start:\n" + "".join(self.lines))
+        # Keep reading so the server never blocks on a full pipe.
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def stop(self, keep_data=False):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        drainer = getattr(self, "_drainer", None)
+        if drainer is not None:
+            drainer.join(timeout=5)
+        self.process.stdout.close()
+        if not keep_data:
+            shutil.rmtree(self.data, ignore_errors=True)
+
+
+def chrome(width=1440, height=900):
+    """Headless Chromium with the page's viewport exactly `width` × `height` CSS pixels."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            options.binary_location = found
+            break
+    driver_path = shutil.which("chromedriver")
+    # With a chromedriver on PATH, Selenium Manager (which wants the internet) is never asked.
+    service = Service(executable_path=driver_path) if driver_path else Service()
+    driver = webdriver.Chrome(options=options, service=service)
+    set_viewport(driver, width, height)
+    return driver
+
+
+def set_viewport(driver, width, height):
+    """Sizes the window so that the page itself (not the window) is `width` × `height`."""
+    driver.set_window_size(width, height)
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(width + (width - inner[0]), height + (height - inner[1]))
+
+
+def wait_for(predicate, timeout=10.0, interval=0.05, message="condition"):
+    """Polls until `predicate()` is truthy; returns its value."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting for {message} (last: {last!r})")
+
+
+def severe_logs(driver):
+    """The browser console's errors since the last call."""
+    return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]

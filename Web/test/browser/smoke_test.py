@@ -1,0 +1,417 @@
+"""The whiteboard page in headless Chromium against a real `inkwell serve`: draw with real pointer drags,
+erase, undo, see another page's strokes and cursor, export SVG like Swift does, fit a phone screen.
+
+Run:  python3 Web/test/browser/smoke_test.py            (plain unittest; -v for names)
+Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
+      INKWELL_ARTIFACTS  where screenshots go (default .build/artifacts)
+Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
+"""
+
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.actions import interaction  # noqa: E402
+from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
+from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+TOOLS = [
+    "pen", "eraser", "stroke-eraser", "shapes", "undo", "redo", "clear",
+    "zoom-out", "zoom-reset", "zoom-in", "theme", "export-png", "export-svg",
+]
+
+# Reads the painted alpha (0–255) around a point of the board, in CSS pixels from its top-left:
+# committed ink is on the base canvas, ink in progress on the overlay.
+INK_AT = """
+const [x, y, which] = arguments;
+const canvas = document.querySelector('[data-testid="board"] canvas.' + (which || 'base'));
+const ratio = canvas.width / canvas.clientWidth;
+const data = canvas.getContext('2d').getImageData(Math.round(x * ratio) - 2, Math.round(y * ratio) - 2, 5, 5).data;
+let most = 0;
+for (let i = 3; i < data.length; i += 4) most = Math.max(most, data[i]);
+return most;
+"""
+
+
+class Page:
+    """One browser tab on the whiteboard."""
+
+    def __init__(self, server, path="/", width=1440, height=900):
+        self.driver = harness.chrome(width, height)
+        self.driver.get(server.url + path)
+        self._opened()
+
+    def _opened(self):
+        harness.wait_for(lambda: self.driver.execute_script("return document.documentElement.dataset.ready === 'true'"),
+                         timeout=20, message="the board to open")
+        self.board = self.driver.find_element(By.CSS_SELECTOR, '[data-testid="board"]')
+        self.size = self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
+
+    def reload(self):
+        self.driver.refresh()
+        self._opened()
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def wait_synced(self, timeout=20):
+        harness.wait_for(lambda: self.sync_state() == "synced", timeout=timeout, message="synced")
+
+    def sync_state(self):
+        return self.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').get_attribute("data-state")
+
+    def settled(self):
+        harness.wait_for(lambda: self.js("return window.inkwell.settled()"), message="tiles painted")
+
+    def tool(self, name):
+        self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="tool-{name}"]').click()
+
+    def drag(self, points, hold=False):
+        """A mouse drag through `points` (CSS pixels from the board's top-left)."""
+        chain = ActionChains(self.driver, duration=10)
+        # Whole pixels first, so the moves add up to exactly the points asked for.
+        points = [(round(x), round(y)) for x, y in points]
+        x0, y0 = points[0]
+        chain.move_to_element_with_offset(self.board, int(x0 - self.size[0] / 2), int(y0 - self.size[1] / 2))
+        chain.click_and_hold()
+        for (xa, ya), (xb, yb) in zip(points, points[1:]):
+            chain.move_by_offset(xb - xa, yb - ya)
+        if not hold:
+            chain.release()
+        chain.perform()
+
+    def release(self):
+        ActionChains(self.driver, duration=10).release().perform()
+
+    def hover(self, x, y):
+        ActionChains(self.driver, duration=10).move_to_element_with_offset(
+            self.board, int(x - self.size[0] / 2), int(y - self.size[1] / 2)).perform()
+
+    def ink(self, x, y, layer="base"):
+        return self.js(INK_AT, x, y, layer)
+
+    def strokes(self):
+        return self.js("return window.inkwell.strokeCount()")
+
+    def hash(self):
+        return self.js("return window.inkwell.hash()")
+
+    def shot(self, name):
+        self.driver.save_screenshot(str(harness.artifacts() / f"{name}.png"))
+
+    def errors(self):
+        return harness.severe_logs(self.driver)
+
+    def quit(self):
+        self.driver.quit()
+
+
+def line(x0, y0, x1, y1, steps=16):
+    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
+
+
+class SmokeTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = harness.Server()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def setUp(self):
+        self.pages = []
+
+    def tearDown(self):
+        for page in self.pages:
+            page.quit()
+
+    def open(self, path="/", width=1440, height=900):
+        page = Page(self.server, path, width, height)
+        self.pages.append(page)
+        return page
+
+    def test_page_opens_a_new_room_with_its_hooks_and_no_errors(self):
+        page = self.open()
+        room = page.js("return window.inkwell.room")
+        self.assertRegex(page.driver.current_url, r"/r/[A-Za-z0-9]{22}$")
+        self.assertTrue(page.driver.current_url.endswith(room))
+        for name in TOOLS:
+            button = page.driver.find_element(By.CSS_SELECTOR, f'[data-testid="tool-{name}"]')
+            self.assertTrue(button.get_attribute("aria-label"), name)
+            self.assertTrue(button.get_attribute("title"), name)
+        self.assertIn(page.sync_state(), {"synced", "uploading", "downloading", "offline"})
+        page.wait_synced()
+        self.assertEqual(page.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').text, "Synced")
+        page.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').click()
+        details = page.driver.find_element(By.ID, "sync-panel")
+        self.assertTrue(details.is_displayed())
+        self.assertIn(room, details.text)
+        self.assertIn("Synced", details.text)
+        page.shot("01-empty-sync-details")
+        ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+        self.assertFalse(details.is_displayed())
+        self.assertEqual(page.errors(), [])
+
+    def test_draw_erase_undo_redo_clear(self):
+        page = self.open()
+        page.wait_synced()
+        page.drag(line(300, 300, 700, 300))
+        harness.wait_for(lambda: page.strokes() == 1, message="the stroke")
+        page.settled()
+        self.assertGreater(page.ink(500, 300), 200, "the stroke is painted")
+        self.assertEqual(page.ink(500, 360), 0)
+        page.wait_synced()
+        page.shot("02-stroke")
+
+        page.tool("eraser")
+        page.drag(line(500, 240, 500, 360, 6))
+        harness.wait_for(lambda: page.js("return window.inkwell.session.board.strokes()[0].pieces.length") == 2,
+                         message="the stroke cut in two")
+        page.settled()
+        self.assertEqual(page.ink(500, 300), 0, "the eraser cut the stroke")
+        self.assertGreater(page.ink(350, 300), 200, "the rest stays")
+        self.assertEqual(page.strokes(), 1)
+        page.shot("03-erased")
+
+        page.board.click()
+        ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        harness.wait_for(lambda: page.js("return window.inkwell.session.board.strokes()[0].pieces.length") == 1,
+                         message="the erase undone")
+        page.settled()
+        self.assertGreater(page.ink(500, 300), 200, "undo brings the ink back")
+
+        page.tool("redo")
+        harness.wait_for(lambda: page.js("return window.inkwell.session.board.strokes()[0].pieces.length") == 2,
+                         message="the erase redone")
+        page.settled()
+        self.assertEqual(page.ink(500, 300), 0, "redo cuts it again")
+
+        ActionChains(page.driver).send_keys("p").perform()
+        page.drag(line(300, 450, 700, 450))
+        harness.wait_for(lambda: page.strokes() == 2, message="a second stroke")
+        page.tool("stroke-eraser")
+        page.drag(line(600, 420, 600, 480, 4))
+        harness.wait_for(lambda: page.strokes() == 1, message="the stroke eraser")
+        page.settled()
+        self.assertEqual(page.ink(400, 450), 0, "the whole stroke went")
+
+        page.tool("clear")
+        harness.wait_for(lambda: page.strokes() == 0, message="the clear")
+        page.settled()
+        self.assertEqual(page.ink(350, 300), 0)
+        page.tool("undo")
+        harness.wait_for(lambda: page.strokes() == 1, message="the clear undone")
+        page.settled()
+        self.assertGreater(page.ink(350, 300), 200)
+        page.wait_synced()
+        page.shot("04-after-undo-clear")
+        self.assertEqual(page.errors(), [])
+
+    def test_shapes_are_recognised_at_pen_up(self):
+        page = self.open()
+        page.tool("shapes")
+        self.assertEqual(page.driver.find_element(By.CSS_SELECTOR, '[data-testid="tool-shapes"]').get_attribute("aria-pressed"), "true")
+        rough = line(300, 200, 600, 205) + line(600, 205, 598, 400)[1:] + line(598, 400, 302, 396)[1:] + line(302, 396, 300, 204)[1:]
+        page.drag(rough)
+        harness.wait_for(lambda: page.strokes() == 1, message="the shape")
+        self.assertEqual(page.js("return window.inkwell.session.board.strokes()[0].points.length"), 5, "a rectangle's corners")
+        page.settled()
+        page.shot("05-rectangle")
+        self.assertEqual(page.errors(), [])
+
+    def test_wheel_pans_ctrl_wheel_zooms_and_space_drags(self):
+        page = self.open()
+        view = lambda: page.js("return window.inkwell.viewport.toJSON()")  # noqa: E731
+        ActionChains(page.driver).scroll_from_origin(ScrollOrigin.from_element(page.board), 0, 200).perform()
+        harness.wait_for(lambda: view()["originY"] == 200, message="the wheel to pan")
+        before = view()
+        page.driver.find_element(By.CSS_SELECTOR, '[data-testid="tool-zoom-in"]').click()
+        self.assertAlmostEqual(view()["scale"], before["scale"] * 1.25)
+        ActionChains(page.driver).send_keys("0").perform()
+        self.assertEqual(view()["scale"], 1)
+        start = view()
+        ActionChains(page.driver).key_down(Keys.SPACE).perform()
+        page.drag(line(400, 400, 300, 350, 4))
+        ActionChains(page.driver).key_up(Keys.SPACE).perform()
+        moved = view()
+        self.assertEqual((moved["originX"] - start["originX"], moved["originY"] - start["originY"]), (100, 50), "the board follows the hand")
+        self.assertEqual(page.strokes(), 0, "a space-drag draws nothing")
+        self.assertEqual(page.errors(), [])
+
+    def test_two_pages_see_each_others_strokes_cursors_and_ink(self):
+        alice = self.open()
+        room = alice.js("return window.inkwell.room")
+        bob = self.open(f"/r/{room}")
+        alice.wait_synced()
+        bob.wait_synced()
+        alice.drag(line(200, 200, 500, 260))
+        harness.wait_for(lambda: bob.strokes() == 1, timeout=15, message="alice's stroke at bob's")
+        harness.wait_for(lambda: bob.hash() == alice.hash(), message="the same board")
+        bob.settled()
+        self.assertGreater(bob.ink(350, 230), 100, "bob sees alice's stroke")
+
+        alice.hover(600, 300)
+        alice.hover(620, 320)
+        harness.wait_for(lambda: bob.js(
+            "const c = document.querySelector('.peer-cursor'); return c !== null && !c.hidden"), message="alice's cursor")
+        name = alice.js("return document.querySelector('input[name=display-name]').value")
+        self.assertEqual(bob.js("return document.querySelector('.peer-cursor-name').textContent"), name)
+        alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="people"]').click()
+        field = alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="name-input"]')
+        # Select and type over, as a person does (clearing it first would restore the old name on change).
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys("Alice <b>Liddell</b>", Keys.ENTER)
+        alice.hover(640, 330)
+        harness.wait_for(lambda: bob.js("return document.querySelector('.peer-cursor-name').textContent") == "Alice <b>Liddell</b>",
+                         message="the new name, shown as text")
+        self.assertIn("Alice <b>Liddell</b>", bob.js("return document.getElementById('people').title + document.querySelector('#people .chips').innerText") + bob.js(
+            "return [...document.querySelectorAll('#people-panel li')].map((li) => li.textContent).join()"))
+
+        alice.drag(line(200, 500, 600, 500), hold=True)
+        harness.wait_for(lambda: bob.ink(400, 500, "overlay") > 100, timeout=10, message="alice's ink while she draws")
+        bob.shot("06-bob-sees-alice")
+        alice.release()
+        harness.wait_for(lambda: bob.strokes() == 2, message="alice's second stroke")
+        self.assertEqual(alice.errors(), [])
+        self.assertEqual(bob.errors(), [])
+
+    def test_svg_export_is_the_text_swift_writes(self):
+        page = self.open()
+        page.drag(line(100, 100, 400, 180))
+        page.tool("eraser")
+        page.drag(line(250, 80, 250, 220, 4))
+        page.tool("pen")
+        page.driver.find_element(By.CSS_SELECTOR, '[data-testid="colour-e03131"]').click()
+        page.drag([(150, 300)] + line(150, 300, 300, 420)[1:])
+        harness.wait_for(lambda: page.strokes() == 2, message="two strokes")
+        page.wait_synced()
+        room = page.js("return window.inkwell.room")
+        with tempfile.TemporaryDirectory() as directory:
+            out = Path(directory) / "board.svg"
+            subprocess.run([str(harness.binary()), "export", room, "--server", self.server.url, "--svg", str(out), "--timeout", "30"],
+                           check=True, capture_output=True, timeout=60)
+            swift = out.read_text()
+        self.assertEqual(page.js("return window.inkwell.exportSVG()"), swift)
+
+    def test_a_local_stroke_shows_in_the_next_frame(self):
+        page = self.open()
+        page.settled()
+        # Pointer events sent in the page, then read back in the very next animation frame.
+        shown = page.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const surface = document.querySelector('[data-testid="board"]');
+            const box = surface.getBoundingClientRect();
+            const send = (type, x, y) => surface.dispatchEvent(new PointerEvent(type, {
+                bubbles: true, pointerId: 9, pointerType: 'pen', isPrimary: true, pressure: 0.6,
+                button: type === 'pointermove' ? -1 : 0, buttons: type === 'pointerup' ? 0 : 1,
+                clientX: box.left + x, clientY: box.top + y}));
+            const alpha = (which, x, y) => {
+                const canvas = surface.querySelector('canvas.' + which);
+                const r = canvas.width / canvas.clientWidth;
+                return canvas.getContext('2d').getImageData(Math.round(x * r), Math.round(y * r), 1, 1).data[3];
+            };
+            send('pointerdown', 200, 600);
+            for (let x = 210; x <= 400; x += 10) send('pointermove', x, 600);
+            requestAnimationFrame(() => {
+                const drawing = alpha('overlay', 300, 600);
+                send('pointerup', 400, 600);
+                requestAnimationFrame(() => done([drawing, alpha('base', 300, 600), alpha('overlay', 300, 600)]));
+            });""")
+        self.assertGreater(shown[0], 100, "the stroke being drawn is on the overlay in the next frame")
+        self.assertGreater(shown[1], 100, "at pen-up it is on the board in the next frame")
+        self.assertEqual(shown[2], 0, "and gone from the overlay in that same frame")
+        self.assertEqual(page.strokes(), 1)
+
+    def test_a_reload_while_offline_keeps_the_board_and_the_new_strokes_sync_later(self):
+        server = harness.Server()
+        try:
+            page = Page(server)
+            self.pages.append(page)
+            page.drag(line(200, 200, 500, 200))
+            page.wait_synced()
+            room = page.js("return window.inkwell.room")
+            harness.wait_for(lambda: page.js("return navigator.serviceWorker.controller !== null"), message="the worker in charge")
+            # Every file the page loaded is kept (the worker fetches those loaded before it was in charge).
+            harness.wait_for(lambda: page.driver.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const loaded = performance.getEntriesByType('resource').map((e) => new URL(e.name))
+                    .filter((u) => u.origin === location.origin && !u.pathname.startsWith('/sync')).map((u) => u.pathname);
+                caches.open('inkwell-shell-v1').then((c) => c.keys()).then((keys) => {
+                    const kept = new Set(keys.map((k) => new URL(k.url).pathname));
+                    done(kept.has('/index.html') && loaded.every((path) => kept.has(path)));
+                });"""), timeout=20, message="the page's files kept")
+            port = server.port
+            server.stop(keep_data=True)
+            page.reload()
+            self.assertEqual(page.strokes(), 1, "the stroke made before is there")
+            self.assertEqual(page.sync_state(), "offline")
+            page.drag(line(200, 300, 500, 300))
+            harness.wait_for(lambda: page.strokes() == 2, message="drawing offline")
+            harness.wait_for(lambda: "to upload" in page.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').text,
+                             message="the indicator to count what is waiting")
+            page.shot("09-offline")
+            server = harness.Server(port=port, data=server.data)
+            page.wait_synced(timeout=60)
+            with tempfile.TemporaryDirectory() as directory:
+                out = Path(directory) / "board.svg"
+                subprocess.run([str(harness.binary()), "export", room, "--server", server.url, "--svg", str(out), "--timeout", "30"],
+                               check=True, capture_output=True, timeout=60)
+                self.assertEqual(out.read_text().count("<path"), 2, "the server has both strokes")
+        finally:
+            server.stop()
+
+    def test_layout_fits_a_phone_and_touch_draws(self):
+        page = self.open(width=375, height=667)
+        self.assertEqual(page.js("return [innerWidth, innerHeight]"), [375, 667])
+        bar = page.js("return document.querySelector('.topbar').getBoundingClientRect().bottom")
+        for name in TOOLS:
+            rect = page.js(f"return document.querySelector('[data-testid=\"tool-{name}\"]').getBoundingClientRect().toJSON()")
+            self.assertGreaterEqual(rect["left"], 0, name)
+            self.assertLessEqual(rect["right"], 375, name)
+            self.assertGreater(rect["top"], bar, name)
+            self.assertLessEqual(rect["bottom"], 667, name)
+        toolbar = page.js("return document.querySelector('.toolbar').getBoundingClientRect().toJSON()")
+        self.assertLess(toolbar["height"], 667 / 3, "the toolbar leaves room to draw")
+
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(page.driver, mouse=finger, duration=10)
+        actions.pointer_action.move_to(page.board, -100, -120).pointer_down()
+        for step in range(1, 11):
+            actions.pointer_action.move_to(page.board, -100 + 20 * step, -120 + 4 * step)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+        harness.wait_for(lambda: page.strokes() == 1, message="a touch stroke")
+        page.settled()
+        page.shot("07-phone")
+        self.assertEqual(page.errors(), [])
+
+    def test_dark_theme_keeps_dark_ink_visible(self):
+        page = self.open()
+        page.drag(line(300, 300, 600, 300))
+        harness.wait_for(lambda: page.strokes() == 1, message="the stroke")
+        page.tool("theme")
+        self.assertEqual(page.js("return document.documentElement.dataset.theme"), "dark")
+        page.settled()
+        light = page.js("""
+            const c = document.querySelector('[data-testid="board"] canvas.base');
+            const r = c.width / c.clientWidth;
+            return Array.from(c.getContext('2d').getImageData(Math.round(450 * r), Math.round(300 * r), 1, 1).data);""")
+        self.assertGreater(min(light[:3]), 180, "black ink is drawn light on the dark board")
+        page.shot("08-dark")
+        self.assertEqual(page.errors(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
