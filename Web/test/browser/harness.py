@@ -7,10 +7,12 @@ Shared by the browser smoke test (Web/test/browser/smoke_test.py) and the pan/zo
 import os
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
@@ -26,9 +28,9 @@ def binary():
     return path
 
 
-def artifacts():
-    """Where screenshots go: $INKWELL_ARTIFACTS, else .build/artifacts."""
-    path = Path(os.environ.get("INKWELL_ARTIFACTS", REPO / ".build" / "artifacts"))
+def artifacts(default=".build/artifacts"):
+    """Where screenshots go: $INKWELL_ARTIFACTS, else `default` (relative to the repository)."""
+    path = Path(os.environ.get("INKWELL_ARTIFACTS", REPO / default))
     if not path.is_absolute():
         path = REPO / path
     path.mkdir(parents=True, exist_ok=True)
@@ -132,3 +134,67 @@ def wait_for(predicate, timeout=10.0, interval=0.05, message="condition"):
 def severe_logs(driver):
     """The browser console's errors since the last call."""
     return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def set_offline(driver, offline):
+    """Chrome DevTools network emulation: cuts the page off the network (`offline=True`) or restores it.
+
+    In Chromium 156 this sets navigator.onLine, fires the window's `offline` / `online` events and refuses
+    new connections, but leaves a WebSocket that is already open working: the page must close it itself.
+    """
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                           {"offline": bool(offline), "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def png_pixels(data):
+    """Decodes an 8-bit, non-interlaced PNG (as Chrome's screenshots are): (width, height, RGBA bytes)."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    offset, header, chunks = 8, None, []
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        body = data[offset + 8:offset + 8 + length]
+        offset += 12 + length
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        elif kind == b"IEND":
+            break
+    width, height, depth, colour, _, _, interlace = header
+    channels = {2: 3, 6: 4}.get(colour)
+    if depth != 8 or channels is None or interlace != 0:
+        raise ValueError(f"unsupported PNG: depth {depth}, colour type {colour}, interlace {interlace}")
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, row = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        if kind == 1:
+            for i in range(channels, stride):
+                row[i] = (row[i] + row[i - channels]) & 0xFF
+        elif kind == 2:
+            row = bytearray((a + b) & 0xFF for a, b in zip(row, previous))
+        elif kind == 3:
+            for i in range(stride):
+                left = row[i - channels] if i >= channels else 0
+                row[i] = (row[i] + ((left + previous[i]) >> 1)) & 0xFF
+        elif kind == 4:
+            for i in range(stride):
+                a = row[i - channels] if i >= channels else 0
+                b, c = previous[i], (previous[i - channels] if i >= channels else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        rows.append(row)
+        previous = row
+    pixels = b"".join(rows)
+    if channels == 3:
+        rgba = bytearray(width * height * 4)
+        for channel in range(3):
+            rgba[channel::4] = pixels[channel::3]
+        rgba[3::4] = b"\xff" * (width * height)
+        pixels = bytes(rgba)
+    return width, height, bytes(pixels)
