@@ -95,9 +95,6 @@ extension Inkwell {
 
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
-            guard InkPoints.matchesChangeCodec() else {
-                throw ValidationError("the presence ink encoding no longer matches InkwellWire's Points encoding")
-            }
             let seed = seed ?? UInt64.random(in: 0...UInt64.max)
             let configuration = LoadRun.Configuration(
                 url: try ServerAddress.syncURL(server).absoluteString,

@@ -38,7 +38,7 @@ extension LoadRun {
                 points.append(next.point)
                 steps.append(next.pressureStep)
             }
-            let ink = InkPoints.encode(points, pressureSteps: steps)
+            let ink = InkCodec.encode(points, pressures: steps.map { Float($0) / 255 })
             let cursor = points[points.count - 1]
             let presence = SyncCodec.encode(
                 ClientMessage.presence(
