@@ -235,6 +235,11 @@ let package = Package(
                 "InkwellGeometry",
                 "InkwellSync",
                 "InkwellTesting",
+                // A server that never answers a close, for the socket's close timeout.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

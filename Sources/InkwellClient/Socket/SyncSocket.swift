@@ -22,17 +22,25 @@ public final class SyncSocket: Sendable {
     private let outbound: WebSocketOutboundWriter
     private let reading: ReadGate
     private let ended: Task<Closure, Never>
+    /// Signalled by ``close()``: from then on the server has ``closeTimeout`` to answer.
+    private let closing: AsyncStream<Void>.Continuation
+
+    /// How long a server may take to answer our close before the socket is dropped; the WebSocket
+    /// layer then waits as long again for the connection to end.
+    public static let closeTimeout: Duration = .seconds(2)
 
     private init(
         messages: AsyncThrowingStream<ServerMessage, any Error>,
         outbound: WebSocketOutboundWriter,
         reading: ReadGate,
-        ended: Task<Closure, Never>
+        ended: Task<Closure, Never>,
+        closing: AsyncStream<Void>.Continuation
     ) {
         self.messages = messages
         self.outbound = outbound
         self.reading = reading
         self.ended = ended
+        self.closing = closing
     }
 
     /// Opens a socket to `url` (`ws://host:port/sync`). Says nothing: send `hello` yourself.
@@ -47,23 +55,41 @@ public final class SyncSocket: Sendable {
         let (messages, sink) = AsyncThrowingStream.makeStream(of: ServerMessage.self)
         let reading = ReadGate()
         let opened = Once<Result<WebSocketOutboundWriter, any Error>>()
+        let (closeRequests, closing) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let ended = Task<Closure, Never> {
             do {
                 let frame = try await WebSocketClient.connect(
                     url: url,
-                    configuration: .init(maxFrameSize: maximumFrameBytes, additionalHeaders: headers),
+                    configuration: .init(
+                        maxFrameSize: maximumFrameBytes,
+                        additionalHeaders: headers,
+                        closeTimeout: closeTimeout
+                    ),
                     logger: logger
                 ) { inbound, outbound, _ in
                     opened.resolve(.success(outbound))
-                    for try await message in inbound.messages(maxSize: SyncProtocol.maximumFrameBytes) {
-                        await reading.wait()
-                        guard case .binary(let buffer) = message else { continue }
-                        do {
-                            sink.yield(try SyncCodec.decodeServer(Array(buffer.readableBytesView)))
-                        } catch {
-                            sink.finish(throwing: error)
-                            return
+                    // Reads until the server closes, or until it has not answered our close in time: the
+                    // WebSocket layer waits for a reader that returns before it drops the connection.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await message in inbound.messages(maxSize: SyncProtocol.maximumFrameBytes) {
+                                await reading.wait()
+                                guard case .binary(let buffer) = message else { continue }
+                                do {
+                                    sink.yield(try SyncCodec.decodeServer(Array(buffer.readableBytesView)))
+                                } catch {
+                                    sink.finish(throwing: error)
+                                    return
+                                }
+                            }
                         }
+                        group.addTask {
+                            var requests = closeRequests.makeAsyncIterator()
+                            guard await requests.next() != nil else { return }
+                            try? await Task.sleep(for: closeTimeout)
+                        }
+                        try await group.next()
+                        group.cancelAll()
                     }
                 }
                 sink.finish()
@@ -75,7 +101,7 @@ public final class SyncSocket: Sendable {
             }
         }
         let outbound = try await opened.value.get()
-        return SyncSocket(messages: messages, outbound: outbound, reading: reading, ended: ended)
+        return SyncSocket(messages: messages, outbound: outbound, reading: reading, ended: ended, closing: closing)
     }
 
     public func send(_ message: ClientMessage) async throws {
@@ -87,8 +113,10 @@ public final class SyncSocket: Sendable {
         try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes))
     }
 
-    /// Asks the server to close; ``closure`` tells when it has.
+    /// Asks the server to close; ``closure`` tells when it has. A server that does not answer within
+    /// ``closeTimeout`` has the connection dropped.
     public func close() async {
+        closing.yield()
         try? await outbound.close(.normalClosure, reason: nil)
     }
 
