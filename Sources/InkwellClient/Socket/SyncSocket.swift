@@ -135,39 +135,6 @@ public final class SyncSocket: Sendable {
     }
 }
 
-/// A value set once, awaited by one or more readers.
-private final class Once<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var waiters: [CheckedContinuation<Value, Never>] = []
-    }
-
-    private let state = Mutex(State())
-
-    func resolve(_ value: Value) {
-        let waiters: [CheckedContinuation<Value, Never>] = state.withLock { state in
-            guard state.value == nil else { return [] }
-            state.value = value
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: value) }
-    }
-
-    var value: Value {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready: Value? = state.withLock { state in
-                    if let value = state.value { return value }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-}
-
 /// Lets a reader be paused and resumed from outside.
 private final class ReadGate: Sendable {
     private struct State {

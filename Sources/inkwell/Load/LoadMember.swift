@@ -1,3 +1,4 @@
+import InkwellClient
 import InkwellSync
 import Synchronization
 
@@ -50,7 +51,7 @@ final class LoadMember: Sendable {
     private let standingValue = Atomic<UInt8>(Standing.pending.rawValue)
     let sentPresence = Mutex(PresenceLog())
     /// Resolved by the conductor when it is this member's turn to connect (false: the run gave up).
-    let admitted = LoadSignal<Bool>()
+    let admitted = Once<Bool>()
 
     var standing: Standing { Standing(rawValue: standingValue.load(ordering: .acquiring)) ?? .failed }
 

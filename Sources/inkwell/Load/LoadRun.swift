@@ -1,3 +1,4 @@
+import InkwellClient
 import InkwellSync
 import Logging
 import Synchronization
@@ -86,8 +87,8 @@ struct LoadRun: Sendable {
     let members: [LoadMember]
     /// Member index by device, to find a presence's sender.
     let senders: [ReplicaID: Int]
-    let drawingStarts = LoadSignal<ContinuousClock.Instant>()
-    let closing = LoadSignal<Bool>()
+    let drawingStarts = Once<ContinuousClock.Instant>()
+    let closing = Once<Bool>()
     let logger: Logger
 
     init(configuration: Configuration, logger: Logger) {

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A value published once and awaited by any number of tasks: when drawing starts, when to close.
-final class LoadSignal<Value: Sendable>: Sendable {
+/// A value set once, awaited by one or more readers.
+package final class Once<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -9,11 +9,13 @@ final class LoadSignal<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    package init() {}
+
     /// Publishes `value` to every waiter, now and later; only the first call counts.
     ///
     /// - Returns: whether this call was the first.
     @discardableResult
-    func resolve(_ value: Value) -> Bool {
+    package func resolve(_ value: Value) -> Bool {
         let waiters: [CheckedContinuation<Value, Never>]? = state.withLock { state in
             guard state.value == nil else { return nil }
             state.value = value
@@ -25,7 +27,8 @@ final class LoadSignal<Value: Sendable>: Sendable {
         return true
     }
 
-    var value: Value {
+    /// The value, once it is set.
+    package var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let ready: Value? = state.withLock { state in
