@@ -178,9 +178,9 @@ struct LoadRun: Sendable {
     /// Lets the members connect, spread over ``Configuration/ramp``.
     ///
     /// With ``Configuration/roomsFirst``, each room's first member connects alone and the next waits
-    /// until it is live: a server that reads a new room's head from its log while it holds the room
-    /// table's lock can deadlock when many rooms are created while other catch-ups hold every reader
-    /// (BENCHMARKS.md, "Server under load"). The others then join rooms that exist.
+    /// until it is live; the others then join rooms that exist. Without it, everyone joins in one ramp,
+    /// creating rooms while catch-ups run: that once deadlocked the server, which read a new room's head
+    /// under its hub's lock (BENCHMARKS.md, "Server under load"; `SyncServerTests` now covers it).
     private func admit(until deadline: ContinuousClock.Instant) async {
         var crowd = members
         if configuration.roomsFirst {
