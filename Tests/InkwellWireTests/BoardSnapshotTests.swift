@@ -25,12 +25,14 @@ import Testing
         }
         let snapshot = BoardSnapshot(room: "r", board: "main", changes: Array(changes.prefix(200)))
         #expect(snapshot.cut.vector == VersionVector([Samples.alice: 200]))
-        let decoded = try BoardSnapshot(decoding: snapshot.encoded())
-        #expect(decoded.cut == snapshot.cut)
-        #expect(decoded.changes == snapshot.changes)
-        let restored = try decoded.restore(adding: changes.dropFirst(200).map(ChangeCodec.encode))
-        #expect(restored.canonicalEncoding() == model.board.canonicalEncoding())
-        #expect(restored.stateEncoding() == model.board.stateEncoding())
+        for compression in [PackCodec.Compression.deflate, .none] {
+            let decoded = try BoardSnapshot(decoding: snapshot.encoded(compression: compression))
+            #expect(decoded.cut == snapshot.cut)
+            #expect(decoded.changes == snapshot.changes)
+            let restored = try decoded.restore(adding: changes.dropFirst(200).map(ChangeCodec.encode))
+            #expect(restored.canonicalEncoding() == model.board.canonicalEncoding())
+            #expect(restored.stateEncoding() == model.board.stateEncoding())
+        }
     }
 
     @Test func damagedSnapshotsAreRejected() throws {

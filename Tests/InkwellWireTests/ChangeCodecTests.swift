@@ -27,6 +27,41 @@ import Testing
         #expect(try OperationCodec.decode(wire).0 == offGrid)
     }
 
+    @Test func gridIsTheCoarsestScaleThatHoldsEveryCoordinate() {
+        // The reference: try each scale, coarsest first, as the codec once did.
+        func reference(_ points: [Point]) -> UInt32? {
+            PointCodec.scales.first { scale in
+                let factor = Double(scale)
+                return points.allSatisfy { point in
+                    let x = point.x * factor
+                    let y = point.y * factor
+                    return x.rounded() == x && y.rounded() == y && abs(x) < PointCodec.maximumSteps
+                        && abs(y) < PointCodec.maximumSteps
+                }
+            }
+        }
+        let seed: UInt64 = 41
+        var generator = SplitMix64(seed: seed)
+        let special: [Double] = [
+            0, -0.0, 1, -1, 0.5, 1.0 / 1024, 1.0 / 2048, 0.1, .pi, .infinity, -.infinity, .nan,
+            .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 0x1p52, 0x1p53, 0x1p42 + 0.5,
+            0x1p43 - 0.125, 1e9, -1e9 - 0.125,
+        ]
+        for _ in 0..<5_000 {
+            let points = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                func coordinate() -> Double {
+                    if Int.random(in: 0..<4, using: &generator) == 0 {
+                        return special.randomElement(using: &generator)!
+                    }
+                    let steps = Double(Int64.random(in: -1 << 40...1 << 40, using: &generator))
+                    return steps / Double(1 << Int.random(in: 0...12, using: &generator))
+                }
+                return Point(coordinate(), coordinate())
+            }
+            #expect(PointCodec.grid(for: points) == reference(points), "seed \(seed): \(points)")
+        }
+    }
+
     @Test func randomBoardsRoundTripThroughTheWire() throws {
         var generator = SplitMix64(seed: 31)
         var model = WireBoardModel()
@@ -40,6 +75,141 @@ import Testing
             let decoded = try ChangeCodec.decode(ChangeCodec.encode(change))
             #expect(decoded == change, "seed 31, seq \(seq)")
             model.apply(change)
+        }
+    }
+
+    @Test func directEncodingWritesTheGeneratedMessagesBytes() {
+        for change in Samples.changes {
+            #expect(ChangeCodec.encode(change) == ChangeCodec.generatedEncoding(change))
+        }
+        let seed: UInt64 = 43
+        var generator = SplitMix64(seed: seed)
+        var model = WireBoardModel()
+        for seq in 1...2_000 as ClosedRange<UInt64> {
+            let position = OpStamp(
+                stamp: Stamp(
+                    rawValue: seq.isMultiple(of: 97) ? 0 : UInt64.random(in: 1...UInt64.max, using: &generator)
+                ),
+                change: ChangeID(replica: seq.isMultiple(of: 3) ? Samples.bob : Samples.alice, seq: seq)
+            )
+            let edit = model.randomOperation(at: position, using: &generator)
+            let change = Change(id: position.change, stamp: position.stamp, payload: edit)
+            #expect(ChangeCodec.encode(change) == ChangeCodec.generatedEncoding(change), "seed \(seed), seq \(seq)")
+            model.apply(change)
+        }
+        // Ink the model does not draw: empty, off the grid, huge, with both kinds of pressure, zero style.
+        let inks: [([Point], [Float]?)] = [
+            ([], nil), ([], []), ([Point(0, 0)], [0]), ([Point(0.1, -3), Point(1e-300, 2)], [0.3, 0.123]),
+            ([Point(1e15, -1e15), Point(0.5, 0.25)], [1, 0.5]), (Samples.wave, Samples.wave.map { _ in 0.2 }),
+            ([Point(-0.0, .leastNormalMagnitude)], nil),
+        ]
+        for (index, (points, pressures)) in inks.enumerated() {
+            for style in [StrokeStyle(colour: Colour(rgba: 0), width: 0), StrokeStyle(colour: .black, width: -0.0)] {
+                let change = Samples.change(
+                    Samples.alice,
+                    UInt64(index + 1),
+                    [
+                        .addStroke(style, points: points, pressures: pressures),
+                        .appendPoints(Samples.foreignStroke, points: points, pressures: pressures),
+                        .appendPoints(
+                            StrokeID(change: ChangeID(replica: Samples.alice, seq: 1)),
+                            points: points,
+                            pressures: nil
+                        ),
+                        .unknown(kind: 42, bytes: [0xD2, 0x02, 0x00]),
+                    ]
+                )
+                #expect(ChangeCodec.encode(change) == ChangeCodec.generatedEncoding(change), "ink \(index)")
+            }
+        }
+    }
+
+    @Test func directDecodingAgreesWithTheGeneratedDecoderOrDefersToIt() throws {
+        let seed: UInt64 = 59
+        var generator = SplitMix64(seed: seed)
+        var model = WireBoardModel()
+        func generatedFields(_ bytes: [UInt8]) -> ChangeFields? {
+            guard let message = try? WireChange(serializedBytes: bytes) else { return nil }
+            return ChangeFields(
+                replica: ArraySlice(message.replica),
+                seq: message.seq,
+                stamp: message.stamp,
+                board: message.board,
+                schemaVersion: message.schemaVersion,
+                operations: message.operations.map { Array($0) }
+            )
+        }
+        func same(_ a: ChangeFields, _ b: ChangeFields) -> Bool {
+            a.replica.elementsEqual(b.replica) && a.seq == b.seq && a.stamp == b.stamp && a.board == b.board
+                && a.schemaVersion == b.schemaVersion && a.operations == b.operations
+        }
+        var changes = Samples.changes
+        for seq in 1...1_000 as ClosedRange<UInt64> {
+            let position = OpStamp(
+                stamp: Stamp(wallMilliseconds: seq),
+                change: ChangeID(replica: seq.isMultiple(of: 3) ? Samples.bob : Samples.alice, seq: seq)
+            )
+            let change = Change(
+                id: position.change,
+                stamp: position.stamp,
+                payload: model.randomOperation(at: position, using: &generator)
+            )
+            model.apply(change)
+            changes.append(change)
+        }
+        for (round, change) in changes.enumerated() {
+            let bytes = ChangeCodec.encode(change)
+            // Canonical bytes take the direct path, and every ink operation in them too.
+            let fields = try #require(WireReader.change(bytes), "seed \(seed), round \(round)")
+            #expect(same(fields, try #require(generatedFields(bytes))), "seed \(seed), round \(round)")
+            for operation in fields.operations {
+                let generated = OperationCodec.decode(operation, in: change.id)
+                switch generated {
+                case .addStroke, .appendPoints:
+                    #expect(WireReader.inkOperation(operation, in: change.id) == generated, "round \(round)")
+                default:
+                    #expect(WireReader.inkOperation(operation, in: change.id) == nil, "round \(round)")
+                }
+            }
+            // As the generated decoder reads it (an undo of another replica's change does not survive the
+            // wire, which carries only the seq: that is the format, not the reader).
+            let reference = Change(
+                id: change.id,
+                stamp: change.stamp,
+                payload: BoardEdit(
+                    board: change.payload.board,
+                    operations: fields.operations.map { OperationCodec.decode($0, in: change.id) }
+                )
+            )
+            #expect(try ChangeCodec.decode(bytes) == reference, "seed \(seed), round \(round)")
+            // Hostile variants: whatever the direct reader accepts, the generated decoder reads the same way.
+            for variant in 0..<4 {
+                var hostile = bytes
+                switch variant {
+                case 0:
+                    hostile[Int.random(in: 0..<hostile.count, using: &generator)] ^= UInt8.random(
+                        in: 1...255,
+                        using: &generator
+                    )
+                case 1: hostile.removeLast(Int.random(in: 1...hostile.count, using: &generator))
+                case 2: hostile += [0x98, 0x06, 0x07]
+                default:
+                    let at = Int.random(in: 0..<hostile.count, using: &generator)
+                    hostile.insert(UInt8.random(in: 0...255, using: &generator), at: at)
+                }
+                if let direct = WireReader.change(hostile) {
+                    let reference = try #require(generatedFields(hostile), "seed \(seed), round \(round): \(hostile)")
+                    #expect(same(direct, reference), "seed \(seed), round \(round)")
+                }
+                for operation in generatedFields(hostile)?.operations ?? [] {
+                    if let direct = WireReader.inkOperation(operation, in: change.id) {
+                        #expect(
+                            direct == OperationCodec.decode(operation, in: change.id),
+                            "seed \(seed), round \(round)"
+                        )
+                    }
+                }
+            }
         }
     }
 

@@ -22,7 +22,21 @@ extension BoardState {
     /// Applies many changes; the result is the same as applying them one by one in any order.
     @discardableResult
     public mutating func apply(contentsOf changes: some Sequence<BoardChange>) -> BoardDelta {
-        changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
+        reserveCapacity(changes: changes.underestimatedCount)
+        return changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
+    }
+
+    /// Makes room for `count` more changes (each adding a stroke, at most), so that a bulk load does not
+    /// rehash its tables again and again as they grow: a cold open or a catch-up knows how many come.
+    ///
+    /// - Complexity: O(strokes + count) when the tables grow; O(1) when they have room.
+    public mutating func reserveCapacity(changes count: Int) {
+        guard count > 0 else { return }
+        applied.reserveCapacity(applied.count + count)
+        records.reserveCapacity(records.count + count)
+        effects.reserveCapacity(effects.count + count)
+        stackEntries.reserveCapacity(stackEntries.count + count)
+        stack.reserveCapacity(stack.count + count)
     }
 
     mutating func apply(_ operation: BoardOperation, at position: OpStamp, delta: inout BoardDelta) {
@@ -31,14 +45,11 @@ extension BoardState {
         case .addStroke(let style, let points, let pressures):
             guard BoardLimits.accepts(points, pressures), AttributeValue.width(style.width).isValid else { return }
             let id = StrokeID(change: change, index: position.index)
-            records[id, default: StrokeRecord(id: id)].added = .init(
-                position: position,
-                style: style,
-                points: points,
-                pressures: pressures
+            // One lookup: a record is hashed once per add, not once per step.
+            records[id, default: StrokeRecord(id: id)].add(
+                .init(position: position, style: style, points: points, pressures: pressures),
+                isActive: activeCheck
             )
-            records[id]!.layOutPoints()
-            records[id]!.recomputeVisibility(isActive: activeCheck)
             note(.stroke(id), of: change)
             restack(id, delta: &delta)
 

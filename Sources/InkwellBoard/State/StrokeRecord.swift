@@ -40,6 +40,15 @@ struct StrokeRecord: Sendable {
         self.id = id
     }
 
+    /// Takes in the stroke's add: lays its points out (with any appends that came first) and what is visible.
+    ///
+    /// - Complexity: O(points).
+    mutating func add(_ added: Added, isActive: (ChangeID) -> Bool) {
+        self.added = added
+        layOutPoints()
+        recomputeVisibility(isActive: isActive)
+    }
+
     /// Lays out the points again from the add and the appends.
     ///
     /// - Complexity: O(points).

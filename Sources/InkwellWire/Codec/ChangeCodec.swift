@@ -12,7 +12,33 @@ import SwiftProtobuf
 /// as ``BoardOperation/unknown(kind:bytes:)``: the change stays whole, so its timeline has no gap,
 /// the board ignores the operation, and re-encoding writes its bytes back unchanged.
 public enum ChangeCodec {
+    /// - Complexity: O(size of the change).
     public static func encode(_ change: BoardChange) -> [UInt8] {
+        // A `Change` message, written directly (see ``WireWriter``); `generatedEncoding(_:)` is the reference.
+        let operations = change.payload.operations.map { OperationCodec.bytes($0, in: change.id) }
+        var wire = WireWriter(
+            capacity: 48 + change.payload.board.rawValue.utf8.count + operations.reduce(0) { $0 + $1.count + 4 }
+        )
+        wire.field(1, change.id.replica)
+        if change.id.seq != 0 {
+            wire.key(2, 0)
+            wire.varint(change.id.seq)
+        }
+        if change.stamp.rawValue != 0 {
+            wire.key(3, 1)
+            wire.fixed64(change.stamp.rawValue)
+        }
+        if !change.payload.board.rawValue.isEmpty { wire.field(4, change.payload.board.rawValue.utf8) }
+        if WireSchema.current != 0 {
+            wire.key(5, 0)
+            wire.varint(UInt64(WireSchema.current))
+        }
+        for operation in operations { wire.field(6, operation) }
+        return wire.bytes
+    }
+
+    /// The same bytes as ``encode(_:)``, through the generated messages: the reference it is tested against.
+    static func generatedEncoding(_ change: BoardChange) -> [UInt8] {
         var wire = WireChange()
         wire.replica = change.id.replica.bytesData
         wire.seq = change.id.seq
@@ -23,13 +49,27 @@ public enum ChangeCodec {
         return try! wire.serializedBytes()
     }
 
+    /// - Complexity: O(size of the change).
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> BoardChange {
         guard bytes.count <= WireLimits.maximumChangeBytes else { throw .tooLarge("change") }
-        let wire: WireChange
-        do {
-            wire = try WireChange(serializedBytes: bytes)
-        } catch {
-            throw .malformed("change")
+        // Canonical bytes are read directly (see ``WireReader``); the generated decoder judges the rest.
+        let wire: ChangeFields
+        if let fields = WireReader.change(bytes) {
+            wire = fields
+        } else {
+            do {
+                let message = try WireChange(serializedBytes: bytes)
+                wire = ChangeFields(
+                    replica: ArraySlice(message.replica),
+                    seq: message.seq,
+                    stamp: message.stamp,
+                    board: message.board,
+                    schemaVersion: message.schemaVersion,
+                    operations: message.operations.map { Array($0) }
+                )
+            } catch {
+                throw .malformed("change")
+            }
         }
         guard wire.schemaVersion <= WireSchema.current else { throw .futureSchema(wire.schemaVersion) }
         guard let replica = ReplicaID(bytes: wire.replica) else { throw .invalidField("change.replica") }
@@ -44,7 +84,9 @@ public enum ChangeCodec {
             stamp: Stamp(rawValue: wire.stamp),
             payload: BoardEdit(
                 board: BoardID(wire.board),
-                operations: wire.operations.map { OperationCodec.decode($0, in: id) }
+                operations: wire.operations.map {
+                    WireReader.inkOperation($0, in: id) ?? OperationCodec.decode($0, in: id)
+                }
             )
         )
     }

@@ -58,13 +58,12 @@ enum OperationCodec {
     }
 
     /// Decodes one operation; anything unreadable becomes `.unknown`, kept and ignored.
-    static func decode(_ bytes: Data, in change: ChangeID) -> BoardOperation {
+    static func decode(_ bytes: [UInt8], in change: ChangeID) -> BoardOperation {
         do {
             let wire = try WireOperation(serializedBytes: bytes)
             if let operation = try decode(wire, in: change) { return operation }
         } catch {}
-        let raw = Array(bytes)
-        return .unknown(kind: firstFieldNumber(raw), bytes: raw)
+        return .unknown(kind: firstFieldNumber(bytes), bytes: bytes)
     }
 
     private static func decode(_ wire: WireOperation, in change: ChangeID) throws(WireError) -> BoardOperation? {

@@ -15,15 +15,33 @@ enum PointCodec {
     static let maximumSteps = Double(1 << 52)
 
     /// The coarsest grid that holds every coordinate exactly, or `nil` when none does.
+    ///
+    /// One pass: a coordinate's grid is fixed by how many binary digits it has after the point, and
+    /// the grid of the points is the finest of those. Scaling by a power of two is exact, so the
+    /// coordinates are whole numbers of steps on that grid and on no coarser one.
+    ///
+    /// - Complexity: O(points).
     static func grid(for points: [Point]) -> UInt32? {
-        scales.first { scale in
-            let factor = Double(scale)
-            return points.allSatisfy { point in
-                let x = point.x * factor
-                let y = point.y * factor
-                return x.rounded() == x && y.rounded() == y && abs(x) < maximumSteps && abs(y) < maximumSteps
-            }
+        let finest = scales.count - 1
+        var bits = 0
+        var largest = 0.0
+        for point in points {
+            bits = max(bits, fractionalBits(point.x), fractionalBits(point.y))
+            guard bits <= finest else { return nil }
+            largest = max(largest, abs(point.x), abs(point.y))
         }
+        let scale = scales[bits]
+        return largest * Double(scale) < maximumSteps ? scale : nil
+    }
+
+    /// The binary digits of `value` after the point; more than any grid has for NaN, infinities and
+    /// subnormals.
+    static func fractionalBits(_ value: Double) -> Int {
+        guard value != 0 else { return 0 }
+        guard value.isNormal else { return .max }
+        let significand = value.significandBitPattern | (1 << UInt64(Double.significandBitCount))
+        let bits = Double.significandBitCount - significand.trailingZeroBitCount - Int(value.exponent)
+        return max(0, bits)
     }
 
     /// The residuals of `points` on the grid `scale` (which must hold them).
@@ -35,16 +53,17 @@ enum PointCodec {
         var beforePrevious = (x: Int64(0), y: Int64(0))
         for (index, point) in points.enumerated() {
             let current = (x: Int64(point.x * factor), y: Int64(point.y * factor))
+            // Two appends, not `+= [x, y]`: that builds an array per point.
             switch index {
             case 0:
-                result += [current.x, current.y]
+                result.append(current.x)
+                result.append(current.y)
             case 1:
-                result += [current.x - previous.x, current.y - previous.y]
+                result.append(current.x - previous.x)
+                result.append(current.y - previous.y)
             default:
-                result += [
-                    current.x - (2 * previous.x - beforePrevious.x),
-                    current.y - (2 * previous.y - beforePrevious.y),
-                ]
+                result.append(current.x - (2 * previous.x - beforePrevious.x))
+                result.append(current.y - (2 * previous.y - beforePrevious.y))
             }
             beforePrevious = previous
             previous = current

@@ -18,14 +18,7 @@ public enum PackCodec {
     }
 
     public static func encode(_ pack: Pack, compression: Compression = .deflate) -> [UInt8] {
-        var body = WirePackBody()
-        body.entries = pack.entries.map { entry in
-            var wire = WirePackEntry()
-            wire.room = entry.room
-            wire.change = Data(entry.change)
-            return wire
-        }
-        let plain: [UInt8] = try! body.serializedBytes()
+        let plain = body(pack.entries.lazy.map { (room: $0.room, change: $0.change) })
         var wire = WirePack()
         wire.id = Data(pack.id.bytes)
         wire.schemaVersion = pack.schemaVersion
@@ -41,6 +34,40 @@ public enum PackCodec {
             wire.body = Data(compressed.readableBytesView)
         }
         return try! wire.serializedBytes()
+    }
+
+    /// An encoded `PackBody` of `(room, change)` entries, written directly (see ``WireWriter``): the same
+    /// bytes as the generated `WirePackBody`, without a `Data` and a message per entry. An empty room is
+    /// left out, as proto3 leaves out empty strings (snapshots store their room once, outside).
+    ///
+    /// - Complexity: O(total size of the changes).
+    static func body(_ entries: some Collection<(room: String, change: [UInt8])>) -> [UInt8] {
+        var size = 0
+        for (room, change) in entries { size += room.utf8.count + change.count + 12 }
+        var wire = WireWriter(capacity: size)
+        for (room, change) in entries {
+            let roomSize = room.utf8.count
+            let length =
+                (roomSize == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(roomSize)) + roomSize)
+                + (change.isEmpty ? 0 : 1 + WireWriter.varintSize(UInt64(change.count)) + change.count)
+            wire.key(1, 2)
+            wire.varint(UInt64(length))
+            if roomSize != 0 { wire.field(1, room.utf8) }
+            if !change.isEmpty { wire.field(2, change) }
+        }
+        return wire.bytes
+    }
+
+    /// The same bytes as ``body(_:)``, through the generated messages: the reference it is tested against.
+    static func generatedBody(_ entries: some Collection<(room: String, change: [UInt8])>) -> [UInt8] {
+        var body = WirePackBody()
+        body.entries = entries.map { entry in
+            var wire = WirePackEntry()
+            wire.room = entry.room
+            wire.change = Data(entry.change)
+            return wire
+        }
+        return try! body.serializedBytes()
     }
 
     /// The envelope alone: enough for a server to store and index a pack without opening it.
@@ -80,23 +107,30 @@ public enum PackCodec {
         guard let id = PackID(bytes: wire.id) else { throw .invalidField("pack.id") }
         guard wire.schemaVersion <= schema else { throw .futureSchema(wire.schemaVersion) }
         guard !wire.hasEncryption else { throw .encrypted }
-        let plain = try inflate(wire)
-        let body: WirePackBody
-        do {
-            body = try WirePackBody(serializedBytes: plain)
-        } catch {
-            throw .malformed("pack body")
-        }
-        guard body.entries.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("pack entries") }
+        let body = try entries(ofBody: try inflate(wire), "pack body")
+        guard body.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("pack entries") }
         var entries: [Pack.Entry] = []
-        entries.reserveCapacity(body.entries.count)
-        for entry in body.entries {
+        entries.reserveCapacity(body.count)
+        for entry in body {
             guard !entry.room.isEmpty, entry.room.utf8.count <= WireLimits.maximumNameBytes else {
                 throw .invalidField("pack.entry.room")
             }
-            entries.append(Pack.Entry(room: entry.room, change: Array(entry.change)))
+            entries.append(Pack.Entry(room: entry.room, change: entry.change))
         }
         return Pack(id: id, schemaVersion: wire.schemaVersion, entries: entries)
+    }
+
+    /// The entries of an encoded `PackBody`: read directly when the bytes are in canonical form (see
+    /// ``WireReader``), else by the generated decoder, which throws `malformed(what)` for bad bytes.
+    ///
+    /// - Complexity: O(bytes).
+    static func entries(ofBody plain: [UInt8], _ what: String) throws(WireError) -> [(room: String, change: [UInt8])] {
+        if let entries = WireReader.packBody(plain) { return entries }
+        do {
+            return try WirePackBody(serializedBytes: plain).entries.map { (room: $0.room, change: Array($0.change)) }
+        } catch {
+            throw .malformed(what)
+        }
     }
 
     static func envelope(_ bytes: [UInt8]) throws(WireError) -> WirePack {

@@ -1,0 +1,77 @@
+import InkwellSync
+
+/// Protocol-buffer bytes written straight into one array.
+///
+/// Encoding a change is on the path of every edit. Through the generated messages it costs a heap
+/// object and a `Data` per nested message, and the sizes of nested messages are computed once per
+/// level; written directly it costs a few array appends (BENCHMARKS.md, "Side by side with Yrs and
+/// Loro"). Callers write what swift-protobuf writes for the same message: proto3 rules, fields in
+/// field-number order, default values left out. `ChangeCodecTests` checks the two agree byte for byte.
+struct WireWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// A field's key: its number and wire type (0 varint, 1 fixed64, 2 length-delimited, 5 fixed32).
+    mutating func key(_ field: UInt64, _ wireType: UInt64) {
+        varint(field << 3 | wireType)
+    }
+
+    mutating func fixed32(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    mutating func fixed64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    /// A length-delimited field: bytes, a string's UTF-8, or an encoded message.
+    mutating func field(_ field: UInt64, _ value: some Collection<UInt8>) {
+        key(field, 2)
+        varint(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    /// The sixteen bytes of a replica id, as ``ReplicaID/bytes`` orders them, as a bytes field.
+    mutating func field(_ field: UInt64, _ replica: ReplicaID) {
+        key(field, 2)
+        varint(16)
+        bigEndian(replica.high)
+        bigEndian(replica.low)
+    }
+
+    private mutating func bigEndian(_ word: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+        }
+    }
+
+    /// A packed `sint64` field (zig-zag varints), left out when empty.
+    mutating func packedSignedVarints(_ field: UInt64, _ values: [Int64]) {
+        guard !values.isEmpty else { return }
+        key(field, 2)
+        var length = 0
+        for value in values { length += Self.varintSize(Self.zigZag(value)) }
+        varint(UInt64(length))
+        for value in values { varint(Self.zigZag(value)) }
+    }
+
+    static func zigZag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value << 1) ^ (value >> 63))
+    }
+
+    static func varintSize(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+}
