@@ -27,6 +27,37 @@ import Testing
         #expect(figures["store/inserts_per_second_batches_of_1000"] ?? 0 > 0)
     }
 
+    @Test func sideBySideWorkloadsPrintTheirFiguresAsJSONLines() throws {
+        let result = try InkwellProcess.run(["bench", "--workloads", "--json", "--scale", "0.01", "--runs", "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        var figures: [String: Double] = [:]
+        for line in result.standardOutput.split(separator: "\n") {
+            // The contract scripts read: exactly these three keys, in this order.
+            #expect(line.hasPrefix(#"{"workload": ""#), "\(line)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(Set(object.keys) == ["workload", "figure", "value"], "\(line)")
+            let workload = try #require(object["workload"] as? String)
+            let figure = try #require(object["figure"] as? String)
+            let value = try #require(object["value"] as? Double)
+            #expect(value.isFinite && value >= 0, "\(line)")
+            figures["\(workload)/\(figure)"] = value
+        }
+        #expect(Set(figures.keys.map { String($0.prefix { $0 != "/" }) }) == ["W1", "W2", "W3", "W4", "W5"])
+        for key in [
+            "W1/us_per_point", "W1/wire_bytes_per_point", "W1/snapshot_bytes_per_point", "W2/build_ms",
+            "W2/snapshot_encode_ms", "W2/snapshot_bytes_per_point", "W2/cold_load_ms",
+            "W2/cold_load_plus_open_all_strokes_ms", "W3/merge_ms", "W3/bytes_exchanged", "W4/sync.total_ms",
+            "W4/sync.MB_per_s", "W4/snapshot.total_ms", "W5/sync_s", "W5/raw_loopback_s", "W5/client_store_s",
+        ] {
+            #expect(figures[key] ?? 0 > 0, "\(key)")
+        }
+        #expect(figures["W1/points"] == 1_000)
+        #expect(figures["W2/points"] == 5_000)
+        #expect(figures["W3/converged"] == 1)
+        #expect(figures["W5/changes"] == 10_000)
+        #expect(figures["W5/failed"] == nil)
+    }
+
     @Test func filterSelectsWorkloads() throws {
         let result = try InkwellProcess.run(["bench", "--scale", "0.001", "--runs", "1", "--filter", "lwwmap"])
         #expect(result.status == 0)

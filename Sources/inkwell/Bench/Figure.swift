@@ -6,10 +6,15 @@ struct Figure {
     let figure: String
     let value: Double
 
-    /// `{"workload": …, "figure": …, "value": …}`: the format scripts read.
+    /// `{"workload": …, "figure": …, "value": …}`, keys in that order: the format scripts read. A value
+    /// that is not finite is written as `null`, which JSON can carry.
     var json: String {
-        let object: [String: Any] = ["workload": workload, "figure": figure, "value": value]
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let value = value.isFinite ? "\(value)" : "null"
+        return #"{"workload": \#(Self.quoted(workload)), "figure": \#(Self.quoted(figure)), "value": \#(value)}"#
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -22,7 +27,7 @@ struct Figure {
 /// A named workload that produces figures.
 struct Workload {
     let name: String
-    let measure: () -> [Figure]
+    let measure: () async -> [Figure]
 }
 
 /// Times `body` `runs` times and returns the median duration in seconds.

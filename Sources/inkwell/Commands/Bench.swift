@@ -3,7 +3,7 @@ import Foundation
 
 extension Inkwell {
     /// Measures the engine. Build with `-c release`: debug builds are 10–50× slower.
-    struct Bench: ParsableCommand {
+    struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure the sync engine's core operations.",
             discussion: """
@@ -24,6 +24,9 @@ extension Inkwell {
         @Option(help: "Only run workloads whose name contains this text.")
         var filter: String?
 
+        @Flag(help: "Run the side-by-side workloads W1–W5 (see Benchmarks/compare.sh) instead of the engine figures.")
+        var workloads = false
+
         @Option(help: "Human-drawn strokes (JSON lines) for the bytes-per-point figures.")
         var shapes = "../shared/data/shapes/dollar1-dev.jsonl"
 
@@ -32,15 +35,17 @@ extension Inkwell {
             guard scale > 0 else { throw ValidationError("--scale must be positive") }
         }
 
-        func run() throws {
+        func run() async throws {
             let workloads =
-                EngineBenchmarks(scale: scale, runs: runs).workloads
-                + BoardBenchmarks(scale: scale, runs: runs).workloads
-                + WireBenchmarks(scale: scale, runs: runs, shapes: URL(fileURLWithPath: shapes)).workloads
-                + StoreBenchmarks(scale: scale, runs: runs).workloads
+                self.workloads
+                ? AnchorWorkloads(scale: scale, runs: runs).workloads
+                : EngineBenchmarks(scale: scale, runs: runs).workloads
+                    + BoardBenchmarks(scale: scale, runs: runs).workloads
+                    + WireBenchmarks(scale: scale, runs: runs, shapes: URL(fileURLWithPath: shapes)).workloads
+                    + StoreBenchmarks(scale: scale, runs: runs).workloads
             var figures: [Figure] = []
             for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
-                let measured = workload.measure()
+                let measured = await workload.measure()
                 figures.append(contentsOf: measured)
                 if json {
                     for figure in measured { print(figure.json) }

@@ -1,0 +1,55 @@
+import InkwellBoard
+import InkwellGeometry
+import InkwellSync
+import InkwellWire
+
+extension AnchorWorkloads {
+    /// W1: one stroke, 1,000 points appended one at a time, each its own change encoded for the wire
+    /// (the first point adds the stroke: Inkwell has no empty strokes). Then the final snapshot, and a
+    /// remote device applying the 1,000 wire changes one by one.
+    func w1() -> [Figure] {
+        let count = 1_000
+        var generator = PythonRandom(seed: 1)
+        let points = AnchorStroke.walk(&generator, count: count).map(InkGrid.snap)
+        let style = StrokeStyle(colour: Colour(rgba: AnchorStroke.palette[0]), width: 2)
+        var random = SplitMix64(seed: 11)
+        var wire: [[UInt8]] = []
+        var final: BenchReplica?
+        let total = bestSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { replica in
+            var updates: [[UInt8]] = []
+            updates.reserveCapacity(count)
+            updates.append(replica.commit([.addStroke(style, points: [points[0]], pressures: nil)]))
+            let stroke = replica.stroke(seq: 1)
+            for point in points.dropFirst() {
+                updates.append(replica.commit([.appendPoints(stroke, points: [point], pressures: nil)]))
+            }
+            wire = updates
+            final = replica
+        }
+        let author = final!
+        precondition(author.board.points(of: author.stroke(seq: 1)) == points)
+        let snapshot = author.snapshot()
+        let apply = bestSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { remote in
+            for bytes in wire { try! remote.receive(change: bytes) }
+        }
+        var check = BenchReplica(random: &random)
+        for bytes in wire { try! check.receive(change: bytes) }
+        precondition(check.board.canonicalEncoding() == author.board.canonicalEncoding())
+        // What Inkwell sends when the pen lifts: the stroke as one change (in-progress ink goes as presence).
+        var penUp = BenchReplica(random: &random)
+        let whole = penUp.commit([.addStroke(style, points: points, pressures: nil)])
+        let wireBytes = Double(wire.map(\.count).reduce(0, +))
+        let perPoint = Double(count)
+        return [
+            Figure(workload: "W1", figure: "points", value: perPoint),
+            Figure(workload: "W1", figure: "append_total_ms", value: total * 1e3),
+            Figure(workload: "W1", figure: "us_per_point", value: total * 1e6 / perPoint),
+            Figure(workload: "W1", figure: "wire_bytes", value: wireBytes),
+            Figure(workload: "W1", figure: "wire_bytes_per_point", value: wireBytes / perPoint),
+            Figure(workload: "W1", figure: "snapshot_bytes", value: Double(snapshot.count)),
+            Figure(workload: "W1", figure: "snapshot_bytes_per_point", value: Double(snapshot.count) / perPoint),
+            Figure(workload: "W1", figure: "remote_apply_us_per_update", value: apply * 1e6 / perPoint),
+            Figure(workload: "W1", figure: "pen_up_change_bytes_per_point", value: Double(whole.count) / perPoint),
+        ]
+    }
+}

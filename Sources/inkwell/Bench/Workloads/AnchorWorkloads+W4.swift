@@ -1,0 +1,87 @@
+import InkwellBoard
+import InkwellSync
+import InkwellWire
+
+extension AnchorWorkloads {
+    /// W4: a new device's initial sync of the W2 board, three ways. `sync`, as the anchors' libraries do
+    /// it: the device sends its (empty) version vector and receives every change as one deflated pack,
+    /// made for it, which it decodes, applies and logs. `stored`, as Inkwell does it: a server keeps the
+    /// packs as they were pushed (here 512 changes each, a client's outbox default) and forwards those
+    /// bytes, so nothing is encoded at sync time. `snapshot`: the board's snapshot, made and restored.
+    func w4() -> [Figure] {
+        let strokes = AnchorStroke.generate(seed: 2, count: size(10_000), points: 50, prefix: "a")
+        let points = strokes.count * 50
+        var random = SplitMix64(seed: 14)
+        var source = BenchReplica(random: &random)
+        for stroke in strokes { source.commit([stroke.addition]) }
+        let reference = source.board.canonicalEncoding()
+        let history = source.log.inOrder.map(\.payload)
+        let stored = stride(from: 0, to: history.count, by: 512).map { start in
+            PackCodec.encode(
+                Pack(
+                    id: PackID(high: 4, low: UInt64(start)),
+                    entries: history[start..<min(start + 512, history.count)].map {
+                        Pack.Entry(room: "bench", change: $0)
+                    }
+                )
+            )
+        }
+        var figures: [Figure] = []
+        for mode in ["sync", "stored", "snapshot"] {
+            var encode = Double.infinity
+            var apply = Double.infinity
+            var total = Double.infinity
+            var opened = Double.infinity
+            var bytes = 0
+            for _ in 0..<runs {
+                var fresh = BenchReplica(random: &random)
+                let clock = ContinuousClock()
+                let start = clock.now
+                var payload: [UInt8] = []
+                switch mode {
+                case "sync":
+                    let vector = VectorCodec.encode(fresh.log.frontier)
+                    payload = source.pack(for: VectorCodec.decode(vector))
+                    bytes = vector.count + payload.count
+                case "stored":
+                    bytes = stored.reduce(0) { $0 + $1.count }
+                default:
+                    payload = source.snapshot()
+                    bytes = payload.count
+                }
+                let encoded = clock.now
+                let board: BoardState
+                switch mode {
+                case "sync":
+                    try! fresh.receive(pack: payload)
+                    board = fresh.board
+                case "stored":
+                    fresh.reserveCapacity(changes: history.count)
+                    for pack in stored { try! fresh.receive(pack: pack) }
+                    board = fresh.board
+                default:
+                    board = try! BoardSnapshot(decoding: payload).restore()
+                }
+                let applied = clock.now
+                precondition(Self.pointCount(board) == points)
+                let touched = clock.now
+                precondition(board.canonicalEncoding() == reference)
+                encode = min(encode, (encoded - start).seconds)
+                apply = min(apply, (applied - encoded).seconds)
+                total = min(total, (applied - start).seconds)
+                opened = min(opened, (touched - start).seconds)
+            }
+            figures += [
+                Figure(workload: "W4", figure: "\(mode).bytes", value: Double(bytes)),
+                Figure(workload: "W4", figure: "\(mode).bytes_per_point", value: Double(bytes) / Double(points)),
+                Figure(workload: "W4", figure: "\(mode).encode_ms", value: encode * 1e3),
+                Figure(workload: "W4", figure: "\(mode).apply_ms", value: apply * 1e3),
+                Figure(workload: "W4", figure: "\(mode).total_ms", value: total * 1e3),
+                Figure(workload: "W4", figure: "\(mode).MB_per_s", value: Double(bytes) / total / 1e6),
+                Figure(workload: "W4", figure: "\(mode).total_plus_open_all_strokes_ms", value: opened * 1e3),
+                Figure(workload: "W4", figure: "\(mode).points_per_s", value: Double(points) / total),
+            ]
+        }
+        return figures
+    }
+}

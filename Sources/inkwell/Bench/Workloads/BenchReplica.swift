@@ -1,0 +1,133 @@
+import InkwellBoard
+import InkwellSync
+import InkwellWire
+
+/// One device of the side-by-side workloads, doing what an Inkwell client does for each edit in memory:
+/// stamp it with the hybrid logical clock (reading the wall clock), apply it to the board, encode it for
+/// the wire, and keep the encoded change in its change log (the history, as the store keeps it).
+struct BenchReplica {
+    let replica: ReplicaID
+    private(set) var seq: UInt64 = 0
+    private(set) var clock = HybridLogicalClock()
+    private(set) var board: BoardState
+    /// Encoded changes by id and total order: what a peer that lacks some is sent.
+    private(set) var log = ChangeLog<[UInt8]>()
+    private let wall = SystemWallClock()
+
+    init(random: inout SplitMix64, board: BoardID = "board") {
+        replica = ReplicaID(using: &random)
+        self.board = BoardState(board: board)
+    }
+
+    /// A new device holding the changes of `snapshot`: what a fork of a board starts from.
+    init(random: inout SplitMix64, restoring snapshot: BoardSnapshot) throws {
+        self.init(random: &random, board: snapshot.board)
+        for bytes in snapshot.changes { try receive(change: bytes) }
+    }
+
+    /// Makes a local change: stamps it, applies it, encodes it and logs it. Returns its wire bytes.
+    ///
+    /// - Complexity: O(size of the change).
+    @discardableResult
+    mutating func commit(_ operations: [BoardOperation]) -> [UInt8] {
+        seq += 1
+        let change = BoardChange(
+            id: ChangeID(replica: replica, seq: seq),
+            stamp: clock.next(wallMilliseconds: wall.millisecondsSince1970()),
+            payload: BoardEdit(board: board.board, operations: operations)
+        )
+        board.apply(change)
+        let bytes = ChangeCodec.encode(change)
+        try! log.insert(Change(id: change.id, stamp: change.stamp, payload: bytes))
+        return bytes
+    }
+
+    /// Decodes and applies a change from elsewhere, and logs it.
+    mutating func receive(change bytes: [UInt8]) throws {
+        let change = try ChangeCodec.decode(bytes)
+        board.apply(change)
+        clock.witness(change.stamp, wallMilliseconds: wall.millisecondsSince1970())
+        try log.insert(Change(id: change.id, stamp: change.stamp, payload: bytes))
+    }
+
+    /// Applies every change of an encoded pack.
+    mutating func receive(pack bytes: [UInt8]) throws {
+        let entries = try PackCodec.decode(bytes).entries
+        board.reserveCapacity(changes: entries.count)
+        for entry in entries { try receive(change: entry.change) }
+    }
+
+    /// Makes room for `count` more changes, when a bulk load knows how many come.
+    mutating func reserveCapacity(changes count: Int) {
+        board.reserveCapacity(changes: count)
+    }
+
+    /// The changes a peer holding `vector` lacks, as one deflated pack.
+    func pack(for vector: VersionVector, room: String = "bench") -> [UInt8] {
+        let missing = log.changes(notIn: vector)
+        return PackCodec.encode(
+            Pack(
+                id: PackID(room: room, changes: missing.map(\.id)),
+                entries: missing.map { Pack.Entry(room: room, change: $0.payload) }
+            )
+        )
+    }
+
+    /// The board's snapshot: every logged change, deflated, with the cut.
+    func snapshot(room: String = "bench", compression: PackCodec.Compression = .deflate) -> [UInt8] {
+        BoardSnapshot(room: room, board: board.board, cut: log.frontierCut, changes: log.inOrder.map(\.payload))
+            .encoded(compression: compression)
+    }
+
+    /// The stroke added by this replica's change `seq` (each added stroke is its change's only operation).
+    func stroke(seq: UInt64) -> StrokeID {
+        StrokeID(change: ChangeID(replica: replica, seq: seq))
+    }
+}
+
+/// The version vector as a peer sends it: per timeline, the 16-byte replica and the seq as a varint.
+///
+/// Inkwell's own sync goes through a server, which tracks positions in its log; two peers exchanging
+/// directly, as the anchors' libraries do, need this much.
+enum VectorCodec {
+    static func encode(_ vector: VersionVector) -> [UInt8] {
+        var bytes: [UInt8] = []
+        append(varint: UInt64(vector.entries.count), to: &bytes)
+        for (replica, seq) in vector.entries.sorted(by: { $0.key < $1.key }) {
+            bytes += replica.bytes
+            append(varint: seq, to: &bytes)
+        }
+        return bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> VersionVector {
+        var index = 0
+        func varint() -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+        }
+        var entries: [ReplicaID: UInt64] = [:]
+        for _ in 0..<varint() {
+            let replica = ReplicaID(bytes: bytes[index..<index + 16])!
+            index += 16
+            entries[replica] = varint()
+        }
+        return VersionVector(entries)
+    }
+
+    private static func append(varint value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+}
