@@ -5,10 +5,10 @@
 // which changes are active; they are rebuilt when those change.
 
 import { compareChangeIds } from './ids.js';
-import { insertInterval, intervalGaps, intervalSetContains } from './interval-set.js';
+import { gaps as intervalGaps, insertInterval, setContains as intervalSetContains } from '../geometry/intervals.js';
 
 /**
- * @typedef {import('./interval-set.js').Interval} Interval
+ * @typedef {import('../geometry/intervals.js').Interval} Interval
  * @typedef {import('./ids.js').Position} Position
  * @typedef {{position: Position, colour: number, width: number, points: Interval[], pressures: number[] | null}} Added
  * @typedef {{key: string, seq: number, points: Interval[], pressures: number[] | null, firstIndex: number}} Append

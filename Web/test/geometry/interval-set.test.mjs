@@ -2,8 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { insertInterval, intervalGaps, intervalSetContains } from '../../js/model/interval-set.js';
-import { reproducibly, runSeed, seededRandom } from './support/random.mjs';
+import { gaps as intervalGaps, insertInterval, setContains as intervalSetContains } from '../../js/geometry/intervals.js';
+import { reproducibly, runSeed, seededRandom } from '../model/support/random.mjs';
 
 const union = (intervals) => intervals.reduce(insertInterval, []);
 
