@@ -2,6 +2,7 @@ import Foundation
 import InkwellBoard
 import InkwellGeometry
 import InkwellSync
+import InkwellTesting
 import Testing
 
 /// Writes `Conformance/board.json`: lists of changes in delivery order → the visible geometry and
@@ -197,7 +198,7 @@ import Testing
             ]
         }
         #expect(cases.count >= 20)
-        try VectorFile(name: "board.json").check([
+        try ConformanceVectorFile(name: "board.json").check([
             "format": "inkwell-board-conformance/1",
             "about": "Each case applies `changes` in the order given to an empty board \"main\"; the result must have "
                 + "exactly the `expected` visible strokes (bottom to top), canonical encoding and hash. "

@@ -2,6 +2,7 @@ import Foundation
 import InkwellBoard
 import InkwellGeometry
 import InkwellSync
+import InkwellTesting
 import SwiftProtobuf
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
 @Suite struct WireVectorTests {
     @Test func wireVectorsAreCurrent() throws {
         let changes = try WireVectors.changes()
-        try WireVectorFile(name: "wire.json").check([
+        try ConformanceVectorFile(name: "wire.json").check([
             "format": "inkwell-wire-conformance/1",
             "about": "Bytes are lowercase hex. `changes`: `bytes` decode to `json` (the shape of board.json; an "
                 + "unknown operation is {op: unknown, kind, bytes}) and `json` encodes to `reencoded` (or to `bytes` "
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func swiftReadsWhatJavaScriptWrites() throws {
-        let url = WireVectorFile(name: "wire-js.json").url
+        let url = ConformanceVectorFile(name: "wire-js.json").url
         let data = try Data(contentsOf: url)
         let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let changes = try #require(file["changes"] as? [[String: Any]])
@@ -1263,32 +1264,5 @@ enum WireJSON {
                 ["colour": $0.colour, "width": $0.width, "points": WireHex.encode($0.points)] as [String: Any]
             } as Any? ?? NSNull(),
         ]
-    }
-}
-
-/// A conformance-vector file under `Conformance/`: written when `INKWELL_WRITE_VECTORS=1`, otherwise
-/// compared with what the code produces now (as InkwellBoardTests' `VectorFile`).
-struct WireVectorFile {
-    let name: String
-
-    var url: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Conformance").appendingPathComponent(name)
-    }
-
-    func check(_ object: Any, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        let text = String(decoding: data, as: UTF8.self) + "\n"
-        if ProcessInfo.processInfo.environment["INKWELL_WRITE_VECTORS"] == "1" {
-            try text.write(to: url, atomically: true, encoding: .utf8)
-            print("wrote \(url.path)")
-            return
-        }
-        let committed = try String(contentsOf: url, encoding: .utf8)
-        #expect(
-            committed == text,
-            "Conformance/\(name) is stale: run INKWELL_WRITE_VECTORS=1 swift test --filter WireVectorTests and commit it",
-            sourceLocation: sourceLocation
-        )
     }
 }

@@ -1,19 +1,26 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 /// A conformance-vector file under `Conformance/`: written when `INKWELL_WRITE_VECTORS=1`, otherwise
 /// compared with what the code produces now, so the browser client's vectors never drift silently.
-struct VectorFile {
-    let name: String
+public struct ConformanceVectorFile: Sendable {
+    public let name: String
 
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+    public init(name: String) {
+        self.name = name
     }
 
-    var url: URL { Self.packageRoot.appendingPathComponent("Conformance").appendingPathComponent(name) }
+    /// The package's root folder, from this file's place in `Sources/InkwellTesting`.
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
 
-    func check(_ object: Any, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public var url: URL { Self.packageRoot.appendingPathComponent("Conformance").appendingPathComponent(name) }
+
+    /// Writes `object` as sorted, pretty-printed JSON when asked to, or expects the committed file to hold
+    /// exactly that.
+    public func check(_ object: Any, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         let text = String(decoding: data, as: UTF8.self) + "\n"
         if ProcessInfo.processInfo.environment["INKWELL_WRITE_VECTORS"] == "1" {
