@@ -171,39 +171,19 @@ public enum SyncCodec {
     /// writes for the same messages, so a relay that batches pays a copy, not a re-encoding.
     public static func presenceFrame<Encoded: Collection<UInt8>>(_ presences: [Encoded]) -> [UInt8] {
         precondition(!presences.isEmpty, "a presence frame holds at least one presence")
-        var frame: [UInt8] = []
         if presences.count == 1 {
-            // ServerFrame.presence: field 4, length-delimited.
-            frame.reserveCapacity(presences[0].count + 6)
-            frame.append(4 << 3 | 2)
-            appendVarint(UInt64(presences[0].count), to: &frame)
-            frame.append(contentsOf: presences[0])
-            return frame
+            // ServerFrame.presence: field 4.
+            var frame = WireWriter(capacity: presences[0].count + 6)
+            frame.field(4, presences[0])
+            return frame.bytes
         }
         // ServerFrame.presences: field 7, holding PresenceBatch.presences, field 1, once per presence.
-        let body = presences.reduce(0) { $0 + 1 + varintSize(UInt64($1.count)) + $1.count }
-        frame.reserveCapacity(body + 6)
-        frame.append(7 << 3 | 2)
-        appendVarint(UInt64(body), to: &frame)
-        for presence in presences {
-            frame.append(1 << 3 | 2)
-            appendVarint(UInt64(presence.count), to: &frame)
-            frame.append(contentsOf: presence)
-        }
-        return frame
-    }
-
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    private static func varintSize(_ value: UInt64) -> Int {
-        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+        let body = presences.reduce(0) { $0 + 1 + WireWriter.varintSize(UInt64($1.count)) + $1.count }
+        var frame = WireWriter(capacity: body + 6)
+        frame.key(7, 2)
+        frame.varint(UInt64(body))
+        for presence in presences { frame.field(1, presence) }
+        return frame.bytes
     }
 
     static func room(_ name: String) throws(WireError) -> String {
