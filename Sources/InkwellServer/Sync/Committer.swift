@@ -16,7 +16,7 @@ final class Committer: Service, Sendable {
         let push: PackLog.Push
         let connection: Connection
         /// When the push arrived, for ``ServerMetrics/pushToAckSeconds``.
-        var received = ContinuousClock.now
+        let received: ContinuousClock.Instant
     }
 
     private struct State: Sendable {

@@ -165,7 +165,7 @@ final class SyncEndpoint: Sendable {
     private func performWaiting(
         _ actions: [ServerSession.Action],
         for connection: Connection,
-        arrived: ContinuousClock.Instant = .now
+        arrived: ContinuousClock.Instant
     ) async {
         for action in actions {
             if case .catchUp(let room, let after) = action {
