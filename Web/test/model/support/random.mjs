@@ -1,5 +1,7 @@
 // A seeded random source for tests: every random choice comes from a printed seed.
 
+import { seededRandom as source } from '../../../js/sync/random.js';
+
 /**
  * The seed for this run: INKWELL_SEED if set, else a fresh one.
  * @returns {number}
@@ -10,18 +12,11 @@ export function runSeed() {
 }
 
 /**
- * mulberry32: small, fast and good enough for shuffles; its whole state is the 32-bit seed.
+ * The page's own seeded source (mulberry32, `js/sync/random.js`) with the helpers tests want.
  * @param {number} seed
  */
 export function seededRandom(seed) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const next = source(seed);
   return {
     /** A float in [0, 1). */
     next,

@@ -1,12 +1,8 @@
 // Seeds for randomized tests: INKWELL_SEED replays a run; every test prints the seed it used.
 
-import { seededRandom } from '../../../js/sync/random.js';
+import { runSeed, seededRandom } from '../../model/support/random.mjs';
 
-/** The seed for this run: INKWELL_SEED if set, else a fresh one. */
-export function runSeed() {
-  const fromEnvironment = process.env.INKWELL_SEED;
-  return fromEnvironment === undefined ? Math.floor(Math.random() * 2 ** 32) : Number(fromEnvironment) >>> 0;
-}
+export { runSeed };
 
 /**
  * A seeded source with helpers, and the seed printed through the test's diagnostics.
@@ -15,18 +11,5 @@ export function runSeed() {
 export function randomFor(t) {
   const seed = runSeed();
   t.diagnostic(`seed ${seed} (INKWELL_SEED=${seed} replays it)`);
-  const next = seededRandom(seed);
-  return {
-    seed,
-    next,
-    int: (low, high) => low + Math.floor(next() * (high - low + 1)),
-    shuffled(array) {
-      const copy = [...array];
-      for (let i = copy.length - 1; i > 0; i--) {
-        const j = Math.floor(next() * (i + 1));
-        [copy[i], copy[j]] = [copy[j], copy[i]];
-      }
-      return copy;
-    },
-  };
+  return { seed, ...seededRandom(seed) };
 }
