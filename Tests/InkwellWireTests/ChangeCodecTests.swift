@@ -141,7 +141,7 @@ import Testing
         }
         func same(_ a: ChangeFields, _ b: ChangeFields) -> Bool {
             a.replica.elementsEqual(b.replica) && a.seq == b.seq && a.stamp == b.stamp && a.board == b.board
-                && a.schemaVersion == b.schemaVersion && a.operations == b.operations
+                && a.schemaVersion == b.schemaVersion && a.operationBytes == b.operationBytes
         }
         var changes = Samples.changes
         for seq in 1...1_000 as ClosedRange<UInt64> {
@@ -162,7 +162,7 @@ import Testing
             // Canonical bytes take the direct path, and every ink operation in them too.
             let fields = try #require(WireReader.change(bytes), "seed \(seed), round \(round)")
             #expect(same(fields, try #require(generatedFields(bytes))), "seed \(seed), round \(round)")
-            for operation in fields.operations {
+            for operation in fields.operationBytes {
                 let generated = OperationCodec.decode(operation, in: change.id)
                 switch generated {
                 case .addStroke, .appendPoints:
@@ -178,7 +178,7 @@ import Testing
                 stamp: change.stamp,
                 payload: BoardEdit(
                     board: change.payload.board,
-                    operations: fields.operations.map { OperationCodec.decode($0, in: change.id) }
+                    operations: fields.operationBytes.map { OperationCodec.decode($0, in: change.id) }
                 )
             )
             #expect(try ChangeCodec.decode(bytes) == reference, "seed \(seed), round \(round)")
@@ -201,7 +201,7 @@ import Testing
                     let reference = try #require(generatedFields(hostile), "seed \(seed), round \(round): \(hostile)")
                     #expect(same(direct, reference), "seed \(seed), round \(round)")
                 }
-                for operation in generatedFields(hostile)?.operations ?? [] {
+                for operation in generatedFields(hostile)?.operationBytes ?? [] {
                     if let direct = WireReader.inkOperation(operation, in: change.id) {
                         #expect(
                             direct == OperationCodec.decode(operation, in: change.id),

@@ -19,7 +19,7 @@ extension BoardState {
     ///
     /// - Complexity: O(1) plus copying references to its arrays.
     public func drawingStroke(_ id: StrokeID) -> DrawingStroke? {
-        guard let entry = stackEntries[id], let record = records[id], let added = record.added else { return nil }
+        guard let record = records[id], let entry = record.stacked, let added = record.added else { return nil }
         var colour = added.style.colour
         var width = added.style.width
         var transform = Transform.identity

@@ -35,7 +35,6 @@ extension BoardState {
         applied.reserveCapacity(applied.count + count)
         records.reserveCapacity(records.count + count)
         effects.reserveCapacity(effects.count + count)
-        stackEntries.reserveCapacity(stackEntries.count + count)
         stack.reserveCapacity(stack.count + count)
     }
 
@@ -45,38 +44,33 @@ extension BoardState {
         case .addStroke(let style, let points, let pressures):
             guard BoardLimits.accepts(points, pressures), AttributeValue.width(style.width).isValid else { return }
             let id = StrokeID(change: change, index: position.index)
-            // One lookup: a record is hashed once per add, not once per step.
-            records[id, default: StrokeRecord(id: id)].add(
-                .init(position: position, style: style, points: points, pressures: pressures),
-                isActive: activeCheck
-            )
+            let added = StrokeRecord.Added(position: position, style: style, points: points, pressures: pressures)
+            update(id, delta: &delta) { record, isActive in record.add(added, isActive: isActive) }
             note(.stroke(id), of: change)
-            restack(id, delta: &delta)
 
         case .appendPoints(let id, let points, let pressures):
             guard change.replica == id.creator, change.seq > id.change.seq, BoardLimits.accepts(points, pressures)
             else { return }
-            records[id, default: StrokeRecord(id: id)].append(
-                .init(change: change, points: points, pressures: pressures),
-                isActive: activeCheck
-            )
+            let append = StrokeRecord.Append(change: change, points: points, pressures: pressures)
+            update(id, delta: &delta) { record, isActive in record.append(append, isActive: isActive) }
             note(.append(id), of: change)
-            restack(id, delta: &delta)
 
         case .erase(let id, let intervals):
             let valid = intervals.filter { $0.isFinite && !$0.isEmpty }
             guard !valid.isEmpty, intervals.count <= BoardLimits.maximumIntervalsPerErase else { return }
-            records[id, default: StrokeRecord(id: id)].erases[change, default: []].append(contentsOf: valid)
+            update(id, delta: &delta) { record, isActive in
+                record.erases[change, default: []].append(contentsOf: valid)
+                record.recomputeVisibility(isActive: isActive)
+            }
             note(.erase(id), of: change)
-            records[id]!.recomputeVisibility(isActive: activeCheck)
-            restack(id, delta: &delta)
 
         case .set(let id, let value):
             guard value.isValid else { return }
-            records[id, default: StrokeRecord(id: id)].attributes[value.attribute, default: AttributeHistory()]
-                .insert(.init(position: position, value: value))
+            update(id, delta: &delta) { record, _ in
+                record.attributes[value.attribute, default: AttributeHistory()]
+                    .insert(.init(position: position, value: value))
+            }
             note(.attribute(id, value.attribute), of: change)
-            restack(id, delta: &delta)
 
         case .undo(let target), .redo(let target):
             guard target.replica == change.replica else { return }
@@ -99,12 +93,9 @@ extension BoardState {
         }
     }
 
+    /// Records that `change` did `effect`: one lookup.
     mutating func note(_ effect: Effect, of change: ChangeID) {
-        if let index = effects.index(forKey: change) {
-            effects.values[index].append(effect)
-        } else {
-            effects[change] = .one(effect)
-        }
+        effects[change, default: .none].append(effect)
     }
 
     /// Re-evaluates everything `change` touched, after it was undone or redone.
@@ -114,8 +105,7 @@ extension BoardState {
             case .stroke(let id), .attribute(let id, _):
                 restack(id, delta: &delta)
             case .append(let id), .erase(let id):
-                records[id]!.recomputeVisibility(isActive: activeCheck)
-                restack(id, delta: &delta)
+                update(id, delta: &delta) { record, isActive in record.recomputeVisibility(isActive: isActive) }
             case .clear:
                 updateLatestActiveClear(delta: &delta)
             }

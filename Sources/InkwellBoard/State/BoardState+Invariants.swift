@@ -7,12 +7,13 @@ extension BoardState: InvariantChecking {
     /// - Complexity: O(strokes · log strokes).
     public func checkInvariants() throws(InvariantViolation) {
         try require(zip(stack, stack.dropFirst()).allSatisfy { $0 < $1 }, "stack not strictly sorted")
-        try require(stack.count == stackEntries.count, "stack and its index disagree")
+        try require(stack.count == records.values.count { $0.stacked != nil }, "stack and its records disagree")
         for entry in stack {
-            try require(stackEntries[entry.id] == entry, "stack entry not indexed")
+            try require(records[entry.id]?.stacked == entry, "stack entry not in its record")
+            try require(records[entry.id]?.stacked?.id == entry.id, "stack entry in another record")
         }
-        for id in records.keys {
-            try require(stackEntry(for: id) == stackEntries[id], "stroke \(id) stacked wrongly")
+        for (id, record) in records {
+            try require(stackEntry(for: id) == record.stacked, "stroke \(id) stacked wrongly")
         }
         for record in records.values {
             try require(record.pressures == nil || record.pressures!.count == record.points.count, "pressure count")

@@ -23,9 +23,8 @@ public struct BoardState: Sendable {
     /// Every clear, sorted; the latest active one hides strokes added before it.
     var clears: [OpStamp] = []
     var latestActiveClear: OpStamp?
-    /// Visible strokes, bottom to top.
+    /// Visible strokes, bottom to top; each visible stroke's record holds its entry (``StrokeRecord/stacked``).
     var stack: [StackEntry] = []
-    var stackEntries: [StrokeID: StackEntry] = [:]
 
     public init(board: BoardID) {
         self.board = board
@@ -42,12 +41,18 @@ public struct BoardState: Sendable {
         activity.isEmpty ? true : activity[change]?.value ?? true
     }
 
-    /// ``isActive(_:)`` as a closure that captures only the activity registers, for passing into
-    /// mutations of `records`: capturing `self` would share `records`' storage and force a copy of
-    /// the whole board on every such mutation.
-    var activeCheck: (ChangeID) -> Bool {
-        let activity = self.activity
-        return { activity.isEmpty ? true : activity[$0]?.value ?? true }
+    /// ``isActive(_:)`` holding only the activity registers, for passing into mutations of `records`:
+    /// capturing `self` would share `records`' storage and force a copy of the whole board on every
+    /// such mutation. A struct, not a closure, so that making one allocates nothing.
+    var activeCheck: ActivityCheck { ActivityCheck(activity: activity) }
+}
+
+/// Whether a change is active (not undone, or redone since), from the board's undo/redo registers.
+struct ActivityCheck {
+    let activity: [ChangeID: LWWRegister<Bool>]
+
+    func callAsFunction(_ change: ChangeID) -> Bool {
+        activity.isEmpty ? true : activity[change]?.value ?? true
     }
 }
 
@@ -62,18 +67,21 @@ enum Effect: Hashable, Sendable {
 
 /// The effects of one change: almost always one, kept without allocating an array.
 enum Effects: Hashable, Sendable {
+    /// Only as the default of a lookup that is about to append (never stored).
+    case none
     case one(Effect)
     case many([Effect])
 
     var all: [Effect] {
         switch self {
+        case .none: []
         case .one(let effect): [effect]
         case .many(let effects): effects
         }
     }
 
     mutating func append(_ effect: Effect) {
-        self = .many(all + [effect])
+        self = if case .none = self { .one(effect) } else { .many(all + [effect]) }
     }
 }
 

@@ -35,6 +35,9 @@ struct StrokeRecord: Sendable {
     var hidden = IntervalSet()
     /// What stays visible: positive-length parameter intervals, or `[0, 0]` for a one-point dot.
     var pieces: [ParameterInterval] = []
+    /// The stroke's entry in the board's stack while it is visible: kept here, so that restacking a
+    /// stroke after an edit looks up nothing more than its record.
+    var stacked: StackEntry?
 
     init(id: StrokeID) {
         self.id = id
@@ -43,7 +46,7 @@ struct StrokeRecord: Sendable {
     /// Takes in the stroke's add: lays its points out (with any appends that came first) and what is visible.
     ///
     /// - Complexity: O(points).
-    mutating func add(_ added: Added, isActive: (ChangeID) -> Bool) {
+    mutating func add(_ added: Added, isActive: ActivityCheck) {
         self.added = added
         layOutPoints()
         recomputeVisibility(isActive: isActive)
@@ -75,7 +78,7 @@ struct StrokeRecord: Sendable {
     /// Takes in an append: lays its points out and updates what is visible.
     ///
     /// - Complexity: O(appended points) for the creator's next append, as while drawing; O(points) otherwise.
-    mutating func append(_ append: Append, isActive: (ChangeID) -> Bool) {
+    mutating func append(_ append: Append, isActive: ActivityCheck) {
         let wentLast = insert(append)
         guard added != nil else { return }
         if wentLast {
@@ -109,7 +112,7 @@ struct StrokeRecord: Sendable {
     /// Recomputes ``hidden`` and ``pieces`` from the erases and appends that are active.
     ///
     /// - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
-    mutating func recomputeVisibility(isActive: (ChangeID) -> Bool) {
+    mutating func recomputeVisibility(isActive: ActivityCheck) {
         var hidden = IntervalSet()
         for change in erases.keys.sorted() where isActive(change) {
             for interval in erases[change]! { hidden.insert(interval) }
@@ -125,7 +128,14 @@ struct StrokeRecord: Sendable {
 
     /// Recomputes ``pieces`` from ``hidden`` after the points grew.
     mutating func recomputePieces() {
-        if points.count == 1 {
+        if hidden.isEmpty, points.count > 1 {
+            // Nothing hidden, as while drawing: one piece, the whole stroke, updated in place.
+            if pieces.count == 1 {
+                pieces[0] = ParameterInterval(0, lastParameter)
+            } else {
+                pieces = [ParameterInterval(0, lastParameter)]
+            }
+        } else if points.count == 1 {
             pieces = hidden.contains(0) ? [] : [ParameterInterval(0, 0)]
         } else {
             pieces = hidden.gaps(in: 0, lastParameter)

@@ -65,7 +65,7 @@ public enum ChangeCodec {
                     stamp: message.stamp,
                     board: message.board,
                     schemaVersion: message.schemaVersion,
-                    operations: message.operations.map { Array($0) }
+                    operations: message.operations
                 )
             } catch {
                 throw .malformed("change")
@@ -85,7 +85,8 @@ public enum ChangeCodec {
             payload: BoardEdit(
                 board: BoardID(wire.board),
                 operations: wire.operations.map {
-                    WireReader.inkOperation($0, in: id) ?? OperationCodec.decode($0, in: id)
+                    WireReader.inkOperation(wire.source, $0, in: id)
+                        ?? OperationCodec.decode(Array(wire.source[$0]), in: id)
                 }
             )
         )

@@ -1,5 +1,6 @@
 import Foundation
 import InkwellBoard
+import InkwellGeometry
 import InkwellSync
 
 /// The fields of an encoded `Change`, before they are checked.
@@ -9,7 +10,30 @@ struct ChangeFields {
     var stamp: UInt64 = 0
     var board = ""
     var schemaVersion: UInt32 = 0
-    var operations: [[UInt8]] = []
+    /// Each operation's encoded `Operation`, as a range of `source`: the direct reader copies nothing.
+    var operations: [Range<Int>] = []
+    var source: [UInt8] = []
+}
+
+extension ChangeFields {
+    /// Fields as the generated decoder gives them, the operations laid end to end in `source`.
+    init(
+        replica: ArraySlice<UInt8>,
+        seq: UInt64,
+        stamp: UInt64,
+        board: String,
+        schemaVersion: UInt32,
+        operations: some Sequence<some Collection<UInt8>>
+    ) {
+        self.init(replica: replica, seq: seq, stamp: stamp, board: board, schemaVersion: schemaVersion)
+        for operation in operations {
+            self.operations.append(source.count..<source.count + operation.count)
+            source.append(contentsOf: operation)
+        }
+    }
+
+    /// Each operation's bytes.
+    var operationBytes: [[UInt8]] { operations.map { Array(source[$0]) } }
 }
 
 extension WireReader {
@@ -17,6 +41,7 @@ extension WireReader {
     static func change(_ bytes: [UInt8]) -> ChangeFields? {
         var reader = WireReader(bytes)
         var fields = ChangeFields()
+        fields.source = bytes
         if let range = reader.lengthDelimited(1) { fields.replica = bytes[range] }
         if reader.key(2, 0) {
             guard let seq = reader.varint() else { return nil }
@@ -34,14 +59,19 @@ extension WireReader {
             guard let version = reader.varint(), version <= UInt64(UInt32.max) else { return nil }
             fields.schemaVersion = UInt32(version)
         }
-        while let range = reader.lengthDelimited(6) { fields.operations.append(Array(bytes[range])) }
+        while let range = reader.lengthDelimited(6) { fields.operations.append(range) }
         return reader.isAtEnd ? fields : nil
     }
 
     /// An ink operation (`addStroke`, `appendPoints`) in canonical form, decoded; `nil` for any other
     /// operation and for anything the generated decoder should judge, including content it would refuse.
     static func inkOperation(_ bytes: [UInt8], in change: ChangeID) -> BoardOperation? {
-        var reader = WireReader(bytes)
+        inkOperation(bytes, bytes.indices, in: change)
+    }
+
+    /// ``inkOperation(_:in:)`` of the operation at `range` of `bytes`.
+    static func inkOperation(_ bytes: [UInt8], _ range: Range<Int>, in change: ChangeID) -> BoardOperation? {
+        var reader = WireReader(bytes, from: range.lowerBound, to: range.upperBound)
         if let body = reader.lengthDelimited(1), reader.isAtEnd {
             var add = WireReader(bytes, from: body.lowerBound, to: body.upperBound)
             var colour: UInt32 = 0
@@ -54,52 +84,107 @@ extension WireReader {
                 guard let value = add.fixed64() else { return nil }
                 width = Double(bitPattern: value)
             }
-            var points = WirePoints()
-            if let range = add.lengthDelimited(3) {
-                guard let value = Self.points(bytes, range) else { return nil }
-                points = value
+            guard let range = add.lengthDelimited(3), add.isAtEnd else { return nil }
+            if let points = Self.gridPoints(bytes, range) {
+                return .addStroke(
+                    StrokeStyle(colour: Colour(rgba: colour), width: width),
+                    points: points,
+                    pressures: nil
+                )
             }
-            guard add.isAtEnd, let (decoded, pressures) = try? OperationCodec.decode(points) else { return nil }
+            guard let points = Self.points(bytes, range), let (decoded, pressures) = try? OperationCodec.decode(points)
+            else { return nil }
             return .addStroke(
                 StrokeStyle(colour: Colour(rgba: colour), width: width),
                 points: decoded,
                 pressures: pressures
             )
         }
-        reader = WireReader(bytes)
+        reader = WireReader(bytes, from: range.lowerBound, to: range.upperBound)
         if let body = reader.lengthDelimited(2), reader.isAtEnd {
             var append = WireReader(bytes, from: body.lowerBound, to: body.upperBound)
-            var stroke = WireStrokeRef()
-            if let range = append.lengthDelimited(1) {
-                guard let value = Self.strokeRef(bytes, range) else { return nil }
-                stroke = value
-            }
-            var points = WirePoints()
-            if let range = append.lengthDelimited(2) {
-                guard let value = Self.points(bytes, range) else { return nil }
-                points = value
-            }
-            guard append.isAtEnd, let id = try? OperationCodec.decode(stroke, in: change),
-                let (decoded, pressures) = try? OperationCodec.decode(points)
+            guard let reference = append.lengthDelimited(1), let id = Self.strokeID(bytes, reference, in: change),
+                let range = append.lengthDelimited(2), append.isAtEnd
+            else { return nil }
+            if let points = Self.gridPoints(bytes, range) { return .appendPoints(id, points: points, pressures: nil) }
+            guard let points = Self.points(bytes, range), let (decoded, pressures) = try? OperationCodec.decode(points)
             else { return nil }
             return .appendPoints(id, points: decoded, pressures: pressures)
         }
         return nil
     }
 
-    private static func strokeRef(_ bytes: [UInt8], _ range: Range<Int>) -> WireStrokeRef? {
+    /// A `StrokeRef` in canonical form, checked as ``OperationCodec/decode(_:in:)-(WireStrokeRef,_)`` checks it:
+    /// no replica means the change's own, a replica must be 16 bytes, the seq at least 1.
+    private static func strokeID(_ bytes: [UInt8], _ range: Range<Int>, in change: ChangeID) -> StrokeID? {
         var reader = WireReader(bytes, from: range.lowerBound, to: range.upperBound)
-        var stroke = WireStrokeRef()
-        if let replica = reader.lengthDelimited(1) { stroke.replica = Data(bytes[replica]) }
+        var replica = change.replica
+        if let named = reader.lengthDelimited(1) {
+            guard let value = ReplicaID(bytes: bytes[named]) else { return nil }
+            replica = value
+        }
+        var seq: UInt64 = 0
         if reader.key(2, 0) {
-            guard let seq = reader.varint() else { return nil }
-            stroke.seq = seq
+            guard let value = reader.varint() else { return nil }
+            seq = value
         }
+        var index: UInt32 = 0
         if reader.key(3, 0) {
-            guard let index = reader.varint(), index <= UInt64(UInt32.max) else { return nil }
-            stroke.index = UInt32(index)
+            guard let value = reader.varint(), value <= UInt64(UInt32.max) else { return nil }
+            index = UInt32(value)
         }
-        return reader.isAtEnd ? stroke : nil
+        guard reader.isAtEnd, seq >= 1 else { return nil }
+        return StrokeID(change: ChangeID(replica: replica, seq: seq), index: index)
+    }
+
+    /// The points of a `Points` message that holds only a grid and residuals (no raw values, no
+    /// pressures), rebuilt as ``PointCodec/points(fromResiduals:scale:)`` rebuilds them, in one pass
+    /// without an array of residuals; `nil` for any other message and for anything that function would
+    /// refuse.
+    ///
+    /// - Complexity: O(points).
+    static func gridPoints(_ bytes: [UInt8], _ range: Range<Int>) -> [Point]? {
+        var reader = WireReader(bytes, from: range.lowerBound, to: range.upperBound)
+        guard reader.key(1, 0), let scale = reader.varint(), scale.nonzeroBitCount == 1,
+            scale <= UInt64(PointCodec.scales.last!), let packed = reader.lengthDelimited(2), reader.isAtEnd
+        else { return nil }
+        let factor = Double(scale)
+        var values = WireReader(bytes, from: packed.lowerBound, to: packed.upperBound)
+        var points: [Point] = []
+        // Each point takes at least two bytes.
+        points.reserveCapacity(min(packed.count / 2, WireLimits.maximumPointsPerOperation))
+        var previous = (x: Int64(0), y: Int64(0))
+        var beforePrevious = (x: Int64(0), y: Int64(0))
+        while !values.isAtEnd {
+            guard points.count < WireLimits.maximumPointsPerOperation, let x = values.varint(), let y = values.varint()
+            else { return nil }
+            let dx = Int64(bitPattern: x >> 1) ^ -Int64(bitPattern: x & 1)
+            let dy = Int64(bitPattern: y >> 1) ^ -Int64(bitPattern: y & 1)
+            var current = (x: dx, y: dy)
+            if points.count >= 1 {
+                var predicted = previous
+                if points.count >= 2 {
+                    let (doubleX, overflowX) = previous.x.multipliedReportingOverflow(by: 2)
+                    let (doubleY, overflowY) = previous.y.multipliedReportingOverflow(by: 2)
+                    let (px, overflowPX) = doubleX.subtractingReportingOverflow(beforePrevious.x)
+                    let (py, overflowPY) = doubleY.subtractingReportingOverflow(beforePrevious.y)
+                    guard !(overflowX || overflowY || overflowPX || overflowPY) else { return nil }
+                    predicted = (px, py)
+                }
+                let (sx, overflowSX) = predicted.x.addingReportingOverflow(dx)
+                let (sy, overflowSY) = predicted.y.addingReportingOverflow(dy)
+                guard !(overflowSX || overflowSY) else { return nil }
+                current = (sx, sy)
+            }
+            let point = Point(Double(current.x) / factor, Double(current.y) / factor)
+            guard abs(point.x) <= PointCodec.maximumCoordinate, abs(point.y) <= PointCodec.maximumCoordinate else {
+                return nil
+            }
+            points.append(point)
+            beforePrevious = previous
+            previous = current
+        }
+        return points
     }
 
     private static func points(_ bytes: [UInt8], _ range: Range<Int>) -> WirePoints? {

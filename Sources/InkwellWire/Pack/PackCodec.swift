@@ -12,27 +12,15 @@ import SwiftProtobuf
 /// throws ``WireError/futureSchema(_:)`` before its body is opened, so the caller can store the
 /// bytes aside and decode them after an upgrade.
 public enum PackCodec {
-    public enum Compression: Sendable {
-        case none
-        case deflate
-    }
-
     public static func encode(_ pack: Pack, compression: Compression = .deflate) -> [UInt8] {
         let plain = body(pack.entries.lazy.map { (room: $0.room, change: $0.change) })
         var wire = WirePack()
         wire.id = Data(pack.id.bytes)
         wire.schemaVersion = pack.schemaVersion
         wire.bodySize = UInt32(plain.count)
-        switch compression {
-        case .none:
-            wire.compression = .none
-            wire.body = Data(plain)
-        case .deflate:
-            wire.compression = .deflate
-            var buffer = ByteBuffer(bytes: plain)
-            let compressed = try! buffer.compress(with: .deflate())
-            wire.body = Data(compressed.readableBytesView)
-        }
+        let (body, deflated) = compress(plain, compression)
+        wire.compression = deflated ? .deflate : .none
+        wire.body = Data(body)
         return try! wire.serializedBytes()
     }
 
@@ -41,7 +29,7 @@ public enum PackCodec {
     /// left out, as proto3 leaves out empty strings (snapshots store their room once, outside).
     ///
     /// - Complexity: O(total size of the changes).
-    static func body(_ entries: some Collection<(room: String, change: [UInt8])>) -> [UInt8] {
+    package static func body(_ entries: some Collection<(room: String, change: [UInt8])>) -> [UInt8] {
         var size = 0
         for (room, change) in entries { size += room.utf8.count + change.count + 12 }
         var wire = WireWriter(capacity: size)
@@ -150,29 +138,37 @@ public enum PackCodec {
             guard wire.body.count == size else { throw .invalidField("pack.body_size") }
             return Array(wire.body)
         case .deflate:
-            var compressed = ByteBuffer(bytes: wire.body)
-            var plain = ByteBufferAllocator().buffer(capacity: size)
-            let decompressor = CompressionAlgorithm.deflate().decompressor
-            var probe = ByteBuffer(bytes: [0])
-            var room = ByteBufferAllocator().buffer(capacity: 1)
-            do {
-                try decompressor.startStream()
-                defer { try? decompressor.finishStream() }
-                try decompressor.streamInflate(from: &compressed, to: &plain)
-                // zlib also stops without an error when the input runs out mid-stream: a body cut short
-                // whose inflated bytes happen to match the declared size must still be refused. A
-                // stream that has ended leaves one more byte unread; one that has not takes it or fails.
-                try decompressor.streamInflate(from: &probe, to: &room)
-            } catch {
-                throw .malformed("pack body compression")
-            }
-            guard probe.readableBytes == 1, room.readableBytes == 0 else { throw .malformed("pack body compression") }
-            guard plain.readableBytes == size, compressed.readableBytes == 0 else {
-                throw .invalidField("pack.body_size")
-            }
-            return Array(plain.readableBytesView)
+            return try inflate(Array(wire.body), size: size)
         case .UNRECOGNIZED:
             throw .unsupportedCompression
         }
+    }
+
+    /// A raw deflate stream inflated to exactly `size` bytes: longer, shorter, cut-short or trailing
+    /// streams throw.
+    ///
+    /// - Complexity: O(`size`).
+    package static func inflate(_ compressed: [UInt8], size: Int) throws(WireError) -> [UInt8] {
+        var compressed = ByteBuffer(bytes: compressed)
+        var plain = ByteBufferAllocator().buffer(capacity: size)
+        let decompressor = CompressionAlgorithm.deflate().decompressor
+        var probe = ByteBuffer(bytes: [0])
+        var room = ByteBufferAllocator().buffer(capacity: 1)
+        do {
+            try decompressor.startStream()
+            defer { try? decompressor.finishStream() }
+            try decompressor.streamInflate(from: &compressed, to: &plain)
+            // zlib also stops without an error when the input runs out mid-stream: a body cut short
+            // whose inflated bytes happen to match the declared size must still be refused. A
+            // stream that has ended leaves one more byte unread; one that has not takes it or fails.
+            try decompressor.streamInflate(from: &probe, to: &room)
+        } catch {
+            throw .malformed("pack body compression")
+        }
+        guard probe.readableBytes == 1, room.readableBytes == 0 else { throw .malformed("pack body compression") }
+        guard plain.readableBytes == size, compressed.readableBytes == 0 else {
+            throw .invalidField("pack.body_size")
+        }
+        return Array(plain.readableBytesView)
     }
 }

@@ -41,9 +41,10 @@ public struct BoardSnapshot: Sendable {
         return state
     }
 
-    /// The snapshot's bytes, its changes deflated unless told otherwise: point residuals are varints
-    /// already, so deflate halves them at about 45 MB/s (BENCHMARKS.md, "Side by side with Yrs and Loro").
-    public func encoded(compression: PackCodec.Compression = .deflate) -> [UInt8] {
+    /// The snapshot's bytes, compressed as a snapshot stored on the device is unless told otherwise
+    /// (see ``PackCodec/Compression/snapshot``; one sent over the network takes
+    /// ``PackCodec/Compression/deflate``).
+    public func encoded(compression: PackCodec.Compression = .snapshot) -> [UInt8] {
         let plain = PackCodec.body(changes.lazy.map { (room: "", change: $0) })
         var wire = WireSnapshot()
         wire.schemaVersion = WireSchema.current
@@ -56,15 +57,9 @@ public struct BoardSnapshot: Sendable {
             entry.stamp = cut.stamps[replica]!.rawValue
             return entry
         }
-        switch compression {
-        case .none:
-            wire.compression = .none
-            wire.state = Data(plain)
-        case .deflate:
-            var buffer = ByteBuffer(bytes: plain)
-            wire.compression = .deflate
-            wire.state = Data(try! buffer.compress(with: .deflate()).readableBytesView)
-        }
+        let (state, deflated) = PackCodec.compress(plain, compression)
+        wire.compression = deflated ? .deflate : .none
+        wire.state = Data(state)
         wire.stateSize = UInt32(plain.count)
         return try! wire.serializedBytes()
     }

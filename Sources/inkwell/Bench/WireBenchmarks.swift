@@ -18,6 +18,7 @@ struct WireBenchmarks {
             Workload(name: "wire_points", measure: bytesPerPoint),
             Workload(name: "wire_packs", measure: packThroughput),
             Workload(name: "cold_open", measure: coldOpen),
+            Workload(name: "wire_packs_deflate", measure: deflateLevels),
         ]
     }
 

@@ -1,5 +1,6 @@
 // Raw deflate (RFC 1951, no zlib header) through the platform's CompressionStream, as Swift's packs use
-// (compress-nio's `.deflate()`: zlib with windowBits −15, level 6, memLevel 8).
+// (zlib at level 1 with a window of at most 32 KiB: `PackCodec.Compression.deflate`; Swift sends a body
+// plain when deflate does not make it smaller). Any level and window inflates the same.
 //
 // The compressed bytes need not match Swift's byte for byte (zlib builds differ: Node and Chromium ship
 // Chromium's zlib); any valid stream of the same body decodes the same, and the pack id does not depend

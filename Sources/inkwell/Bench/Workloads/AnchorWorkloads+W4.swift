@@ -7,7 +7,8 @@ extension AnchorWorkloads {
     /// it: the device sends its (empty) version vector and receives every change as one deflated pack,
     /// made for it, which it decodes, applies and logs. `stored`, as Inkwell does it: a server keeps the
     /// packs as they were pushed (here 512 changes each, a client's outbox default) and forwards those
-    /// bytes, so nothing is encoded at sync time. `snapshot`: the board's snapshot, made and restored.
+    /// bytes, so nothing is encoded at sync time. `snapshot`: the board's snapshot, made (deflated, as for
+    /// the network) and restored.
     func w4() -> [Figure] {
         let strokes = AnchorStroke.generate(seed: 2, count: size(10_000), points: 50, prefix: "a")
         let points = strokes.count * 50
@@ -46,7 +47,7 @@ extension AnchorWorkloads {
                 case "stored":
                     bytes = stored.reduce(0) { $0 + $1.count }
                 default:
-                    payload = source.snapshot()
+                    payload = source.snapshot(compression: .deflate)
                     bytes = payload.count
                 }
                 let encoded = clock.now

@@ -73,8 +73,9 @@ struct BenchReplica {
         )
     }
 
-    /// The board's snapshot: every logged change, deflated, with the cut.
-    func snapshot(room: String = "bench", compression: PackCodec.Compression = .deflate) -> [UInt8] {
+    /// The board's snapshot: every logged change, with the cut, compressed as a snapshot stored on the
+    /// device is unless told otherwise (``PackCodec/Compression/snapshot``).
+    func snapshot(room: String = "bench", compression: PackCodec.Compression = .snapshot) -> [UInt8] {
         BoardSnapshot(room: room, board: board.board, cut: log.frontierCut, changes: log.inOrder.map(\.payload))
             .encoded(compression: compression)
     }
