@@ -107,7 +107,7 @@ public final class SyncServer: Service, Sendable {
         let logger = logger
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
+            server: .guardedWebSocketUpgrade(
                 configuration: .init(
                     http1: .init(idleTimeout: .seconds(120)),
                     ws: .init(
@@ -115,12 +115,21 @@ public final class SyncServer: Service, Sendable {
                         autoPing: .enabled(timePeriod: limits.idleTimeout),
                         closeTimeout: limits.closeTimeout
                     )
+                ),
+                guarding: .init(
+                    headerTimeout: TimeAmount(limits.headerTimeout),
+                    frames: .init(
+                        closeTimeout: TimeAmount(limits.closeTimeout),
+                        isDraining: { [unowned self] in self.isDraining },
+                        countViolation: { [metrics] in metrics.protocolError(reason: $0) }
+                    )
                 )
-            ) { request, channel, _ in
+            ) { request, channel, logger in
                 guard request.path?.split(separator: "?", maxSplits: 1).first == "/sync",
                     origins.permits(origin: request.headerFields[.origin], host: request.authority),
                     endpoint.hasRoom
                 else { return .dontUpgrade }
+                HandshakeGuard.upgrading(channel, logger: logger)
                 return .upgrade([:]) { inbound, outbound, context in
                     try await endpoint.serve(
                         inbound: inbound,

@@ -134,11 +134,14 @@ public struct ServerSession: Sendable {
         isClosed ? [] : fail(code, message, close: close)
     }
 
+    /// The reason of the close that ends every connection when the server shuts down.
+    static let shuttingDownReason = "server shutting down"
+
     /// The server is shutting down.
     public mutating func shutDown() -> [Action] {
         guard !isClosed else { return [] }
         state = .closed
-        return [.close(.goingAway, reason: "server shutting down")]
+        return [.close(.goingAway, reason: Self.shuttingDownReason)]
     }
 
     private mutating func hello(version: UInt32, minimum: UInt32, device: ReplicaID) -> [Action] {

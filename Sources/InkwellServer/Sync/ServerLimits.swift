@@ -3,7 +3,7 @@ import InkwellWire
 /// The limits a server enforces on every connection, documented for clients and operators.
 ///
 /// Each one bounds what a single peer can cost the server: memory (frame, message and buffer sizes),
-/// CPU and disk (packs per second), and sockets (the hello deadline and the ping interval).
+/// CPU and disk (packs per second), and sockets (the header and hello deadlines, the ping interval).
 public struct ServerLimits: Hashable, Sendable {
     /// One WebSocket frame, in and out. Larger messages travel as several frames: catch-up frames are
     /// fragmented at this size, and a browser's unfragmented push must fit in one.
@@ -20,6 +20,9 @@ public struct ServerLimits: Hashable, Sendable {
     public var sendBufferBytes: Int = 4 << 20
     /// The largest catch-up frame (before fragmentation), in stored pack bytes.
     public var catchUpFrameBytes: Int = 4 << 20
+    /// Seconds a new connection has to send its request head (a plain HTTP request or the WebSocket
+    /// handshake); one that sends nothing, half a head or bytes that are not HTTP is closed.
+    public var headerTimeout: Duration = .seconds(5)
     /// Seconds a new connection has to say hello.
     public var helloTimeout: Duration = .seconds(5)
     /// The server pings every this often; a peer that has not answered the previous ping is closed.

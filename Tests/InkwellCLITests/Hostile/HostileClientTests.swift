@@ -55,7 +55,7 @@ import Testing
 
         // Every violation was closed within a second, with its documented code.
         Self.report(observations)
-        let violations = observations.filter { !$0.planned.hostile.waitsForHelloDeadline }
+        let violations = observations.filter { !$0.planned.hostile.waitsForDeadline }
         #expect(violations.count >= 50)
         var findings = HostileFindings()
         findings.add(observations)
@@ -131,13 +131,13 @@ import Testing
     }
 
     /// Several connections per case, each in the honest room or a room of its own, starting at seeded
-    /// moments over four seconds; and two that never say hello.
+    /// moments over four seconds; and the slow ones, closed by a deadline: two that never say hello, one
+    /// that never sends its request and one that stops halfway through its request head.
     static func plan(room: String, random: inout SeededGenerator, ledger: HostileLedger) -> [HostileRun.Planned] {
         var plan: [HostileRun.Planned] = []
         let cases =
-            HostileCase.catalogue.flatMap { Array(repeating: $0, count: connectionsPerCase) } + [
-                .silent, .silent,
-            ]
+            HostileCase.catalogue.flatMap { Array(repeating: $0, count: connectionsPerCase) } + [.silent]
+            + HostileCase.slow
         for (index, hostile) in cases.enumerated() {
             let target = index % 2 == 0 ? room : "hostile-\(index)"
             if target != room { ledger.record(room: target) }
@@ -170,7 +170,7 @@ import Testing
                     + "slowest \(slowest.map { "\($0.wholeMilliseconds) ms" } ?? "-")"
                     + (hostile.knownBug == nil ? "" : " [known server bug]")
             )
-            guard !hostile.waitsForHelloDeadline, hostile.knownBug == nil, let slowest else { continue }
+            guard !hostile.waitsForDeadline, hostile.knownBug == nil, let slowest else { continue }
             if slowest > worst?.time ?? .zero { worst = (slowest, name) }
         }
         if let worst { print("hostile clients: worst close time \(worst.time.wholeMilliseconds) ms (\(worst.name))") }

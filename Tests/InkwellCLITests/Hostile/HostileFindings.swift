@@ -3,19 +3,6 @@ import InkwellSync
 import InkwellWire
 import Testing
 
-/// Server bugs the hostile cases show, each with a minimal failing test in HostileServerBugTests. In the
-/// big tests they are known issues, so those tests still guard everything else; once a bug is fixed its
-/// known issue stops showing and the test says so: then drop the case's `knownBug`.
-enum HostileBug {
-    static let unmaskedFramesAccepted =
-        "server bug: unmasked client frames are accepted (RFC 6455 §5.1 says close), and their pushes stored"
-    static let framesAfterWebSocketViolationDelivered =
-        "server bug: after a data frame with reserved bits or a reserved opcode the WebSocket layer sends "
-        + "close 1002 but keeps delivering frames: a push that follows is stored"
-    static let malformedHTTPHeldOpen =
-        "server bug: bytes that are not HTTP get no answer and the connection is held open"
-}
-
 /// Problems found by a run, by the case they belong to.
 struct HostileFindings {
     /// Problems of each case, by name; "" for those no case explains.

@@ -32,8 +32,9 @@ enum HostileRun {
     /// The longest a violation may take to be closed, and how long a connection is watched for it.
     static let closeLimit: Duration = .seconds(1)
     static let watchLimit: Duration = .seconds(3)
-    /// The hello deadline (ServerLimits.helloTimeout) plus the same second.
-    static let helloDeadlineLimit: Duration = .seconds(6)
+    /// The header and hello deadlines (ServerLimits.headerTimeout and helloTimeout, both 5 s) plus the
+    /// same second.
+    static let deadlineLimit: Duration = .seconds(6)
 
     /// Runs every planned connection, concurrently, and returns when all have ended.
     static func run(_ plan: [Planned], port: Int, ledger: HostileLedger) async -> [Observation] {
@@ -73,7 +74,7 @@ enum HostileRun {
             defer { attack.socket.socket.close() }
             let ending = attack.socket.awaitEnding(
                 since: attack.sentAt,
-                limit: planned.hostile.waitsForHelloDeadline ? helloDeadlineLimit + .seconds(2) : watchLimit,
+                limit: planned.hostile.waitsForDeadline ? deadlineLimit + .seconds(2) : watchLimit,
                 answeringClose: planned.answersClose
             )
             return Observation(planned: planned, ending: .success(ending))
@@ -90,9 +91,10 @@ enum HostileRun {
         case .failure(let failure): return "could not make the attack: \(failure)"
         case .success(let value): ending = value
         }
-        let limit = hostile.waitsForHelloDeadline ? helloDeadlineLimit : closeLimit
+        let limit = hostile.waitsForDeadline ? deadlineLimit : closeLimit
         guard let closedAfter = ending.closedAfter else {
-            return "not closed within \(watchLimit) (\(ending))"
+            return
+                "not closed within \(hostile.waitsForDeadline ? deadlineLimit + .seconds(2) : watchLimit) (\(ending))"
         }
         if closedAfter > limit { return "closed after \(closedAfter.wholeMilliseconds) ms, over \(limit) (\(ending))" }
         if !hostile.expected.isEmpty {

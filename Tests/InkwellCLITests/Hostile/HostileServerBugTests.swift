@@ -2,9 +2,8 @@ import Foundation
 import InkwellTesting
 import Testing
 
-/// Minimal tests for the server's open hostile-input bugs (see ``HostileBug``), as known issues: each makes
-/// one connection against a fresh server and checks one documented behaviour. When a bug is fixed its
-/// test reports that the known issue no longer shows; then drop the `withKnownIssue`.
+/// Minimal tests for hostile-input bugs the server had (and, while one is open, for that bug as a known
+/// issue): each makes one or two connections against a fresh server and checks one documented behaviour.
 @Suite struct HostileServerBugTests {
     /// RFC 6455 §5.1: "The server MUST close the connection upon receiving a frame that is not masked."
     @Test func unmaskedFrameIsRefusedAndItsPushNotStored() async throws {
@@ -18,10 +17,8 @@ import Testing
             )
         }
         let (observation, findings) = try await Self.alone(hostile, answersClose: true)
-        withKnownIssue(Comment(rawValue: HostileBug.unmaskedFramesAccepted)) {
-            #expect(HostileRun.problem(with: observation) == nil)
-            #expect(findings.byCase.isEmpty, "\(findings.byCase)")
-        }
+        #expect(HostileRun.problem(with: observation) == nil)
+        #expect(findings.byCase.isEmpty, "\(findings.byCase)")
     }
 
     /// A data frame with RSV1 set (no extension was negotiated), then a valid push in the same write: the
@@ -39,10 +36,8 @@ import Testing
             return .init(socket: socket, sentAt: socket.offend(bad.bytes))
         }
         let (observation, findings) = try await Self.alone(hostile, answersClose: true)
-        withKnownIssue(Comment(rawValue: HostileBug.framesAfterWebSocketViolationDelivered)) {
-            #expect(HostileRun.problem(with: observation) == nil)
-            #expect(findings.byCase.isEmpty, "\(findings.byCase)")
-        }
+        #expect(HostileRun.problem(with: observation) == nil)
+        #expect(findings.byCase.isEmpty, "\(findings.byCase)")
     }
 
     /// The same violation from a peer that neither answers the close nor sends anything more: the server
@@ -61,22 +56,34 @@ import Testing
             return .init(socket: socket, sentAt: socket.offend(bad.bytes))
         }
         let (observation, _) = try await Self.alone(hostile, answersClose: false)
-        withKnownIssue(Comment(rawValue: HostileBug.framesAfterWebSocketViolationDelivered)) {
-            #expect(HostileRun.problem(with: observation) == nil)
-        }
+        #expect(HostileRun.problem(with: observation) == nil)
     }
 
-    /// A TLS ClientHello sent to the plain HTTP port: no HTTP parser accepts it, so the server should
-    /// answer 400 or just close, not hold the socket.
-    @Test func bytesThatAreNotHTTPAreClosed() async throws {
+    /// A TLS ClientHello sent to the plain HTTP port: no HTTP parser accepts it, so the server answers 400
+    /// and closes instead of holding the socket.
+    @Test func bytesThatAreNotHTTPAreAnsweredWith400AndClosed() async throws {
         let hostile = HostileCase(name: "not HTTP", expected: []) { context in
             let socket = try RawWebSocket(unupgradedPort: context.port, random: context.random)
             let bytes: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03]
             return .init(socket: socket, sentAt: socket.offend(bytes))
         }
         let (observation, _) = try await Self.alone(hostile, answersClose: false)
-        withKnownIssue(Comment(rawValue: HostileBug.malformedHTTPHeldOpen)) {
-            #expect(HostileRun.problem(with: observation) == nil)
+        #expect(HostileRun.problem(with: observation) == nil)
+        let response = (try? observation.ending.get().response) ?? ""
+        #expect(response.hasPrefix("HTTP/1.1 400"), "answered \(response.prefix(80))")
+    }
+
+    /// A socket that sends nothing, and one that stops halfway through its request head, are closed at
+    /// the header deadline (ServerLimits.headerTimeout, 5 s): not before, and not much after.
+    @Test func socketsThatNeverFinishARequestHeadAreClosedAtTheHeaderDeadline() async throws {
+        let observations = try await Self.alone(
+            [HostileCase.silentBeforeHTTP, HostileCase.halfARequestHead],
+            answersClose: false
+        ).observations
+        for observation in observations {
+            #expect(HostileRun.problem(with: observation) == nil, "\(observation.name)")
+            let closedAfter = try? observation.ending.get().closedAfter
+            #expect(closedAfter.map { $0 >= .milliseconds(4_500) } == true, "\(observation.name): \(observation)")
         }
     }
 
@@ -85,25 +92,41 @@ import Testing
         _ hostile: HostileCase,
         answersClose: Bool
     ) async throws -> (HostileRun.Observation, HostileFindings) {
+        let (observations, findings) = try await alone([hostile], answersClose: answersClose)
+        return (observations[0], findings)
+    }
+
+    /// Runs one connection of each case, at once, against a fresh server, stops the server, and audits
+    /// its log.
+    static func alone(
+        _ cases: [HostileCase],
+        answersClose: Bool
+    ) async throws -> (observations: [HostileRun.Observation], findings: HostileFindings) {
         let seed = SeededGenerator.seedFromEnvironment()
-        print("\(hostile.name): seed \(seed) (INKWELL_SEED=\(seed) replays)")
+        print("\(cases.map(\.name)): seed \(seed) (INKWELL_SEED=\(seed) replays)")
         let scratch = try TemporaryDirectory("hostile-bug")
         let server = try await ServerProcess.start(data: scratch.url.appendingPathComponent("server"))
         let ledger = HostileLedger()
         ledger.record(room: "bug")
-        let planned = HostileRun.Planned(
-            hostile: hostile,
-            room: "bug",
-            seed: seed,
-            delay: .zero,
-            answersClose: answersClose
-        )
-        let observation = await HostileRun.run([planned], port: server.port, ledger: ledger)[0]
-        print("\(hostile.name): \((try? observation.ending.get()).map(String.init(describing:)) ?? "no attack")")
+        let plan = cases.enumerated().map { index, hostile in
+            HostileRun.Planned(
+                hostile: hostile,
+                room: "bug",
+                seed: seed &+ UInt64(index),
+                delay: .zero,
+                answersClose: answersClose
+            )
+        }
+        let observations = await HostileRun.run(plan, port: server.port, ledger: ledger)
+        for observation in observations {
+            print(
+                "\(observation.name): \((try? observation.ending.get()).map(String.init(describing:)) ?? "no attack")"
+            )
+        }
         #expect(server.child.isRunning)
         #expect(await server.child.terminate() == 0)
         var findings = HostileFindings()
         try findings.audit(data: server.data, honestRoom: nil, ledger: ledger)
-        return (observation, findings)
+        return (observations, findings)
     }
 }

@@ -32,6 +32,8 @@ final class RawWebSocket {
         var closedAfter: Duration?
         /// A frame other than error, close, ping or pong (the server went on as if nothing happened).
         var otherFrames = 0
+        /// What a connection that never upgraded received (an HTTP response, if any), as text.
+        var response = ""
 
         var description: String {
             let code = closeCode.map(String.init) ?? "none"
@@ -195,7 +197,9 @@ final class RawWebSocket {
                     ending.otherFrames += 1
                 }
             }
-            switch socket.receive(into: &buffer, until: deadline) {
+            let received = socket.receive(into: &buffer, until: deadline)
+            if !isUpgraded { ending.response = String(decoding: buffer.prefix(1_024), as: UTF8.self) }
+            switch received {
             case .bytes:
                 continue
             case .endOfStream:
