@@ -153,7 +153,7 @@ final class Committer: Service, Sendable {
             for pending in batch {
                 let actions = pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }
                 for case .send(let message) in actions {
-                    pending.connection.queue.push(.frame(.init(bytes: SyncCodec.encode(message))))
+                    pending.connection.push(.frame(.init(bytes: SyncCodec.encode(message))))
                 }
             }
         }

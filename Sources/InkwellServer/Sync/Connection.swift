@@ -1,24 +1,39 @@
 import InkwellSync
 import Logging
+import NIOCore
 import Synchronization
 
-/// The server's side of one WebSocket: its protocol session, its outbound queue, and the pushes it
-/// has waiting for a commit.
+/// The server's side of one WebSocket: its protocol session, its outbound queue and the pump that
+/// writes it, and the pushes it has waiting for a commit.
 final class Connection: Sendable {
     /// A number unique within this server process, for logs and for the hub's membership tables.
     let id: UInt64
     let logger: Logger
     let queue: OutboundQueue
+    let pump: OutboundPump
     let session: Mutex<ServerSession>
     let pushes: PushGate
     let rate: Mutex<RateLimiter>
     /// What ended the reader, when the WebSocket layer refused the peer's frames.
     let failure = Mutex<(any Error)?>(nil)
 
-    init(id: UInt64, session: ServerSession, limits: ServerLimits, logger: Logger) {
+    init(
+        id: UInt64,
+        session: ServerSession,
+        limits: ServerLimits,
+        channel: any Channel,
+        metrics: ServerMetrics,
+        logger: Logger
+    ) {
         self.id = id
         self.logger = logger
-        self.queue = OutboundQueue(budget: limits.sendBufferBytes)
+        let queue = OutboundQueue(budget: limits.sendBufferBytes)
+        self.queue = queue
+        self.pump = OutboundPump(
+            queue: queue,
+            writer: FrameWriter(channel: channel, maximumFrameBytes: limits.maximumFrameBytes),
+            metrics: metrics
+        )
         self.session = Mutex(session)
         self.pushes = PushGate(limit: limits.maximumPushesInFlight)
         self.rate = Mutex(RateLimiter(rate: limits.packsPerSecond, burst: limits.packsPerSecond * 2))
@@ -26,6 +41,31 @@ final class Connection: Sendable {
 
     /// The device that said hello, once it has.
     var device: ReplicaID? { session.withLock { $0.device } }
+
+    /// Queues a frame unless the connection's send buffer is full (see ``OutboundQueue/offer(_:)``).
+    func offer(_ frame: ByteBuffer) -> Bool {
+        started(queue.offer(frame))
+    }
+
+    /// Queues a presence unless the send buffer is full, replacing the sender's waiting one.
+    func offerPresence(_ presence: ByteBuffer, key: OutboundQueue.PresenceKey) -> Bool {
+        started(queue.offerPresence(presence, key: key))
+    }
+
+    /// Queues an item whatever the send buffer holds.
+    func push(_ item: Outbound) {
+        _ = started(queue.push(item))
+    }
+
+    /// Nothing more will be queued: the pump ends after what is waiting.
+    func finishSending() {
+        _ = started(queue.finish())
+    }
+
+    private func started(_ admission: OutboundQueue.Admission) -> Bool {
+        if admission == .started { pump.start() }
+        return admission.accepted
+    }
 }
 
 /// Bounds the pushes of one connection waiting for their commit: past the limit the connection stops

@@ -18,16 +18,24 @@ struct FrameWriter: Sendable {
     /// Writes each buffer as one binary message, in order, and returns after the flush.
     func write(_ messages: [ByteBuffer]) async throws {
         guard !messages.isEmpty else { return }
+        let flushed = channel.eventLoop.makePromise(of: Void.self)
+        channel.eventLoop.execute { [self] in write(onLoop: messages, flushed: flushed) }
+        try await flushed.futureResult.get()
+    }
+
+    /// Writes each buffer as one binary message, in order, with one flush that completes `flushed`.
+    /// Call it on the channel's event loop.
+    func write(onLoop messages: [ByteBuffer], flushed: EventLoopPromise<Void>) {
+        channel.eventLoop.preconditionInEventLoop()
+        guard !messages.isEmpty else {
+            flushed.succeed()
+            return
+        }
         var frames: [WebSocketFrame] = []
         frames.reserveCapacity(messages.count)
         for message in messages { fragment(message, into: &frames) }
-        let flushed = channel.eventLoop.makePromise(of: Void.self)
-        let channel = self.channel
-        channel.eventLoop.execute { [frames] in
-            for frame in frames.dropLast() { channel.write(frame, promise: nil) }
-            channel.writeAndFlush(frames[frames.count - 1], promise: flushed)
-        }
-        try await flushed.futureResult.get()
+        for frame in frames.dropLast() { channel.write(frame, promise: nil) }
+        channel.writeAndFlush(frames[frames.count - 1], promise: flushed)
     }
 
     private func fragment(_ message: ByteBuffer, into frames: inout [WebSocketFrame]) {

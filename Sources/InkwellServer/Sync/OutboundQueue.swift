@@ -1,7 +1,7 @@
 import NIOCore
 import Synchronization
 
-/// What one connection's writer does next, in order.
+/// What a connection sends next, in order.
 enum Outbound: Sendable {
     /// A whole server frame; the writer fragments it when it is larger than a WebSocket frame.
     case frame(ByteBuffer)
@@ -13,22 +13,46 @@ enum Outbound: Sendable {
     case close(CloseCode, reason: String)
 }
 
-/// The queue between everything that produces frames for a connection and the one task that writes them.
+/// The queue between everything that produces frames for a connection and the writing of them.
 ///
 /// It counts the bytes waiting, so producers that must not block (the fan-out of a commit, presence
 /// relay) can see a slow reader and stop feeding it: ``offer(_:)`` refuses a frame once the budget is
 /// spent, and the caller falls back to catch-up (packs) or drops the frame (presence). Frames that
 /// must arrive (acks, errors, catch-up control) are ``push(_:)``ed regardless; they are small.
 ///
-/// The writer takes everything waiting at once (``next()``), so a busy connection's frames leave in
-/// one write and one flush instead of one system call each. Presence from one sender to one room that
-/// is still waiting is replaced by the sender's newer presence: only the latest cursor and ink matter,
-/// and the newer one is queued behind everything that was queued before it.
+/// Whoever queues into an idle queue is told so (``Admission/started``) and must have it drained
+/// (``OutboundPump``); the queue stays busy until a ``take()`` finds it empty, so one drain runs at a
+/// time. The drain takes everything waiting at once, so a busy connection's frames leave in one write
+/// and one flush instead of one system call each. Presence from one sender to one room that is still
+/// waiting is replaced by the sender's newer presence: only the latest cursor and ink matter, and the
+/// newer one is queued behind everything that was queued before it.
 final class OutboundQueue: Sendable {
     /// Identifies the presence that a newer one from the same sender replaces.
     struct PresenceKey: Hashable, Sendable {
         let sender: UInt64
         let room: String
+    }
+
+    /// What became of an item given to the queue.
+    enum Admission: Equatable, Sendable {
+        /// Over the budget, or the queue is finished.
+        case refused
+        /// Queued behind a drain that is already under way.
+        case queued
+        /// Queued into an idle queue: the caller must start a drain.
+        case started
+
+        var accepted: Bool { self != .refused }
+    }
+
+    /// What a drain finds.
+    enum Taken: Sendable {
+        /// Everything that was waiting, in order.
+        case items([Outbound])
+        /// Nothing: the queue is idle again, and the next item queued starts a drain.
+        case idle
+        /// Nothing, and nothing more will come.
+        case finished
     }
 
     private struct State: Sendable {
@@ -38,87 +62,84 @@ final class OutboundQueue: Sendable {
         /// Bytes queued or taken by the writer and not yet written.
         var bytes = 0
         var finished = false
+        /// Whether a drain is under way: from the item that started it until a take finds nothing.
+        var draining = false
 
         /// A frame fits when the queue is under its budget with it, or when nothing is waiting at all
         /// (so a frame larger than the budget is not refused for ever).
         func fits(_ frame: ByteBuffer, budget: Int) -> Bool {
             bytes + frame.readableBytes <= budget || bytes == 0
         }
+
+        /// The admission of an item just queued.
+        mutating func admitted() -> Admission {
+            guard !draining else { return .queued }
+            draining = true
+            return .started
+        }
     }
 
     let budget: Int
     private let state = Mutex(State())
-    /// Wakes the writer; holds at most one wake-up, as the writer takes everything when it wakes.
-    private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
 
     init(budget: Int) {
         self.budget = budget
-        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Queues a frame unless more than the budget is already waiting.
-    func offer(_ frame: ByteBuffer) -> Bool {
-        let accepted = state.withLock { state in
-            guard !state.finished, state.fits(frame, budget: budget) else { return false }
+    func offer(_ frame: ByteBuffer) -> Admission {
+        state.withLock { state in
+            guard !state.finished, state.fits(frame, budget: budget) else { return .refused }
             state.bytes += frame.readableBytes
             state.items.append(.frame(frame))
-            return true
+            return state.admitted()
         }
-        if accepted { wake.yield() }
-        return accepted
     }
 
     /// Queues an encoded presence unless more than the budget is already waiting, replacing the same
-    /// sender's presence to the same room if that has not been taken by the writer yet.
-    func offerPresence(_ presence: ByteBuffer, key: PresenceKey) -> Bool {
-        let frame = presence
-        let accepted = state.withLock { state in
-            guard !state.finished else { return false }
+    /// sender's presence to the same room if that has not been taken yet.
+    func offerPresence(_ presence: ByteBuffer, key: PresenceKey) -> Admission {
+        state.withLock { state in
+            guard !state.finished else { return .refused }
             var replaced = 0
             if let index = state.presence[key], case .presence(let older) = state.items[index] {
                 replaced = older.readableBytes
             }
-            guard state.bytes - replaced + frame.readableBytes <= budget || state.bytes == replaced else {
-                return false
+            guard state.bytes - replaced + presence.readableBytes <= budget || state.bytes == replaced else {
+                return .refused
             }
             if let index = state.presence[key] { state.items[index] = nil }
-            state.bytes += frame.readableBytes - replaced
+            state.bytes += presence.readableBytes - replaced
             state.presence[key] = state.items.count
-            state.items.append(.presence(frame))
-            return true
+            state.items.append(.presence(presence))
+            return state.admitted()
         }
-        if accepted { wake.yield() }
-        return accepted
     }
 
-    /// Queues an item whatever the budget.
-    func push(_ item: Outbound) {
-        let queued = state.withLock { state in
-            guard !state.finished else { return false }
+    /// Queues an item whatever the budget (refused only once the queue is finished).
+    func push(_ item: Outbound) -> Admission {
+        state.withLock { state in
+            guard !state.finished else { return .refused }
             if case .frame(let frame) = item { state.bytes += frame.readableBytes }
             state.items.append(item)
-            return true
+            return state.admitted()
         }
-        if queued { wake.yield() }
     }
 
-    /// Everything waiting, in order, once there is something; nil when the queue is finished and
-    /// empty, or when the waiting task is cancelled. The frames' bytes count against the budget until
-    /// the writer reports them ``written(bytes:)``; so do presences'.
-    func next() async -> [Outbound]? {
-        var wakeups = self.wakeups.makeAsyncIterator()
-        while true {
-            let (taken, finished) = state.withLock { state -> ([Outbound], Bool) in
-                defer {
-                    state.items.removeAll(keepingCapacity: true)
-                    state.presence.removeAll(keepingCapacity: true)
-                }
-                return (state.items.compactMap { $0 }, state.finished)
+    /// Everything waiting, in order. The frames' bytes count against the budget until the writer
+    /// reports them ``written(bytes:)``; so do presences'.
+    func take() -> Taken {
+        state.withLock { state in
+            guard !state.items.isEmpty else {
+                if state.finished { return .finished }
+                state.draining = false
+                return .idle
             }
-            if !taken.isEmpty { return taken }
-            if finished { return nil }
-            guard await wakeups.next() != nil else { return nil }
+            defer {
+                state.items.removeAll(keepingCapacity: true)
+                state.presence.removeAll(keepingCapacity: true)
+            }
+            return .items(state.items.compactMap { $0 })
         }
     }
 
@@ -129,10 +150,13 @@ final class OutboundQueue: Sendable {
 
     var bytesWaiting: Int { state.withLock { $0.bytes } }
 
-    /// No more items: the writer ends after the ones queued.
-    func finish() {
-        state.withLock { $0.finished = true }
-        wake.yield()
-        wake.finish()
+    /// No more items: the drain ends after the ones queued. ``Admission/started`` when the caller must
+    /// start a drain to find that out.
+    func finish() -> Admission {
+        state.withLock { state in
+            guard !state.finished else { return .refused }
+            state.finished = true
+            return state.admitted()
+        }
     }
 }

@@ -82,7 +82,7 @@ final class RoomHub: Sendable {
             )
             return start
         }
-        connection.queue.push(.catchUp(room: room))
+        connection.push(.catchUp(room: room))
         return start
     }
 
@@ -158,15 +158,18 @@ final class RoomHub: Sendable {
         // Encoded once per pack, shared by every follower's queue.
         var frames: [Int: ByteBuffer] = [:]
         var fallbacks: [(Connection, String)] = []
+        // Drains are started once the lock is released: starting one wakes an event loop.
+        var drains: [Connection] = []
         state.withLock { state in
             for (index, item) in batch.enumerated() {
-                item.pusher.queue.push(
+                let ack = item.pusher.queue.push(
                     .frame(
                         ByteBuffer(
                             bytes: SyncCodec.encode(.ack(room: item.room, pack: item.pack, serverSeq: item.position))
                         )
                     )
                 )
+                if ack == .started { drains.append(item.pusher) }
                 guard var room = state.rooms[item.room] else { continue }
                 room.head = max(room.head, item.position)
                 for (id, member) in room.members where member.mode == .live && item.position > member.sent {
@@ -193,7 +196,9 @@ final class RoomHub: Sendable {
                             )
                         )
                     frames[index] = frame
-                    if member.connection.queue.offer(frame) {
+                    let admission = member.connection.queue.offer(frame)
+                    if admission == .started { drains.append(member.connection) }
+                    if admission.accepted {
                         room.members[id]!.sent = item.position
                     } else {
                         room.members[id]!.mode = .catchingUp
@@ -203,8 +208,9 @@ final class RoomHub: Sendable {
                 state.rooms[item.room] = room
             }
         }
+        for connection in drains { connection.pump.start() }
         for (connection, room) in fallbacks {
-            connection.queue.push(.catchUp(room: room))
+            connection.push(.catchUp(room: room))
             connection.logger.info("slow reader: falling back to catch-up", metadata: ["room": "\(room)"])
             metrics.slowSubscriberFallbacks.increment()
         }
@@ -217,14 +223,19 @@ final class RoomHub: Sendable {
     func relay(_ presence: Presence, from sender: Connection) {
         let frame = ByteBuffer(bytes: SyncCodec.encodePresence(presence))
         let key = OutboundQueue.PresenceKey(sender: sender.id, room: presence.room)
+        var drains: [Connection] = []
         let (sent, dropped) = state.withLock { state -> (Int, Int) in
             guard let room = state.rooms[presence.room] else { return (0, 0) }
             var (sent, dropped) = (0, 0)
             for (id, member) in room.members where id != sender.id {
-                if member.connection.queue.offerPresence(frame, key: key) { sent += 1 } else { dropped += 1 }
+                let admission = member.connection.queue.offerPresence(frame, key: key)
+                if admission == .started { drains.append(member.connection) }
+                if admission.accepted { sent += 1 } else { dropped += 1 }
             }
             return (sent, dropped)
         }
+        // Started once the lock is released: starting a drain wakes an event loop.
+        for connection in drains { connection.pump.start() }
         if sent > 0 { metrics.presenceRelayed.increment(by: Int64(sent)) }
         if dropped > 0 { metrics.presenceDropped.increment(by: Int64(dropped)) }
     }

@@ -11,9 +11,10 @@ import Synchronization
 /// The WebSocket side of the server: runs one ``ServerSession`` per connection and carries out its
 /// actions against the hub (fan-out, catch-up, presence) and the committer (pushes).
 ///
-/// Each connection has two tasks: a reader that feeds frames to the session, and a writer that
-/// drains the connection's ``OutboundQueue`` and performs catch-ups by reading the room's log. The
-/// reader never waits on the network writes of any connection, and a fan-out never waits on a reader.
+/// Each connection has a reader task that feeds frames to the session. What the connection sends is
+/// queued (``OutboundQueue``) and written from its event loop (``OutboundPump``), except catch-ups,
+/// which read the room's log, and closes: a writer task does those. The reader never waits on the
+/// network writes of any connection, and a fan-out never waits on a reader.
 final class SyncEndpoint: Sendable {
     let server: ReplicaID
     let limits: ServerLimits
@@ -61,6 +62,8 @@ final class SyncEndpoint: Sendable {
                 maximumPackBodyBytes: limits.maximumPackBodyBytes
             ),
             limits: limits,
+            channel: channel,
+            metrics: metrics,
             logger: logger
         )
         connectionCount.add(1, ordering: .relaxed)
@@ -69,15 +72,14 @@ final class SyncEndpoint: Sendable {
         logger.debug("connected")
         defer {
             for room in hub.remove(connection) { announceLeaving(connection, room: room) }
-            connection.queue.finish()
+            connection.finishSending()
             connectionCount.subtract(1, ordering: .relaxed)
             metrics.connections.decrement()
             logger.debug("disconnected")
         }
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Role.self) { group in
-                let frames = FrameWriter(channel: channel, maximumFrameBytes: self.limits.maximumFrameBytes)
-                group.addTask { await self.write(connection, to: outbound, frames: frames) }
+                group.addTask { await self.write(connection, to: outbound, frames: connection.pump.writer) }
                 group.addTask { await self.read(connection, from: inbound) }
                 group.addTask { await self.enforceHello(connection) }
                 while let ended = await group.next() {
@@ -93,7 +95,7 @@ final class SyncEndpoint: Sendable {
                     }
                     break
                 }
-                connection.queue.finish()
+                connection.finishSending()
                 group.cancelAll()
             }
         } onGracefulShutdown: {
@@ -208,11 +210,11 @@ final class SyncEndpoint: Sendable {
         for action in actions {
             switch action {
             case .send(let message):
-                connection.queue.push(.frame(ByteBuffer(bytes: SyncCodec.encode(message))))
+                connection.push(.frame(ByteBuffer(bytes: SyncCodec.encode(message))))
             case .close(let code, let reason):
                 if code != .goingAway { metrics.protocolError(reason: "close \(code.rawValue)") }
                 connection.logger.info("closing", metadata: ["code": "\(code.rawValue)", "reason": "\(reason)"])
-                connection.queue.push(.close(code, reason: reason))
+                connection.push(.close(code, reason: reason))
             case .catchUp:
                 assertionFailure("subscriptions go through the awaiting perform")
             case .stopFollowing(let room):
@@ -249,48 +251,72 @@ final class SyncEndpoint: Sendable {
 
     // MARK: Writing
 
+    /// Does what the pump handed over: batches that start at a catch-up or a close, which wait for the
+    /// log or the WebSocket layer. Then it goes on draining the queue itself, as the pump would, until
+    /// the queue is idle: what was queued meanwhile follows without a hop back to the event loop, and
+    /// the next item queued starts the pump again.
     private func write(
         _ connection: Connection,
         to outbound: WebSocketOutboundWriter,
         frames writer: FrameWriter
     ) async -> Role {
-        do {
-            while let batch = await connection.queue.next() {
-                var frames: [ByteBuffer] = []
-                var presences = PresenceRun()
-                var bytes = 0
-                /// Sends the frames gathered so far, before an item that must follow them.
-                func flush() async throws {
-                    presences.close(into: &frames)
-                    try await send(frames, for: connection, to: writer)
-                    connection.queue.written(bytes: bytes)
-                    frames.removeAll(keepingCapacity: true)
-                    bytes = 0
+        for await handedOver in connection.pump.handOvers {
+            var batch = handedOver
+            draining: while true {
+                do {
+                    guard try await write(batch, for: connection, to: outbound, frames: writer) else { return .writer }
+                } catch {
+                    connection.logger.debug("write failed: \(error)")
+                    return .writer
                 }
-                for item in batch {
-                    if case .presence = item {} else { presences.close(into: &frames) }
-                    switch item {
-                    case .frame(let buffer):
-                        frames.append(buffer)
-                        bytes += buffer.readableBytes
-                    case .presence(let buffer):
-                        presences.append(buffer, into: &frames)
-                        bytes += buffer.readableBytes
-                    case .catchUp(let room):
-                        try await flush()
-                        try await catchUp(connection, room: room, to: writer)
-                    case .close(let code, let reason):
-                        try await flush()
-                        try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
-                        return .writer
-                    }
+                switch connection.queue.take() {
+                case .items(let items): batch = items
+                case .idle: break draining
+                case .finished: return .writer
                 }
-                try await flush()
             }
-        } catch {
-            connection.logger.debug("write failed: \(error)")
         }
         return .writer
+    }
+
+    /// Writes one batch in order, catch-ups included; false once it has closed the connection.
+    private func write(
+        _ batch: [Outbound],
+        for connection: Connection,
+        to outbound: WebSocketOutboundWriter,
+        frames writer: FrameWriter
+    ) async throws -> Bool {
+        var frames: [ByteBuffer] = []
+        var presences = PresenceRun()
+        var bytes = 0
+        /// Sends the frames gathered so far, before an item that must follow them.
+        func flush() async throws {
+            presences.close(into: &frames)
+            try await send(frames, for: connection, to: writer)
+            connection.queue.written(bytes: bytes)
+            frames.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        for item in batch {
+            if case .presence = item {} else { presences.close(into: &frames) }
+            switch item {
+            case .frame(let buffer):
+                frames.append(buffer)
+                bytes += buffer.readableBytes
+            case .presence(let buffer):
+                presences.append(buffer, into: &frames)
+                bytes += buffer.readableBytes
+            case .catchUp(let room):
+                try await flush()
+                try await catchUp(connection, room: room, to: writer)
+            case .close(let code, let reason):
+                try await flush()
+                try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
+                return false
+            }
+        }
+        try await flush()
+        return true
     }
 
     private func send(_ buffers: [ByteBuffer], for connection: Connection, to writer: FrameWriter) async throws {

@@ -3,8 +3,8 @@ import Testing
 
 @testable import InkwellServer
 
-/// The queue between a connection's producers and its writer: batches, budget, and presence that a
-/// newer one from the same sender replaces.
+/// The queue between a connection's producers and its pump: drains started once, batches, budget,
+/// and presence that a newer one from the same sender replaces.
 @Suite struct OutboundQueueTests {
     private func frame(_ byte: UInt8, size: Int = 10) -> ByteBuffer {
         ByteBuffer(bytes: [UInt8](repeating: byte, count: size))
@@ -19,79 +19,105 @@ import Testing
         }
     }
 
-    @Test func theWriterTakesEverythingWaitingInOrder() async {
+    /// The items a take found, or nil when it found none.
+    private func taken(_ queue: OutboundQueue) -> [UInt8]? {
+        guard case .items(let items) = queue.take() else { return nil }
+        return bytes(items)
+    }
+
+    @Test func theDrainTakesEverythingWaitingInOrder() {
         let queue = OutboundQueue(budget: 1_000)
-        #expect(queue.offer(frame(1)))
-        queue.push(.catchUp(room: "r"))
-        #expect(queue.offer(frame(2)))
-        let batch = await queue.next()
-        #expect(batch.map(bytes) == [1, 0, 2])
+        #expect(queue.offer(frame(1)).accepted)
+        #expect(queue.push(.catchUp(room: "r")).accepted)
+        #expect(queue.offer(frame(2)).accepted)
+        #expect(taken(queue) == [1, 0, 2])
         #expect(queue.bytesWaiting == 20)
         queue.written(bytes: 20)
         #expect(queue.bytesWaiting == 0)
     }
 
-    @Test func aFullQueueRefusesOffersButNotPushes() async {
+    @Test func onlyTheFirstItemIntoAnIdleQueueStartsADrain() {
+        let queue = OutboundQueue(budget: 1_000)
+        #expect(queue.offer(frame(1)) == .started)
+        #expect(queue.offer(frame(2)) == .queued)
+        #expect(queue.push(.catchUp(room: "r")) == .queued)
+        #expect(taken(queue) == [1, 2, 0])
+        // Taken but not found empty yet: the drain is still under way, and will take this one.
+        #expect(queue.offer(frame(3)) == .queued)
+        #expect(taken(queue) == [3])
+        guard case .idle = queue.take() else {
+            Issue.record("an empty queue that is not finished is idle")
+            return
+        }
+        #expect(queue.offerPresence(frame(4), key: .init(sender: 1, room: "r")) == .started)
+    }
+
+    @Test func aFullQueueRefusesOffersButNotPushes() {
         let queue = OutboundQueue(budget: 25)
-        #expect(queue.offer(frame(1)))
-        #expect(queue.offer(frame(2)))
-        #expect(!queue.offer(frame(3)))
-        queue.push(.frame(frame(4)))
+        #expect(queue.offer(frame(1)).accepted)
+        #expect(queue.offer(frame(2)).accepted)
+        #expect(queue.offer(frame(3)) == .refused)
+        #expect(queue.push(.frame(frame(4))).accepted)
         #expect(queue.bytesWaiting == 30)
         // Taken but not yet written still counts.
-        _ = await queue.next()
-        #expect(!queue.offer(frame(5)))
+        _ = queue.take()
+        #expect(queue.offer(frame(5)) == .refused)
         queue.written(bytes: 30)
-        #expect(queue.offer(frame(6)))
+        #expect(queue.offer(frame(6)).accepted)
     }
 
     @Test func aFrameLargerThanTheBudgetIsAcceptedIntoAnEmptyQueue() {
         let queue = OutboundQueue(budget: 5)
-        #expect(queue.offer(frame(1, size: 50)))
-        #expect(!queue.offer(frame(2, size: 1)))
+        #expect(queue.offer(frame(1, size: 50)).accepted)
+        #expect(queue.offer(frame(2, size: 1)) == .refused)
     }
 
-    @Test func newerPresenceFromTheSameSenderReplacesWaitingPresenceAndQueuesLast() async {
+    @Test func newerPresenceFromTheSameSenderReplacesWaitingPresenceAndQueuesLast() {
         let queue = OutboundQueue(budget: 1_000)
         let alice = OutboundQueue.PresenceKey(sender: 1, room: "r")
         let bob = OutboundQueue.PresenceKey(sender: 2, room: "r")
         let aliceElsewhere = OutboundQueue.PresenceKey(sender: 1, room: "s")
-        #expect(queue.offerPresence(frame(1), key: alice))
-        #expect(queue.offerPresence(frame(2), key: bob))
-        #expect(queue.offer(frame(3)))
-        #expect(queue.offerPresence(frame(4, size: 30), key: alice))
-        #expect(queue.offerPresence(frame(5), key: aliceElsewhere))
+        #expect(queue.offerPresence(frame(1), key: alice).accepted)
+        #expect(queue.offerPresence(frame(2), key: bob).accepted)
+        #expect(queue.offer(frame(3)).accepted)
+        #expect(queue.offerPresence(frame(4, size: 30), key: alice).accepted)
+        #expect(queue.offerPresence(frame(5), key: aliceElsewhere).accepted)
         #expect(queue.bytesWaiting == 60)
-        #expect(await queue.next().map(bytes) == [2, 3, 4, 5])
+        #expect(taken(queue) == [2, 3, 4, 5])
         // Once taken, presence is not replaced: the next one queues anew.
-        #expect(queue.offerPresence(frame(6), key: alice))
-        #expect(await queue.next().map(bytes) == [6])
+        #expect(queue.offerPresence(frame(6), key: alice).accepted)
+        #expect(taken(queue) == [6])
     }
 
     @Test func replacingPresenceCountsOnlyTheDifferenceAgainstTheBudget() {
         let queue = OutboundQueue(budget: 20)
         let alice = OutboundQueue.PresenceKey(sender: 1, room: "r")
-        #expect(queue.offer(frame(1)))
-        #expect(queue.offerPresence(frame(2), key: alice))
-        #expect(queue.offerPresence(frame(3), key: alice))
+        #expect(queue.offer(frame(1)).accepted)
+        #expect(queue.offerPresence(frame(2), key: alice).accepted)
+        #expect(queue.offerPresence(frame(3), key: alice).accepted)
         #expect(queue.bytesWaiting == 20)
-        #expect(!queue.offerPresence(frame(4, size: 11), key: alice))
+        #expect(queue.offerPresence(frame(4, size: 11), key: alice) == .refused)
     }
 
-    @Test func aFinishedQueueHandsOverWhatIsLeftThenEnds() async {
+    @Test func aFinishedQueueHandsOverWhatIsLeftThenEnds() {
         let queue = OutboundQueue(budget: 100)
-        #expect(queue.offer(frame(1)))
-        queue.finish()
-        #expect(!queue.offer(frame(2)))
-        #expect(await queue.next().map(bytes) == [1])
-        #expect(await queue.next() == nil)
+        #expect(queue.offer(frame(1)) == .started)
+        #expect(queue.finish() == .queued)
+        #expect(queue.offer(frame(2)) == .refused)
+        #expect(taken(queue) == [1])
+        guard case .finished = queue.take() else {
+            Issue.record("a finished queue that is empty says so")
+            return
+        }
     }
 
-    @Test func aWaitingWriterWakesForANewFrame() async {
+    @Test func finishingAnIdleQueueStartsADrainThatFindsItFinished() {
         let queue = OutboundQueue(budget: 100)
-        async let batch = queue.next()
-        try? await Task.sleep(for: .milliseconds(20))
-        #expect(queue.offer(frame(7)))
-        #expect(await batch.map(bytes) == [7])
+        #expect(queue.finish() == .started)
+        #expect(queue.finish() == .refused)
+        guard case .finished = queue.take() else {
+            Issue.record("a finished queue that is empty says so")
+            return
+        }
     }
 }
