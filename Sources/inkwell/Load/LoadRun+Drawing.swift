@@ -8,7 +8,7 @@ import Synchronization
 extension LoadRun {
     /// Draws until the run stops drawing: every presence interval a few more points of the stroke as
     /// presence (cursor and ink), and at the end of each stroke its `addStroke` change as a pushed pack.
-    func draw(on socket: SyncSocket, as member: LoadMember) async -> MemberStats {
+    func draw(on socket: LoadSocket, as member: LoadMember) async -> MemberStats {
         let start = await drawingStarts.value
         guard member.isLive.load(ordering: .acquiring) else { return MemberStats() }
         var stats = MemberStats()
@@ -60,7 +60,7 @@ extension LoadRun {
                 )
             }
             do {
-                try await socket.send(raw: presence)
+                try socket.send(presence)
             } catch {
                 stats.sendFailures += 1
                 break
@@ -89,7 +89,7 @@ extension LoadRun {
             )
             recorder.pushing(pack, room: member.roomIndex, at: .now)
             do {
-                try await socket.send(raw: push)
+                try socket.send(push)
             } catch {
                 stats.sendFailures += 1
                 break
