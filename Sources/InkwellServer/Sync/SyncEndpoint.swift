@@ -115,10 +115,12 @@ final class SyncEndpoint: Sendable {
         case deadline
     }
 
-    /// Drops the socket of a closed session whose peer does not read what is left to write: a peer
-    /// can then hold a connection at most ``ServerLimits/closeTimeout`` after its violation.
+    /// Drops the socket of a closed session whose peer does not read what is left to write, so the
+    /// close frame cannot go out. Once it is out, ``FrameGuard`` drops a peer that does not answer it
+    /// within ``ServerLimits/closeTimeout``; this is the backstop for a writer that never gets there,
+    /// and it leaves the server's own writes (on a busy machine) time to reach the close.
     private func deadline(for connection: Connection, channel: any Channel) async -> Role {
-        guard (try? await Task.sleep(for: limits.closeTimeout * 2)) != nil else { return .deadline }
+        guard (try? await Task.sleep(for: limits.closeTimeout * 4)) != nil else { return .deadline }
         connection.logger.info("peer did not take its close in time: dropping the socket")
         channel.close(promise: nil)
         return .deadline
@@ -329,7 +331,10 @@ final class SyncEndpoint: Sendable {
     /// Sends a room's packs from where the follower stands, in frames of up to
     /// ``ServerLimits/catchUpFrameBytes``, until it reaches the head; then it follows live.
     private func catchUp(_ connection: Connection, room: String, to writer: FrameWriter) async throws {
-        guard let start = hub.catchUpPosition(connection, room: room) else { return }
+        // A session that is closing gets its error and close, not the room's history.
+        guard !connection.session.withLock(\.isClosed), let start = hub.catchUpPosition(connection, room: room) else {
+            return
+        }
         metrics.catchUps.increment()
         let progress = try await log.progress(room: room, after: start.sent)
         try await send(
@@ -342,7 +347,9 @@ final class SyncEndpoint: Sendable {
             for: connection,
             to: writer
         )
-        while let position = hub.catchUpPosition(connection, room: room), position.subscription == start.subscription {
+        while let position = hub.catchUpPosition(connection, room: room), position.subscription == start.subscription,
+            !connection.session.withLock(\.isClosed)
+        {
             let packs = try await log.packs(room: room, after: position.sent, maximumBytes: limits.catchUpFrameBytes)
             guard let last = packs.last else {
                 if let head = hub.goLive(connection, room: room, subscription: start.subscription) {
