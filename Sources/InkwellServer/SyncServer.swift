@@ -61,6 +61,7 @@ public final class SyncServer: Service, Sendable {
             log: log,
             hub: hub,
             committer: committer,
+            presenceHold: configuration.presenceHold,
             metrics: metrics
         )
         origins = OriginPolicy(allowed: configuration.allowedOrigins)

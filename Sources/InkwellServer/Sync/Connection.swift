@@ -22,16 +22,18 @@ final class Connection: Sendable {
         session: ServerSession,
         limits: ServerLimits,
         channel: any Channel,
+        presenceHold: Duration,
         metrics: ServerMetrics,
         logger: Logger
     ) {
         self.id = id
         self.logger = logger
-        let queue = OutboundQueue(budget: limits.sendBufferBytes)
+        let queue = OutboundQueue(budget: limits.sendBufferBytes, holdsPresence: presenceHold > .zero)
         self.queue = queue
         self.pump = OutboundPump(
             queue: queue,
             writer: FrameWriter(channel: channel, maximumFrameBytes: limits.maximumFrameBytes),
+            presenceHold: TimeAmount(presenceHold),
             metrics: metrics
         )
         self.session = Mutex(session)
@@ -63,7 +65,7 @@ final class Connection: Sendable {
     }
 
     private func started(_ admission: OutboundQueue.Admission) -> Bool {
-        if admission == .started { pump.start() }
+        pump.start(admission)
         return admission.accepted
     }
 }

@@ -10,6 +10,10 @@ import Prometheus
 /// waiting with one flush, and when that flush is done drains again, so a connection has at most one
 /// flush in flight: that is its back-pressure, as before, and while it waits the next batch grows.
 ///
+/// Presence can be held: presence that finds the queue idle waits ``presenceHold`` for more presence,
+/// or for a pack or an ack to ride with, so that a member receives a few frames a second from a busy
+/// room instead of one per sender's move. Anything else is sent at once, with what presence waits.
+///
 /// Catch-ups read the log, and closes go through the WebSocket layer: both wait, so the pump hands a
 /// batch over from the first of them on (``handOvers``) to the connection's writer task. That task
 /// then drains the queue itself until a take finds it idle; the next item queued starts the pump.
@@ -22,18 +26,31 @@ final class OutboundPump: Sendable {
     let handOvers: AsyncStream<[Outbound]>
     private let handOver: AsyncStream<[Outbound]>.Continuation
 
-    init(queue: OutboundQueue, writer: FrameWriter, metrics: ServerMetrics) {
+    /// How long presence that finds the queue idle waits for more (``OutboundQueue/holdsPresence``).
+    let presenceHold: TimeAmount
+
+    init(queue: OutboundQueue, writer: FrameWriter, presenceHold: TimeAmount = .zero, metrics: ServerMetrics) {
         self.queue = queue
         self.writer = writer
+        self.presenceHold = presenceHold
         self.metrics = metrics
         (handOvers, handOver) = AsyncStream.makeStream(of: [Outbound].self)
     }
 
     private var eventLoop: any EventLoop { writer.channel.eventLoop }
 
-    /// Starts a drain: call it when the queue said ``OutboundQueue/Admission/started``.
-    func start() {
-        eventLoop.execute { self.drain() }
+    /// Starts a drain if the queue's answer asks for one: now, or after the presence hold.
+    func start(_ admission: OutboundQueue.Admission) {
+        switch admission {
+        case .started:
+            eventLoop.execute { self.drain() }
+        case .held(let hold):
+            eventLoop.scheduleTask(in: presenceHold) {
+                if self.queue.claim(hold: hold) { self.drain() }
+            }
+        case .queued, .refused:
+            break
+        }
     }
 
     /// Writes everything waiting, up to the first item that must wait for something.

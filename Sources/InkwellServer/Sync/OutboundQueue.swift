@@ -37,12 +37,24 @@ final class OutboundQueue: Sendable {
     enum Admission: Equatable, Sendable {
         /// Over the budget, or the queue is finished.
         case refused
-        /// Queued behind a drain that is already under way.
+        /// Queued behind a drain that is already under way (or held).
         case queued
         /// Queued into an idle queue: the caller must start a drain.
         case started
+        /// A presence queued into an idle queue that holds presence (``holdsPresence``): the caller must
+        /// start a drain after the hold, claiming it with ``claim(hold:)``. An item that is not presence,
+        /// queued meanwhile, ends the hold and is ``started``: presence never delays a pack or an ack.
+        case held(hold: UInt64)
 
         var accepted: Bool { self != .refused }
+
+        /// Whether the caller must start a drain (``OutboundPump/start(_:)``).
+        var startsDrain: Bool {
+            switch self {
+            case .started, .held: true
+            case .queued, .refused: false
+            }
+        }
     }
 
     /// What a drain finds.
@@ -64,6 +76,9 @@ final class OutboundQueue: Sendable {
         var finished = false
         /// Whether a drain is under way: from the item that started it until a take finds nothing.
         var draining = false
+        /// The hold under way, if the drain waits for more presence to gather: no drain has run yet.
+        var hold: UInt64?
+        var holds: UInt64 = 0
 
         /// A frame fits when the queue is under its budget with it, or when nothing is waiting at all
         /// (so a frame larger than the budget is not refused for ever).
@@ -72,18 +87,29 @@ final class OutboundQueue: Sendable {
         }
 
         /// The admission of an item just queued.
-        mutating func admitted() -> Admission {
-            guard !draining else { return .queued }
+        mutating func admitted(presence: Bool = false, holding: Bool) -> Admission {
+            if draining {
+                guard hold != nil, !presence else { return .queued }
+                hold = nil
+                return .started
+            }
             draining = true
-            return .started
+            guard presence, holding else { return .started }
+            holds += 1
+            hold = holds
+            return .held(hold: holds)
         }
     }
 
     let budget: Int
+    /// Whether presence that finds the queue idle waits for a drain started later (see
+    /// ``OutboundPump``), so that more presence leaves in the same frame.
+    let holdsPresence: Bool
     private let state = Mutex(State())
 
-    init(budget: Int) {
+    init(budget: Int, holdsPresence: Bool = false) {
         self.budget = budget
+        self.holdsPresence = holdsPresence
     }
 
     /// Queues a frame unless more than the budget is already waiting.
@@ -92,7 +118,7 @@ final class OutboundQueue: Sendable {
             guard !state.finished, state.fits(frame, budget: budget) else { return .refused }
             state.bytes += frame.readableBytes
             state.items.append(.frame(frame))
-            return state.admitted()
+            return state.admitted(holding: holdsPresence)
         }
     }
 
@@ -112,7 +138,7 @@ final class OutboundQueue: Sendable {
             state.bytes += presence.readableBytes - replaced
             state.presence[key] = state.items.count
             state.items.append(.presence(presence))
-            return state.admitted()
+            return state.admitted(presence: true, holding: holdsPresence)
         }
     }
 
@@ -122,7 +148,17 @@ final class OutboundQueue: Sendable {
             guard !state.finished else { return .refused }
             if case .frame(let frame) = item { state.bytes += frame.readableBytes }
             state.items.append(item)
-            return state.admitted()
+            return state.admitted(holding: holdsPresence)
+        }
+    }
+
+    /// Ends the hold `hold` for a drain that is about to run; false when an item that is not presence
+    /// ended it already (and started a drain of its own).
+    func claim(hold: UInt64) -> Bool {
+        state.withLock { state in
+            guard state.hold == hold else { return false }
+            state.hold = nil
+            return true
         }
     }
 
@@ -130,6 +166,7 @@ final class OutboundQueue: Sendable {
     /// reports them ``written(bytes:)``; so do presences'.
     func take() -> Taken {
         state.withLock { state in
+            assert(state.hold == nil, "a drain ran while its hold was still on")
             guard !state.items.isEmpty else {
                 if state.finished { return .finished }
                 state.draining = false
@@ -156,7 +193,7 @@ final class OutboundQueue: Sendable {
         state.withLock { state in
             guard !state.finished else { return .refused }
             state.finished = true
-            return state.admitted()
+            return state.admitted(holding: holdsPresence)
         }
     }
 }

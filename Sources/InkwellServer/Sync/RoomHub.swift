@@ -159,7 +159,7 @@ final class RoomHub: Sendable {
         var frames: [Int: ByteBuffer] = [:]
         var fallbacks: [(Connection, String)] = []
         // Drains are started once the lock is released: starting one wakes an event loop.
-        var drains: [Connection] = []
+        var drains: [(Connection, OutboundQueue.Admission)] = []
         state.withLock { state in
             for (index, item) in batch.enumerated() {
                 let ack = item.pusher.queue.push(
@@ -169,7 +169,7 @@ final class RoomHub: Sendable {
                         )
                     )
                 )
-                if ack == .started { drains.append(item.pusher) }
+                if ack.startsDrain { drains.append((item.pusher, ack)) }
                 guard var room = state.rooms[item.room] else { continue }
                 room.head = max(room.head, item.position)
                 for (id, member) in room.members where member.mode == .live && item.position > member.sent {
@@ -197,7 +197,7 @@ final class RoomHub: Sendable {
                         )
                     frames[index] = frame
                     let admission = member.connection.queue.offer(frame)
-                    if admission == .started { drains.append(member.connection) }
+                    if admission.startsDrain { drains.append((member.connection, admission)) }
                     if admission.accepted {
                         room.members[id]!.sent = item.position
                     } else {
@@ -208,7 +208,7 @@ final class RoomHub: Sendable {
                 state.rooms[item.room] = room
             }
         }
-        for connection in drains { connection.pump.start() }
+        for (connection, admission) in drains { connection.pump.start(admission) }
         for (connection, room) in fallbacks {
             connection.push(.catchUp(room: room))
             connection.logger.info("slow reader: falling back to catch-up", metadata: ["room": "\(room)"])
@@ -223,19 +223,19 @@ final class RoomHub: Sendable {
     func relay(_ presence: Presence, from sender: Connection) {
         let frame = ByteBuffer(bytes: SyncCodec.encodePresence(presence))
         let key = OutboundQueue.PresenceKey(sender: sender.id, room: presence.room)
-        var drains: [Connection] = []
+        var drains: [(Connection, OutboundQueue.Admission)] = []
         let (sent, dropped) = state.withLock { state -> (Int, Int) in
             guard let room = state.rooms[presence.room] else { return (0, 0) }
             var (sent, dropped) = (0, 0)
             for (id, member) in room.members where id != sender.id {
                 let admission = member.connection.queue.offerPresence(frame, key: key)
-                if admission == .started { drains.append(member.connection) }
+                if admission.startsDrain { drains.append((member.connection, admission)) }
                 if admission.accepted { sent += 1 } else { dropped += 1 }
             }
             return (sent, dropped)
         }
         // Started once the lock is released: starting a drain wakes an event loop.
-        for connection in drains { connection.pump.start() }
+        for (connection, admission) in drains { connection.pump.start(admission) }
         if sent > 0 { metrics.presenceRelayed.increment(by: Int64(sent)) }
         if dropped > 0 { metrics.presenceDropped.increment(by: Int64(dropped)) }
     }

@@ -22,6 +22,8 @@ final class SyncEndpoint: Sendable {
     let hub: RoomHub
     let committer: Committer
     let metrics: ServerMetrics
+    /// How long presence waits in an idle connection queue for more (see ``OutboundPump``).
+    let presenceHold: Duration
     private let connectionCount = Atomic<Int>(0)
     private let nextConnection = Atomic<UInt64>(1)
 
@@ -31,6 +33,7 @@ final class SyncEndpoint: Sendable {
         log: PackLog,
         hub: RoomHub,
         committer: Committer,
+        presenceHold: Duration = .zero,
         metrics: ServerMetrics
     ) {
         self.server = server
@@ -38,6 +41,7 @@ final class SyncEndpoint: Sendable {
         self.log = log
         self.hub = hub
         self.committer = committer
+        self.presenceHold = presenceHold
         self.metrics = metrics
     }
 
@@ -63,6 +67,7 @@ final class SyncEndpoint: Sendable {
             ),
             limits: limits,
             channel: channel,
+            presenceHold: presenceHold,
             metrics: metrics,
             logger: logger
         )

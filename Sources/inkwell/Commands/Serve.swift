@@ -40,6 +40,12 @@ extension Inkwell {
         @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
         var commitLinger = 0.0
 
+        @Option(
+            help:
+                "Milliseconds a member's presence waits for more before it is sent, when nothing else is (0 sends at once)."
+        )
+        var presenceHold = 50.0
+
         @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
         var logLevel = "info"
 
@@ -47,6 +53,9 @@ extension Inkwell {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
             guard commitLinger >= 0, commitLinger <= 1_000 else {
                 throw ValidationError("--commit-linger must be between 0 and 1000 ms")
+            }
+            guard presenceHold >= 0, presenceHold <= 1_000 else {
+                throw ValidationError("--presence-hold must be between 0 and 1000 ms")
             }
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -64,7 +73,8 @@ extension Inkwell {
                     dataDirectory: data,
                     webRoot: webRoot,
                     allowedOrigins: Set(allowedOrigins),
-                    commitLinger: .microseconds(Int64(commitLinger * 1_000))
+                    commitLinger: .microseconds(Int64(commitLinger * 1_000)),
+                    presenceHold: .microseconds(Int64(presenceHold * 1_000))
                 ),
                 logger: logger
             ) { host, port in

@@ -120,4 +120,41 @@ import Testing
             return
         }
     }
+
+    @Test func presenceIntoAnIdleQueueIsHeldUntilSomethingElseComes() {
+        let queue = OutboundQueue(budget: 1_000, holdsPresence: true)
+        let alice = OutboundQueue.PresenceKey(sender: 1, room: "r")
+        let bob = OutboundQueue.PresenceKey(sender: 2, room: "r")
+        #expect(queue.offerPresence(frame(1), key: alice) == .held(hold: 1))
+        #expect(queue.offerPresence(frame(2), key: bob) == .queued)
+        // A pack ends the hold and starts a drain now; the held drain finds it has nothing to do.
+        #expect(queue.offer(frame(3)) == .started)
+        #expect(!queue.claim(hold: 1))
+        #expect(taken(queue) == [1, 2, 3])
+        guard case .idle = queue.take() else {
+            Issue.record("an empty queue that is not finished is idle")
+            return
+        }
+        // The next hold is a new one, and a drain that claims it in time takes what gathered.
+        #expect(queue.offerPresence(frame(4), key: alice) == .held(hold: 2))
+        #expect(queue.offerPresence(frame(5), key: alice) == .queued)
+        #expect(queue.claim(hold: 2))
+        #expect(!queue.claim(hold: 2))
+        #expect(taken(queue) == [5])
+        // While a drain is under way, presence rides with it and is not held.
+        #expect(queue.offerPresence(frame(6), key: bob) == .queued)
+    }
+
+    @Test func finishingEndsAHold() {
+        let queue = OutboundQueue(budget: 100, holdsPresence: true)
+        #expect(queue.offerPresence(frame(1), key: .init(sender: 1, room: "r")) == .held(hold: 1))
+        #expect(queue.finish() == .started)
+        #expect(!queue.claim(hold: 1))
+        #expect(taken(queue) == [1])
+    }
+
+    @Test func aQueueThatDoesNotHoldPresenceStartsAtOnce() {
+        let queue = OutboundQueue(budget: 100)
+        #expect(queue.offerPresence(frame(1), key: .init(sender: 1, room: "r")) == .started)
+    }
 }
