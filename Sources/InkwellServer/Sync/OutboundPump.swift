@@ -6,7 +6,7 @@ import Prometheus
 /// Every frame used to wake the connection's writer task, which handed the frames back to the event
 /// loop to write: two hops through the cooperative thread pool per batch, and under load each hop
 /// waited behind every other connection's tasks (BENCHMARKS.md, "Server under load"). Now whoever
-/// queues into an idle queue asks the event loop to drain it (``start()``). The loop writes what is
+/// queues into an idle queue asks the event loop to drain it (``start(_:)``). The loop writes what is
 /// waiting with one flush, and when that flush is done drains again, so a connection has at most one
 /// flush in flight: that is its back-pressure, as before, and while it waits the next batch grows.
 ///

@@ -114,8 +114,7 @@ struct LoadRun: Sendable {
     func run() async -> LoadReport {
         let started = ContinuousClock.now
         // The members run in a task of their own, so a server that stops answering cannot hold the
-        // report: `SyncSocket` waits for the server, without a timeout, to finish an upgrade and to
-        // answer a close.
+        // report: `LoadSocket` waits for the server, without a timeout, to finish an upgrade.
         let crowd = Task {
             await withDiscardingTaskGroup { group in
                 for member in members {
