@@ -1,8 +1,10 @@
 import Foundation
-import InkwellServer
 import InkwellSync
 import InkwellWire
+import NIOCore
 import Testing
+
+@testable import InkwellServer
 
 @Suite struct PackLogTests {
     /// A folder for one test's log file, removed afterwards.
@@ -50,6 +52,30 @@ import Testing
         let progress = try log.progress(room: "a", after: 7)
         #expect(progress.head == 10 && progress.bytesAfter == 3_000)
         #expect(try log.progress(room: "empty", after: 0).head == 0)
+    }
+
+    /// The catch-up frame written straight from the log holds the packs ``PackLog/packs(room:after:maximumBytes:)``
+    /// returns, in the bytes the generated encoder writes for them.
+    @Test func catchUpFramesAreTheEncodedPacks() async throws {
+        let folder = try Folder()
+        let log = try PackLog(path: folder.file)
+        _ = try await log.append((1...10 as ClosedRange<UInt64>).map { Self.push("a", $0, size: 100 * Int($0)) })
+        for (after, maximumBytes) in [(0, 1_000), (3, 10), (9, 4 << 20), (0, 4 << 20)] as [(UInt64, Int)] {
+            let packs = try await log.packs(room: "a", after: after, maximumBytes: maximumBytes)
+            let frame = try #require(
+                await log.catchUpFrame(
+                    room: "a",
+                    after: after,
+                    maximumBytes: maximumBytes,
+                    allocator: ByteBufferAllocator()
+                )
+            )
+            #expect(frame.last == packs.last?.serverSeq)
+            let bytes = Array(frame.finish(head: 10).readableBytesView)
+            #expect(bytes == SyncCodec.encode(.packs(room: "a", packs: packs, head: 10)))
+        }
+        let none = try await log.catchUpFrame(room: "a", after: 10, maximumBytes: 10, allocator: ByteBufferAllocator())
+        #expect(none == nil)
     }
 
     @Test func deviceWatermarksOnlyMoveForward() throws {

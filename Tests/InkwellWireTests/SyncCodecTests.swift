@@ -64,6 +64,31 @@ import Testing
         #expect(try SyncCodec.decodeServer(batch) == .presences(presences))
     }
 
+    /// A server writes catch-up frames in pieces around stored packs it copies in itself; the frame
+    /// must be the one the generated encoder writes, with lengths of one, two and three bytes, and
+    /// with the fields proto3 leaves out (an empty room, a zero head, position or pack).
+    @Test func packsFramesBuiltInPiecesMatchTheEncoder() throws {
+        let big = StoredPack(serverSeq: 300, bytes: [UInt8](repeating: 7, count: 20_000))
+        let cases: [(room: String, packs: [StoredPack], head: UInt64)] = [
+            ("r", [StoredPack(serverSeq: 3, bytes: [1, 2]), StoredPack(serverSeq: 4, bytes: [3])], 4),
+            ("room-\(String(repeating: "x", count: 120))", [big, StoredPack(serverSeq: 1 << 40, bytes: [9])], 1 << 40),
+            ("", [StoredPack(serverSeq: 0, bytes: []), StoredPack(serverSeq: 1, bytes: [0])], 0),
+            ("r", [StoredPack(serverSeq: 5, bytes: [UInt8](repeating: 1, count: 200))], 5),
+        ]
+        for (room, packs, head) in cases {
+            var body: [UInt8] = []
+            for pack in packs {
+                SyncCodec.appendStoredPackHeader(serverSeq: pack.serverSeq, packBytes: pack.bytes.count, to: &body)
+                body += pack.bytes
+            }
+            body += SyncCodec.packsFrameTail(head: head)
+            let start = SyncCodec.packsFrameHead(room: room, bodyBytes: body.count)
+            #expect(start.count <= SyncCodec.packsFrameHeadMaximumBytes(room: room))
+            let message = ServerMessage.packs(room: room, packs: packs, head: head)
+            #expect(start + body == SyncCodec.encode(message))
+        }
+    }
+
     @Test func anEmptyPresenceBatchIsRefused() {
         // ServerFrame.presences (field 7) holding an empty PresenceBatch.
         #expect(throws: WireError.missingField("presences.presences")) { try SyncCodec.decodeServer([0x3A, 0x00]) }

@@ -3,6 +3,7 @@ import GRDB
 import InkwellStore
 public import InkwellSync
 public import InkwellWire
+import NIOCore
 
 /// The server's durable log of packs: per room, in the order they were committed, each at a server
 /// position (1, 2, 3, …) that never changes. The server stores packs without opening them.
@@ -195,6 +196,88 @@ public final class PackLog: Sendable {
             total += bytes.count
         }
         return packs
+    }
+
+    /// The packs of ``packs(room:after:maximumBytes:)`` as the start of a `packs` frame, each copied
+    /// once, from SQLite's row straight into the frame's buffer; nil when there are none.
+    func catchUpFrame(
+        room: String,
+        after position: UInt64,
+        maximumBytes: Int,
+        allocator: ByteBufferAllocator
+    ) async throws -> CatchUpFrame? {
+        try await pool.read { db in
+            try Self.catchUpFrame(room: room, after: position, maximumBytes: maximumBytes, allocator: allocator, in: db)
+        }
+    }
+
+    private static func catchUpFrame(
+        room: String,
+        after position: UInt64,
+        maximumBytes: Int,
+        allocator: ByteBufferAllocator,
+        in db: Database
+    ) throws -> CatchUpFrame? {
+        var frame = CatchUpFrame(room: room, capacity: min(maximumBytes, 1 << 16), allocator: allocator)
+        var total = 0
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
+            arguments: [room, Int64(clamping: position)]
+        )
+        while let row = try rows.next() {
+            let appended = try row.withUnsafeData(atIndex: 1) { data -> Bool in
+                let count = data?.count ?? 0
+                if frame.last != nil, total + count > maximumBytes { return false }
+                frame.append(serverSeq: UInt64(row[0] as Int64), count: count) { buffer in
+                    data?.withUnsafeBytes { buffer.writeBytes($0) }
+                }
+                total += count
+                return true
+            }
+            if !appended { break }
+        }
+        return frame.last == nil ? nil : frame
+    }
+
+    /// A `packs` frame being written: space for its head, then its stored packs; ``finish(head:)``
+    /// adds the room's head and puts the frame's start in front.
+    struct CatchUpFrame {
+        let room: String
+        /// The position of the last pack in the frame.
+        private(set) var last: UInt64?
+        private var buffer: ByteBuffer
+        private let packsStart: Int
+        private var header: [UInt8] = []
+
+        init(room: String, capacity: Int, allocator: ByteBufferAllocator) {
+            self.room = room
+            packsStart = SyncCodec.packsFrameHeadMaximumBytes(room: room)
+            buffer = allocator.buffer(capacity: packsStart + capacity)
+            buffer.writeRepeatingByte(0, count: packsStart)
+            header.reserveCapacity(32)
+        }
+
+        /// Adds a stored pack of `count` bytes, which `write` writes.
+        mutating func append(serverSeq: UInt64, count: Int, write: (inout ByteBuffer) -> Void) {
+            header.removeAll(keepingCapacity: true)
+            SyncCodec.appendStoredPackHeader(serverSeq: serverSeq, packBytes: count, to: &header)
+            buffer.writeBytes(header)
+            let start = buffer.writerIndex
+            write(&buffer)
+            precondition(buffer.writerIndex - start == count, "a stored pack wrote other than its size")
+            last = serverSeq
+        }
+
+        /// The whole frame: the bytes ``SyncCodec/encode(_:)-(ServerMessage)`` writes for
+        /// `.packs(room:packs:head:)` with these packs.
+        consuming func finish(head: UInt64) -> ByteBuffer {
+            buffer.writeBytes(SyncCodec.packsFrameTail(head: head))
+            let start = SyncCodec.packsFrameHead(room: room, bodyBytes: buffer.writerIndex - packsStart)
+            buffer.setBytes(start, at: packsStart - start.count)
+            buffer.moveReaderIndex(to: packsStart - start.count)
+            return buffer
+        }
     }
 
     /// The room's newest position (0 when it is empty), and the bytes stored after `position`:

@@ -355,21 +355,28 @@ final class SyncEndpoint: Sendable {
         while let position = hub.catchUpPosition(connection, room: room), position.subscription == start.subscription,
             !connection.session.withLock(\.isClosed)
         {
-            let packs = try await log.packs(room: room, after: position.sent, maximumBytes: limits.catchUpFrameBytes)
-            guard let last = packs.last else {
-                if let head = hub.goLive(connection, room: room, subscription: start.subscription) {
-                    try await send(
-                        message: .progress(room: room, head: head, bytesBehind: 0, packsBehind: 0),
-                        for: connection,
-                        to: writer
-                    )
-                    return
-                }
-                continue
+            // Each pack is copied once, from the log's row into the frame; the frame's slices go out as
+            // they are.
+            if let frame = try await log.catchUpFrame(
+                room: room,
+                after: position.sent,
+                maximumBytes: limits.catchUpFrameBytes,
+                allocator: ByteBufferAllocator()
+            ), let last = frame.last {
+                let head = max(hub.head(of: room) ?? 0, last)
+                try await send([frame.finish(head: head)], for: connection, to: writer)
+                hub.advance(connection, room: room, subscription: start.subscription, to: last)
+                // A frame that reached the head needs no read that finds nothing to go live.
+                guard !connection.session.withLock(\.isClosed) else { return }
             }
-            let head = max(hub.head(of: room) ?? 0, last.serverSeq)
-            try await send(message: .packs(room: room, packs: packs, head: head), for: connection, to: writer)
-            hub.advance(connection, room: room, subscription: start.subscription, to: last.serverSeq)
+            if let head = hub.goLive(connection, room: room, subscription: start.subscription) {
+                try await send(
+                    message: .progress(room: room, head: head, bytesBehind: 0, packsBehind: 0),
+                    for: connection,
+                    to: writer
+                )
+                return
+            }
         }
     }
 

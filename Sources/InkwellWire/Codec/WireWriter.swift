@@ -14,6 +14,15 @@ struct WireWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Runs `body` on a writer that appends to `bytes`, which keep their storage: a caller that
+    /// reuses one array for many small pieces allocates once.
+    static func append(to bytes: inout [UInt8], _ body: (inout WireWriter) -> Void) {
+        var writer = WireWriter(capacity: 0)
+        swap(&writer.bytes, &bytes)
+        body(&writer)
+        swap(&writer.bytes, &bytes)
+    }
+
     mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {

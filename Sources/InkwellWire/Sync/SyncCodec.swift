@@ -186,6 +186,63 @@ public enum SyncCodec {
         return frame.bytes
     }
 
+    // MARK: Packs frames written around stored bytes
+
+    /// The most bytes ``packsFrameHead(room:bodyBytes:)`` writes for `room`: room for it to be written
+    /// in front of stored packs already in place.
+    public static func packsFrameHeadMaximumBytes(room: String) -> Int {
+        let roomBytes = room.utf8.count
+        return 1 + 10 + (roomBytes == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(roomBytes)) + roomBytes)
+    }
+
+    /// The start of a `packs` frame (its key, its length and the room) whose stored packs and tail,
+    /// `bodyBytes` in all, follow.
+    ///
+    /// A server copies each stored pack straight into its output from the log, after the bytes of
+    /// ``appendStoredPackHeader(serverSeq:packBytes:to:)``, then writes ``packsFrameTail(head:)`` and
+    /// this head in front; together they are the bytes ``encode(_:)-(ServerMessage)`` writes for the
+    /// same `.packs` message, without a copy of the packs in between.
+    public static func packsFrameHead(room: String, bodyBytes: Int) -> [UInt8] {
+        let roomBytes = room.utf8.count
+        let roomField = roomBytes == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(roomBytes)) + roomBytes
+        var frame = WireWriter(capacity: packsFrameHeadMaximumBytes(room: room))
+        // ServerFrame.packs: field 3, holding Packs.room (field 1), Packs.packs (2) and Packs.head (3).
+        frame.key(3, 2)
+        frame.varint(UInt64(roomField + bodyBytes))
+        if roomBytes > 0 { frame.field(1, room.utf8) }
+        return frame.bytes
+    }
+
+    /// Appends to `bytes` what comes before a stored pack's `packBytes` bytes in a `packs` frame: the
+    /// `Packs.packs` key and length, and the `StoredPack` fields up to the pack's own bytes.
+    ///
+    /// - Complexity: O(1); appending to a reused array allocates nothing.
+    public static func appendStoredPackHeader(serverSeq: UInt64, packBytes: Int, to bytes: inout [UInt8]) {
+        let sequenceField = serverSeq == 0 ? 0 : 1 + WireWriter.varintSize(serverSeq)
+        let packField = packBytes == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(packBytes)) + packBytes
+        WireWriter.append(to: &bytes) { writer in
+            writer.key(2, 2)
+            writer.varint(UInt64(sequenceField + packField))
+            if serverSeq != 0 {
+                writer.key(1, 0)
+                writer.varint(serverSeq)
+            }
+            if packBytes != 0 {
+                writer.key(2, 2)
+                writer.varint(UInt64(packBytes))
+            }
+        }
+    }
+
+    /// The end of a `packs` frame, after its stored packs: the room's head.
+    public static func packsFrameTail(head: UInt64) -> [UInt8] {
+        guard head != 0 else { return [] }
+        var tail = WireWriter(capacity: 11)
+        tail.key(3, 0)
+        tail.varint(head)
+        return tail.bytes
+    }
+
     static func room(_ name: String) throws(WireError) -> String {
         guard SyncProtocol.isValidRoom(name) else { throw .invalidField("room") }
         return name
