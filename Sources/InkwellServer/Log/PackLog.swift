@@ -184,11 +184,7 @@ public final class PackLog: Sendable {
     {
         var packs: [StoredPack] = []
         var total = 0
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
-            arguments: [room, Int64(clamping: position)]
-        )
+        let rows = try Self.rows(room: room, after: position, in: db)
         while let row = try rows.next() {
             let bytes = [UInt8](row["bytes"] as Data)
             if !packs.isEmpty, total + bytes.count > maximumBytes { break }
@@ -196,6 +192,15 @@ public final class PackLog: Sendable {
             total += bytes.count
         }
         return packs
+    }
+
+    /// The room's packs after `position` in order, as rows of (position, bytes).
+    private static func rows(room: String, after position: UInt64, in db: Database) throws -> RowCursor {
+        try Row.fetchCursor(
+            db,
+            sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
+            arguments: [room, Int64(clamping: position)]
+        )
     }
 
     /// The packs of ``packs(room:after:maximumBytes:)`` as the start of a `packs` frame, each copied
@@ -220,11 +225,7 @@ public final class PackLog: Sendable {
     ) throws -> CatchUpFrame? {
         var frame = CatchUpFrame(room: room, capacity: min(maximumBytes, 1 << 16), allocator: allocator)
         var total = 0
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
-            arguments: [room, Int64(clamping: position)]
-        )
+        let rows = try Self.rows(room: room, after: position, in: db)
         while let row = try rows.next() {
             let appended = try row.withUnsafeData(atIndex: 1) { data -> Bool in
                 let count = data?.count ?? 0
