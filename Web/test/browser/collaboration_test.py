@@ -65,18 +65,6 @@ PROBE = """
 })();
 """
 
-# The painted alpha (0–255) around a point of the board (CSS px from its top-left), on the base canvas
-# (committed strokes) or the overlay (ink in progress): the most in a 5 × 5 device-pixel square.
-INK_AT = """
-const [x, y, which] = arguments;
-const canvas = document.querySelector('[data-testid="board"] canvas.' + (which || 'base'));
-const ratio = canvas.width / canvas.clientWidth;
-const data = canvas.getContext('2d').getImageData(Math.round(x * ratio) - 2, Math.round(y * ratio) - 2, 5, 5).data;
-let most = 0;
-for (let i = 3; i < data.length; i += 4) most = Math.max(most, data[i]);
-return most;
-"""
-
 # Watches, every animation frame, for the board to hold `count` strokes with ink painted at (x, y) on the
 # base canvas; keeps the time (Date.now()) and the hash it first saw that.
 WATCH_FOR_STROKE = """
@@ -193,7 +181,7 @@ class Page:
         return self.js("const s = window.inkwell.session.board.strokes()[arguments[0]]; return s ? s.pieces.length : null", index)
 
     def ink(self, x, y, layer="base"):
-        return self.js(INK_AT, x, y, layer)
+        return harness.ink_at(self.driver, x, y, layer)
 
     def sockets(self):
         """The page's WebSockets: [{url, events: [[type, code, time]], readyState}]."""

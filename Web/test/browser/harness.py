@@ -131,6 +131,24 @@ def wait_for(predicate, timeout=10.0, interval=0.05, message="condition"):
     raise AssertionError(f"timed out waiting for {message} (last: {last!r})")
 
 
+# The painted alpha (0–255) around a point of the board (CSS px from its top-left), on the base canvas
+# (committed strokes) or the overlay (ink in progress): the most in a 5 × 5 device-pixel square.
+INK_AT = """
+const [x, y, which] = arguments;
+const canvas = document.querySelector('[data-testid="board"] canvas.' + (which || 'base'));
+const ratio = canvas.width / canvas.clientWidth;
+const data = canvas.getContext('2d').getImageData(Math.round(x * ratio) - 2, Math.round(y * ratio) - 2, 5, 5).data;
+let most = 0;
+for (let i = 3; i < data.length; i += 4) most = Math.max(most, data[i]);
+return most;
+"""
+
+
+def ink_at(driver, x, y, layer="base"):
+    """The painted alpha (0–255) around (x, y) of the board on `layer` ("base" or "overlay")."""
+    return driver.execute_script(INK_AT, x, y, layer)
+
+
 def severe_logs(driver):
     """The browser console's errors since the last call."""
     return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]

@@ -30,18 +30,6 @@ TOOLS = [
     "zoom-out", "zoom-reset", "zoom-in", "theme", "export-png", "export-svg",
 ]
 
-# Reads the painted alpha (0–255) around a point of the board, in CSS pixels from its top-left:
-# committed ink is on the base canvas, ink in progress on the overlay.
-INK_AT = """
-const [x, y, which] = arguments;
-const canvas = document.querySelector('[data-testid="board"] canvas.' + (which || 'base'));
-const ratio = canvas.width / canvas.clientWidth;
-const data = canvas.getContext('2d').getImageData(Math.round(x * ratio) - 2, Math.round(y * ratio) - 2, 5, 5).data;
-let most = 0;
-for (let i = 3; i < data.length; i += 4) most = Math.max(most, data[i]);
-return most;
-"""
-
 
 class Page:
     """One browser tab on the whiteboard."""
@@ -99,7 +87,7 @@ class Page:
             self.board, int(x - self.size[0] / 2), int(y - self.size[1] / 2)).perform()
 
     def ink(self, x, y, layer="base"):
-        return self.js(INK_AT, x, y, layer)
+        return harness.ink_at(self.driver, x, y, layer)
 
     def strokes(self):
         return self.js("return window.inkwell.strokeCount()")
