@@ -11,17 +11,9 @@ import Testing
         var model = WireBoardModel()
         var changes: [BoardChange] = []
         for seq in 1...300 as ClosedRange<UInt64> {
-            let position = OpStamp(
-                stamp: Stamp(wallMilliseconds: seq),
-                change: ChangeID(replica: Samples.alice, seq: seq)
+            changes.append(
+                model.nextChange(seq: seq, by: Samples.alice, stamp: Stamp(wallMilliseconds: seq), using: &generator)
             )
-            let change = Change(
-                id: position.change,
-                stamp: position.stamp,
-                payload: model.randomOperation(at: position, using: &generator)
-            )
-            model.apply(change)
-            changes.append(change)
         }
         let snapshot = BoardSnapshot(room: "r", board: "main", changes: Array(changes.prefix(200)))
         #expect(snapshot.cut.vector == VersionVector([Samples.alice: 200]))

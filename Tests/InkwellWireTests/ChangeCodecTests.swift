@@ -66,15 +66,14 @@ import Testing
         var generator = SplitMix64(seed: 31)
         var model = WireBoardModel()
         for seq in 1...500 as ClosedRange<UInt64> {
-            let position = OpStamp(
+            let change = model.nextChange(
+                seq: seq,
+                by: Samples.alice,
                 stamp: Stamp(wallMilliseconds: seq),
-                change: ChangeID(replica: Samples.alice, seq: seq)
+                using: &generator
             )
-            let edit = model.randomOperation(at: position, using: &generator)
-            let change = Change(id: position.change, stamp: position.stamp, payload: edit)
             let decoded = try ChangeCodec.decode(ChangeCodec.encode(change))
             #expect(decoded == change, "seed 31, seq \(seq)")
-            model.apply(change)
         }
     }
 
@@ -86,16 +85,12 @@ import Testing
         var generator = SplitMix64(seed: seed)
         var model = WireBoardModel()
         for seq in 1...2_000 as ClosedRange<UInt64> {
-            let position = OpStamp(
-                stamp: Stamp(
-                    rawValue: seq.isMultiple(of: 97) ? 0 : UInt64.random(in: 1...UInt64.max, using: &generator)
-                ),
-                change: ChangeID(replica: seq.isMultiple(of: 3) ? Samples.bob : Samples.alice, seq: seq)
+            let stamp = Stamp(
+                rawValue: seq.isMultiple(of: 97) ? 0 : UInt64.random(in: 1...UInt64.max, using: &generator)
             )
-            let edit = model.randomOperation(at: position, using: &generator)
-            let change = Change(id: position.change, stamp: position.stamp, payload: edit)
+            let replica = seq.isMultiple(of: 3) ? Samples.bob : Samples.alice
+            let change = model.nextChange(seq: seq, by: replica, stamp: stamp, using: &generator)
             #expect(ChangeCodec.encode(change) == ChangeCodec.generatedEncoding(change), "seed \(seed), seq \(seq)")
-            model.apply(change)
         }
         // Ink the model does not draw: empty, off the grid, huge, with both kinds of pressure, zero style.
         let inks: [([Point], [Float]?)] = [
@@ -145,17 +140,10 @@ import Testing
         }
         var changes = Samples.changes
         for seq in 1...1_000 as ClosedRange<UInt64> {
-            let position = OpStamp(
-                stamp: Stamp(wallMilliseconds: seq),
-                change: ChangeID(replica: seq.isMultiple(of: 3) ? Samples.bob : Samples.alice, seq: seq)
+            let replica = seq.isMultiple(of: 3) ? Samples.bob : Samples.alice
+            changes.append(
+                model.nextChange(seq: seq, by: replica, stamp: Stamp(wallMilliseconds: seq), using: &generator)
             )
-            let change = Change(
-                id: position.change,
-                stamp: position.stamp,
-                payload: model.randomOperation(at: position, using: &generator)
-            )
-            model.apply(change)
-            changes.append(change)
         }
         for (round, change) in changes.enumerated() {
             let bytes = ChangeCodec.encode(change)
@@ -283,6 +271,23 @@ struct WireBoardModel {
     mutating func apply(_ change: BoardChange) {
         made.append(change.id)
         board.apply(change)
+    }
+
+    /// A random change by `replica` at `seq`, already applied to the model.
+    mutating func nextChange(
+        seq: UInt64,
+        by replica: ReplicaID,
+        stamp: Stamp,
+        using generator: inout some RandomNumberGenerator
+    ) -> BoardChange {
+        let position = OpStamp(stamp: stamp, change: ChangeID(replica: replica, seq: seq))
+        let change = Change(
+            id: position.change,
+            stamp: stamp,
+            payload: randomOperation(at: position, using: &generator)
+        )
+        apply(change)
+        return change
     }
 
     func randomOperation(at position: OpStamp, using generator: inout some RandomNumberGenerator) -> BoardEdit {
