@@ -156,9 +156,10 @@ struct W5Corpus {
         }
     }
 
-    private static func push(_ packs: [(room: String, pack: [UInt8])], to url: String) async throws {
-        let socket = try await SyncSocket.connect(url: url, logger: Self.logger)
-        var random = SplitMix64(seed: UInt64(packs.count))
+    /// A socket to the server that has said hello, as a device made from `seed`.
+    private static func connect(to url: String, seed: UInt64) async throws -> SyncSocket {
+        let socket = try await SyncSocket.connect(url: url, logger: logger)
+        var random = SplitMix64(seed: seed)
         try await socket.send(
             .hello(
                 protocolVersion: SyncProtocol.version,
@@ -167,6 +168,11 @@ struct W5Corpus {
                 agent: "inkwell-bench/1"
             )
         )
+        return socket
+    }
+
+    private static func push(_ packs: [(room: String, pack: [UInt8])], to url: String) async throws {
+        let socket = try await Self.connect(to: url, seed: UInt64(packs.count))
         var messages = socket.messages.makeAsyncIterator()
         let window = 50
         var start = 0
@@ -196,16 +202,7 @@ struct W5Corpus {
     /// - Returns: the time from connecting to the last pack read, and the pack bytes received.
     func download(from url: String, decoding: Bool) async throws -> (seconds: Double, bytes: Int) {
         let start = ContinuousClock.now
-        let socket = try await SyncSocket.connect(url: url, logger: Self.logger)
-        var random = SplitMix64(seed: decoding ? 1 : 2)
-        try await socket.send(
-            .hello(
-                protocolVersion: SyncProtocol.version,
-                minimumProtocolVersion: SyncProtocol.minimumVersion,
-                device: ReplicaID(using: &random),
-                agent: "inkwell-bench/1"
-            )
-        )
+        let socket = try await Self.connect(to: url, seed: decoding ? 1 : 2)
         for room in roomNames { try await socket.send(.subscribe(room: room, after: 0)) }
         var waiting = Set(roomNames)
         var heads: [String: UInt64] = [:]
