@@ -20,19 +20,10 @@ public enum ChangeCodec {
             capacity: 48 + change.payload.board.rawValue.utf8.count + operations.reduce(0) { $0 + $1.count + 4 }
         )
         wire.field(1, change.id.replica)
-        if change.id.seq != 0 {
-            wire.key(2, 0)
-            wire.varint(change.id.seq)
-        }
-        if change.stamp.rawValue != 0 {
-            wire.key(3, 1)
-            wire.fixed64(change.stamp.rawValue)
-        }
+        wire.varintField(2, change.id.seq)
+        wire.fixed64Field(3, change.stamp.rawValue)
         if !change.payload.board.rawValue.isEmpty { wire.field(4, change.payload.board.rawValue.utf8) }
-        if WireSchema.current != 0 {
-            wire.key(5, 0)
-            wire.varint(UInt64(WireSchema.current))
-        }
+        wire.varintField(5, UInt64(WireSchema.current))
         for operation in operations { wire.field(6, operation) }
         return wire.bytes
     }

@@ -9,14 +9,8 @@ extension OperationCodec {
         switch operation {
         case .addStroke(let style, let points, let pressures):
             var add = WireWriter(capacity: 32 + 2 * points.count)
-            if style.colour.rgba != 0 {
-                add.key(1, 5)
-                add.fixed32(style.colour.rgba)
-            }
-            if style.width.bitPattern != 0 {
-                add.key(2, 1)
-                add.fixed64(style.width.bitPattern)
-            }
+            add.fixed32Field(1, style.colour.rgba)
+            add.fixed64Field(2, style.width.bitPattern)
             add.field(3, pointsMessage(points, pressures))
             var operation = WireWriter(capacity: add.bytes.count + 4)
             operation.field(1, add.bytes)
@@ -24,14 +18,8 @@ extension OperationCodec {
         case .appendPoints(let stroke, let points, let pressures):
             var reference = WireWriter(capacity: 24)
             if stroke.creator != change.replica { reference.field(1, stroke.creator) }
-            if stroke.change.seq != 0 {
-                reference.key(2, 0)
-                reference.varint(stroke.change.seq)
-            }
-            if stroke.index != 0 {
-                reference.key(3, 0)
-                reference.varint(UInt64(stroke.index))
-            }
+            reference.varintField(2, stroke.change.seq)
+            reference.varintField(3, UInt64(stroke.index))
             var append = WireWriter(capacity: 40 + 2 * points.count)
             append.field(1, reference.bytes)
             append.field(2, pointsMessage(points, pressures))

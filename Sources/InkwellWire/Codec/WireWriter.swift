@@ -45,6 +45,27 @@ struct WireWriter {
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
+    /// A varint field, left out when it holds 0 (proto3 writes no default values).
+    mutating func varintField(_ field: UInt64, _ value: UInt64) {
+        guard value != 0 else { return }
+        key(field, 0)
+        varint(value)
+    }
+
+    /// A fixed32 field, left out when it holds 0.
+    mutating func fixed32Field(_ field: UInt64, _ value: UInt32) {
+        guard value != 0 else { return }
+        key(field, 5)
+        fixed32(value)
+    }
+
+    /// A fixed64 field (or a double's bit pattern), left out when it holds 0.
+    mutating func fixed64Field(_ field: UInt64, _ value: UInt64) {
+        guard value != 0 else { return }
+        key(field, 1)
+        fixed64(value)
+    }
+
     /// A length-delimited field: bytes, a string's UTF-8, or an encoded message.
     mutating func field(_ field: UInt64, _ value: some Collection<UInt8>) {
         key(field, 2)

@@ -223,10 +223,7 @@ public enum SyncCodec {
         WireWriter.append(to: &bytes) { writer in
             writer.key(2, 2)
             writer.varint(UInt64(sequenceField + packField))
-            if serverSeq != 0 {
-                writer.key(1, 0)
-                writer.varint(serverSeq)
-            }
+            writer.varintField(1, serverSeq)
             if packBytes != 0 {
                 writer.key(2, 2)
                 writer.varint(UInt64(packBytes))
@@ -236,10 +233,8 @@ public enum SyncCodec {
 
     /// The end of a `packs` frame, after its stored packs: the room's head.
     public static func packsFrameTail(head: UInt64) -> [UInt8] {
-        guard head != 0 else { return [] }
         var tail = WireWriter(capacity: 11)
-        tail.key(3, 0)
-        tail.varint(head)
+        tail.varintField(3, head)
         return tail.bytes
     }
 
