@@ -44,29 +44,15 @@ final class Connection: Sendable {
     /// The device that said hello, once it has.
     var device: ReplicaID? { session.withLock { $0.device } }
 
-    /// Queues a frame unless the connection's send buffer is full (see ``OutboundQueue/offer(_:)``).
-    func offer(_ frame: ByteBuffer) -> Bool {
-        started(queue.offer(frame))
-    }
-
-    /// Queues a presence unless the send buffer is full, replacing the sender's waiting one.
-    func offerPresence(_ presence: ByteBuffer, key: OutboundQueue.PresenceKey) -> Bool {
-        started(queue.offerPresence(presence, key: key))
-    }
-
-    /// Queues an item whatever the send buffer holds.
+    /// Queues an item whatever the send buffer holds. (The hub offers frames and presence to the
+    /// queue itself, and starts the drains once its lock is released.)
     func push(_ item: Outbound) {
-        _ = started(queue.push(item))
+        pump.start(queue.push(item))
     }
 
     /// Nothing more will be queued: the pump ends after what is waiting.
     func finishSending() {
-        _ = started(queue.finish())
-    }
-
-    private func started(_ admission: OutboundQueue.Admission) -> Bool {
-        pump.start(admission)
-        return admission.accepted
+        pump.start(queue.finish())
     }
 }
 
