@@ -62,20 +62,60 @@ import Testing
         _ = try await log.append((1...10 as ClosedRange<UInt64>).map { Self.push("a", $0, size: 100 * Int($0)) })
         for (after, maximumBytes) in [(0, 1_000), (3, 10), (9, 4 << 20), (0, 4 << 20)] as [(UInt64, Int)] {
             let packs = try await log.packs(room: "a", after: after, maximumBytes: maximumBytes)
-            let frame = try #require(
-                await log.catchUpFrame(
-                    room: "a",
-                    after: after,
-                    maximumBytes: maximumBytes,
-                    allocator: ByteBufferAllocator()
-                )
+            var reads = try await log.catchUp(
+                [.init(room: "a", after: after, withProgress: false)],
+                maximumBytes: maximumBytes,
+                allocator: ByteBufferAllocator()
             )
+            #expect(reads.count == 1 && reads[0].progress == nil)
+            let taken = reads[0].frame.take()
+            var frame = try #require(taken)
             #expect(frame.last == packs.last?.serverSeq)
             let bytes = Array(frame.finish(head: 10).readableBytesView)
             #expect(bytes == SyncCodec.encode(.packs(room: "a", packs: packs, head: 10)))
         }
-        let none = try await log.catchUpFrame(room: "a", after: 10, maximumBytes: 10, allocator: ByteBufferAllocator())
-        #expect(none == nil)
+        let none = try await log.catchUp(
+            [.init(room: "a", after: 10, withProgress: true)],
+            maximumBytes: 10,
+            allocator: ByteBufferAllocator()
+        )
+        #expect(none.count == 1 && none[0].frame == nil)
+        #expect(none[0].progress?.head == 10 && none[0].progress?.bytesAfter == 0)
+    }
+
+    /// Several rooms share one read and its budget: each room's packs fill its own frame, in order,
+    /// and the first room whose next pack does not fit is left for the next read, progress and all.
+    @Test func oneCatchUpReadServesSeveralRoomsWithinOneBudget() async throws {
+        let folder = try Folder()
+        let log = try PackLog(path: folder.file)
+        for room in ["a", "b", "c", "d"] {
+            _ = try await log.append((1...3 as ClosedRange<UInt64>).map { Self.push(room, $0, size: 1_000) })
+        }
+        let requests: [PackLog.CatchUpRequest] = [
+            .init(room: "a", after: 0, withProgress: true),
+            .init(room: "empty", after: 0, withProgress: true),
+            .init(room: "b", after: 1, withProgress: false),
+            .init(room: "c", after: 0, withProgress: true),
+            .init(room: "d", after: 0, withProgress: true),
+        ]
+        // 3,000 bytes of a, 2,000 of b, then one of c's packs fits in 6,500; d waits.
+        var reads = try await log.catchUp(requests, maximumBytes: 6_500, allocator: ByteBufferAllocator())
+        #expect(reads.map(\.room) == ["a", "empty", "b", "c"])
+        #expect(reads.map { $0.frame?.last } == [3, nil, 3, 1])
+        #expect(reads[0].progress?.head == 3 && reads[0].progress?.bytesAfter == 3_000)
+        #expect(reads[1].progress?.head == 0 && reads[2].progress == nil)
+        #expect(reads[3].progress?.bytesAfter == 3_000)
+        let taken = reads[2].frame.take()
+        var frame = try #require(taken)
+        let expected = try await log.packs(room: "b", after: 1)
+        #expect(
+            Array(frame.finish(head: 3).readableBytesView)
+                == SyncCodec.encode(.packs(room: "b", packs: expected, head: 3))
+        )
+
+        // A read always carries at least one pack, however small the budget.
+        let small = try await log.catchUp(Array(requests.suffix(2)), maximumBytes: 10, allocator: ByteBufferAllocator())
+        #expect(small.map(\.room) == ["c"] && small[0].frame?.last == 1)
     }
 
     @Test func deviceWatermarksOnlyMoveForward() throws {

@@ -41,10 +41,17 @@ public final class PackLog: Sendable {
 
     let pool: DatabasePool
 
+    /// How much of the log's file each connection maps into memory (SQLite clamps it to its build's
+    /// limit, 2 GiB by default). A catch-up reads packs of a few KB, which spill past a 4 KiB page onto
+    /// overflow pages: mapped, those are plain memory reads instead of a `pread` each. Only the main
+    /// file is mapped; pages still in the WAL are read as before.
+    static let mappedBytes = 1 << 30
+
     /// Opens or creates the log at `path`.
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
         pool = try DatabasePool(path: path, configuration: configuration)
         try pool.writeWithoutTransaction(Durability.enforce)
         try Self.migrator.migrate(pool)
@@ -194,91 +201,15 @@ public final class PackLog: Sendable {
         return packs
     }
 
-    /// The room's packs after `position` in order, as rows of (position, bytes).
-    private static func rows(room: String, after position: UInt64, in db: Database) throws -> RowCursor {
+    /// The room's first `limit` packs after `position` in order (all of them when `limit` is -1), as
+    /// rows of (position, bytes).
+    static func rows(room: String, after position: UInt64, limit: Int = -1, in db: Database) throws -> RowCursor {
         try Row.fetchCursor(
-            db,
-            sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position",
-            arguments: [room, Int64(clamping: position)]
+            db.cachedStatement(
+                sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? ORDER BY position LIMIT ?"
+            ),
+            arguments: [room, Int64(clamping: position), limit]
         )
-    }
-
-    /// The packs of ``packs(room:after:maximumBytes:)`` as the start of a `packs` frame, each copied
-    /// once, from SQLite's row straight into the frame's buffer; nil when there are none.
-    func catchUpFrame(
-        room: String,
-        after position: UInt64,
-        maximumBytes: Int,
-        allocator: ByteBufferAllocator
-    ) async throws -> CatchUpFrame? {
-        try await pool.read { db in
-            try Self.catchUpFrame(room: room, after: position, maximumBytes: maximumBytes, allocator: allocator, in: db)
-        }
-    }
-
-    private static func catchUpFrame(
-        room: String,
-        after position: UInt64,
-        maximumBytes: Int,
-        allocator: ByteBufferAllocator,
-        in db: Database
-    ) throws -> CatchUpFrame? {
-        var frame = CatchUpFrame(room: room, capacity: min(maximumBytes, 1 << 16), allocator: allocator)
-        var total = 0
-        let rows = try Self.rows(room: room, after: position, in: db)
-        while let row = try rows.next() {
-            let appended = try row.withUnsafeData(atIndex: 1) { data -> Bool in
-                let count = data?.count ?? 0
-                if frame.last != nil, total + count > maximumBytes { return false }
-                frame.append(serverSeq: UInt64(row[0] as Int64), count: count) { buffer in
-                    data?.withUnsafeBytes { buffer.writeBytes($0) }
-                }
-                total += count
-                return true
-            }
-            if !appended { break }
-        }
-        return frame.last == nil ? nil : frame
-    }
-
-    /// A `packs` frame being written: space for its head, then its stored packs; ``finish(head:)``
-    /// adds the room's head and puts the frame's start in front.
-    struct CatchUpFrame {
-        let room: String
-        /// The position of the last pack in the frame.
-        private(set) var last: UInt64?
-        private var buffer: ByteBuffer
-        private let packsStart: Int
-        private var header: [UInt8] = []
-
-        init(room: String, capacity: Int, allocator: ByteBufferAllocator) {
-            self.room = room
-            packsStart = SyncCodec.packsFrameHeadMaximumBytes(room: room)
-            buffer = allocator.buffer(capacity: packsStart + capacity)
-            buffer.writeRepeatingByte(0, count: packsStart)
-            header.reserveCapacity(32)
-        }
-
-        /// Adds a stored pack of `count` bytes, which `write` writes.
-        mutating func append(serverSeq: UInt64, count: Int, write: (inout ByteBuffer) -> Void) {
-            header.removeAll(keepingCapacity: true)
-            SyncCodec.appendStoredPackHeader(serverSeq: serverSeq, packBytes: count, to: &header)
-            buffer.writeBytes(header)
-            let start = buffer.writerIndex
-            write(&buffer)
-            precondition(buffer.writerIndex - start == count, "a stored pack wrote other than its size")
-            last = serverSeq
-        }
-
-        /// The whole frame: the bytes ``SyncCodec/encode(_:)-(ServerMessage)`` writes for
-        /// `.packs(room:packs:head:)` with these packs.
-        consuming func finish(head: UInt64) -> ByteBuffer {
-            buffer.writeBytes(SyncCodec.packsFrameTail(head: head))
-            let start = SyncCodec.packsFrameHead(room: room, bodyBytes: buffer.writerIndex - packsStart)
-            buffer.setBytes(start, at: packsStart - start.count)
-            buffer.moveReaderIndex(to: packsStart - start.count)
-            return buffer
-        }
     }
 
     /// The room's newest position (0 when it is empty), and the bytes stored after `position`:
@@ -287,7 +218,7 @@ public final class PackLog: Sendable {
         try pool.read { db in try Self.progress(room: room, after: position, in: db) }
     }
 
-    private static func progress(
+    static func progress(
         room: String,
         after position: UInt64,
         in db: Database

@@ -304,7 +304,10 @@ final class SyncEndpoint: Sendable {
             frames.removeAll(keepingCapacity: true)
             bytes = 0
         }
-        for item in batch {
+        var index = batch.startIndex
+        while index < batch.endIndex {
+            let item = batch[index]
+            index += 1
             if case .presence = item {} else { presences.close(into: &frames) }
             switch item {
             case .frame(let buffer):
@@ -314,8 +317,14 @@ final class SyncEndpoint: Sendable {
                 presences.append(buffer, into: &frames)
                 bytes += buffer.readableBytes
             case .catchUp(let room):
+                // The catch-ups queued one after another are read and written together.
+                var rooms = [room]
+                while index < batch.endIndex, case .catchUp(let next) = batch[index] {
+                    rooms.append(next)
+                    index += 1
+                }
                 try await flush()
-                try await catchUp(connection, room: room, to: writer)
+                try await catchUp(connection, rooms: rooms, to: writer)
             case .close(let code, let reason):
                 try await flush()
                 try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
@@ -333,54 +342,88 @@ final class SyncEndpoint: Sendable {
         metrics.bytesSent.increment(by: Int64(buffers.reduce(0) { $0 + $1.readableBytes }))
     }
 
-    /// Sends a room's packs from where the follower stands, in frames of up to
-    /// ``ServerLimits/catchUpFrameBytes``, until it reaches the head; then it follows live.
-    private func catchUp(_ connection: Connection, room: String, to writer: FrameWriter) async throws {
-        // A session that is closing gets its error and close, not the room's history.
-        guard !connection.session.withLock(\.isClosed), let start = hub.catchUpPosition(connection, room: room) else {
-            return
+    /// Sends rooms' packs from where the follower stands until each reaches its room's head; then
+    /// each room follows live. The rooms are read from the log together, about
+    /// ``ServerLimits/catchUpFrameBytes`` a read and a frame per room, and their frames go out in one
+    /// write: a device that subscribes to a hundred rooms is caught up in a few round trips.
+    ///
+    /// A room goes live as soon as its frame reaches the head, before the write: live packs are queued
+    /// behind this writer, which sends them only after the frames and the room's last progress.
+    private func catchUp(_ connection: Connection, rooms: [String], to writer: FrameWriter) async throws {
+        struct Following {
+            let room: String
+            let subscription: UInt64
+            /// Whether the subscription's first progress is out.
+            var announced = false
         }
-        metrics.catchUps.increment()
-        let progress = try await log.progress(room: room, after: start.sent)
-        try await send(
-            message: .progress(
-                room: room,
-                head: progress.head,
-                bytesBehind: progress.bytesAfter,
-                packsBehind: progress.head &- min(start.sent, progress.head)
-            ),
-            for: connection,
-            to: writer
-        )
-        while let position = hub.catchUpPosition(connection, room: room), position.subscription == start.subscription,
-            !connection.session.withLock(\.isClosed)
-        {
-            // Each pack is copied once, from the log's row into the frame; the frame's slices go out as
-            // they are.
-            if let frame = try await log.catchUpFrame(
-                room: room,
-                after: position.sent,
+        // A session that is closing gets its error and close, not the rooms' history.
+        guard !connection.session.withLock(\.isClosed) else { return }
+        var seen: Set<String> = []
+        var following = rooms.compactMap { room -> Following? in
+            guard seen.insert(room).inserted, let start = hub.catchUpPosition(connection, room: room) else {
+                return nil
+            }
+            return Following(room: room, subscription: start.subscription)
+        }
+        metrics.catchUps.increment(by: Int64(following.count))
+        while !following.isEmpty, !connection.session.withLock(\.isClosed) {
+            // Rooms unsubscribed, subscribed again or gone live meanwhile are no longer this catch-up's.
+            var requests: [PackLog.CatchUpRequest] = []
+            following = following.filter { room in
+                guard let position = hub.catchUpPosition(connection, room: room.room),
+                    position.subscription == room.subscription
+                else { return false }
+                requests.append(.init(room: room.room, after: position.sent, withProgress: !room.announced))
+                return true
+            }
+            guard !requests.isEmpty else { return }
+            var reads = try await log.catchUp(
+                requests,
                 maximumBytes: limits.catchUpFrameBytes,
                 allocator: ByteBufferAllocator()
-            ), let last = frame.last {
-                let head = max(hub.head(of: room) ?? 0, last)
-                try await send([frame.finish(head: head)], for: connection, to: writer)
-                hub.advance(connection, room: room, subscription: start.subscription, to: last)
-                // A frame that reached the head needs no read that finds nothing to go live.
-                guard !connection.session.withLock(\.isClosed) else { return }
+            )
+            var messages: [ByteBuffer] = []
+            var waiting: [Following] = []
+            for (index, room) in following.enumerated() {
+                guard index < reads.count else {
+                    waiting.append(room)
+                    continue
+                }
+                if let progress = reads[index].progress {
+                    let after = requests[index].after
+                    messages.append(
+                        Self.encoded(
+                            .progress(
+                                room: room.room,
+                                head: progress.head,
+                                bytesBehind: progress.bytesAfter,
+                                packsBehind: progress.head &- min(after, progress.head)
+                            )
+                        )
+                    )
+                }
+                // Moved out of the read, so its buffer has one owner and finishing it copies no pack.
+                if var frame = reads[index].frame.take(), let last = frame.last {
+                    let head = max(hub.head(of: room.room) ?? 0, last)
+                    messages.append(frame.finish(head: head))
+                    hub.advance(connection, room: room.room, subscription: room.subscription, to: last)
+                }
+                if let head = hub.goLive(connection, room: room.room, subscription: room.subscription) {
+                    messages.append(
+                        Self.encoded(.progress(room: room.room, head: head, bytesBehind: 0, packsBehind: 0))
+                    )
+                } else {
+                    var room = room
+                    room.announced = true
+                    waiting.append(room)
+                }
             }
-            if let head = hub.goLive(connection, room: room, subscription: start.subscription) {
-                try await send(
-                    message: .progress(room: room, head: head, bytesBehind: 0, packsBehind: 0),
-                    for: connection,
-                    to: writer
-                )
-                return
-            }
+            try await send(messages, for: connection, to: writer)
+            following = waiting
         }
     }
 
-    private func send(message: ServerMessage, for connection: Connection, to writer: FrameWriter) async throws {
-        try await send([ByteBuffer(bytes: SyncCodec.encode(message))], for: connection, to: writer)
+    private static func encoded(_ message: ServerMessage) -> ByteBuffer {
+        ByteBuffer(bytes: SyncCodec.encode(message))
     }
 }

@@ -231,9 +231,15 @@ public enum SyncCodec {
         }
     }
 
+    /// The most bytes ``appendStoredPackHeader(serverSeq:packBytes:to:)`` appends.
+    public static let storedPackHeaderMaximumBytes = 3 * (1 + 10)
+
+    /// The most bytes ``packsFrameTail(head:)`` returns.
+    public static let packsFrameTailMaximumBytes = 1 + 10
+
     /// The end of a `packs` frame, after its stored packs: the room's head.
     public static func packsFrameTail(head: UInt64) -> [UInt8] {
-        var tail = WireWriter(capacity: 11)
+        var tail = WireWriter(capacity: packsFrameTailMaximumBytes)
         tail.varintField(3, head)
         return tail.bytes
     }

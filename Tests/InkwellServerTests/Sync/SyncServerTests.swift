@@ -95,6 +95,58 @@ import Testing
         await server.stop()
     }
 
+    /// Rooms subscribed together are read and written together, several per frame budget: each room
+    /// still gets its progress first, its packs in order exactly once, its live progress last, and
+    /// then live packs.
+    @Test func roomsCaughtUpTogetherEachArriveWholeAndInOrder() async throws {
+        var limits = ServerLimits()
+        limits.catchUpFrameBytes = 16 << 10
+        let server = try await RunningServer.start(limits: limits)
+        let writer = try await server.peer()
+        var random = SeededGenerator(seed: 5)
+        let rooms = (0..<6).map { "together-\($0)" }
+        var pushed: [String: [[UInt8]]] = [:]
+        for round in 0..<10 {
+            for room in rooms where round < 4 + rooms.firstIndex(of: room)! {
+                let pack = TestPacks.make(room: room, size: 3_000, using: &random)
+                pushed[room, default: []].append(pack.bytes)
+                try await writer.send(.push(room: room, pack: pack.bytes))
+            }
+        }
+        for _ in 0..<pushed.values.map(\.count).reduce(0, +) { _ = try await writer.next(where: \.isAck) }
+
+        let reader = try await server.peer()
+        for room in rooms { try await reader.subscribe(room) }
+        var received: [String: [StoredPack]] = [:]
+        var live: Set<String> = []
+        while live.count < rooms.count {
+            switch try await reader.next() {
+            case .progress(let room, let head, let bytesBehind, let packsBehind):
+                let count = UInt64(pushed[room]!.count)
+                if bytesBehind == 0, packsBehind == 0, received[room]?.last?.serverSeq == head {
+                    #expect(head == count)
+                    #expect(live.insert(room).inserted, "\(room) went live twice")
+                } else {
+                    #expect(received[room]?.map(\.serverSeq) == nil, "\(room): its first progress came after packs")
+                    #expect(head == count && packsBehind == count)
+                }
+            case .packs(let room, let packs, _):
+                #expect(!live.contains(room), "\(room): caught-up packs after going live")
+                received[room, default: []] += packs
+            case let other:
+                throw TestFailure("unexpected \(other)")
+            }
+        }
+        for room in rooms {
+            #expect(received[room]?.map(\.serverSeq) == Array(1...UInt64(pushed[room]!.count)))
+            #expect(received[room]?.map(\.bytes) == pushed[room])
+        }
+        let next = TestPacks.make(room: rooms[2], using: &random)
+        try await writer.send(.push(room: rooms[2], pack: next.bytes))
+        #expect(try await reader.next().positions == [UInt64(pushed[rooms[2]]!.count + 1)])
+        await server.stop()
+    }
+
     @Test func presenceGoesToOthersConnectedNowAndLeavingIsAnnounced() async throws {
         let server = try await RunningServer.start()
         let (alice, bob) = (try await server.peer(), try await server.peer())
