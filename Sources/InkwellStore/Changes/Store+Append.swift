@@ -19,8 +19,9 @@ extension Store {
             var duplicates: [ChangeID] = []
             var boards: Set<BoardKey> = []
             var entities: Set<String> = []
+            var timelines = NewTimelines()
             for change in changes {
-                guard try Self.insert(db, change) else {
+                guard try Self.insert(db, change, into: &timelines) else {
                     let stored = try Self.fetchChange(db, change.id)
                     guard stored?.isSameChange(as: change) == true else {
                         throw StoreError.conflictingDuplicate(change.id)
@@ -33,6 +34,8 @@ extension Store {
                 boards.insert(BoardKey(room: change.room, board: change.board))
                 entities.formUnion(change.entities)
             }
+            try timelines.checkStamps(db)
+            try timelines.advanceFrontiers(db)
             if !inserted.isEmpty {
                 notifyAfterCommit(db, StoreNotification(changes: inserted, boards: boards, entities: entities))
             }
@@ -52,10 +55,15 @@ extension Store {
         guard SQLValues.integer(change.id.seq) != nil else { throw StoreError.outOfRange(change.id) }
     }
 
-    /// Inserts the change unless its id is taken; returns whether it did.
+    /// Inserts the change unless its id is taken; returns whether it did, and notes it in `timelines`
+    /// for the checks that follow the batch.
     ///
     /// Inserting first and reading only on conflict keeps the common case (a new change) to one lookup.
-    private static func insert(_ db: Database, _ change: StoredChange) throws -> Bool {
+    private static func insert(
+        _ db: Database,
+        _ change: StoredChange,
+        into timelines: inout NewTimelines
+    ) throws -> Bool {
         let replica = SQLValues.replica(change.id.replica)
         let seq = Int64(change.id.seq)
         let stamp = SQLValues.stamp(change.stamp)
@@ -70,48 +78,8 @@ extension Store {
             EntityList.encode(change.entities),
         ])
         guard db.changesCount == 1 else { return false }
-        // Stamps increase along a timeline, whatever order its changes arrive in; a throw rolls the batch back.
-        let neighbours = try db.cachedStatement(
-            sql: """
-                SELECT (SELECT stamp FROM change WHERE replica = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT 1),
-                       (SELECT stamp FROM change WHERE replica = ?1 AND seq > ?2 ORDER BY seq LIMIT 1)
-                """
-        )
-        if let row = try Row.fetchOne(neighbours, arguments: [replica, seq]) {
-            let before: Int64? = row[0]
-            let after: Int64? = row[1]
-            if let before, before >= stamp { throw StoreError.stampNotMonotonic(change.id) }
-            if let after, after <= stamp { throw StoreError.stampNotMonotonic(change.id) }
-        }
-        try advanceFrontier(db, room: change.room, replica: replica, through: seq, stamp: stamp)
+        timelines.note(change, replica: replica, seq: seq, stamp: stamp)
         return true
-    }
-
-    /// Moves the room's frontier for `replica` over `seq` and any stored changes it makes contiguous.
-    private static func advanceFrontier(
-        _ db: Database,
-        room: String,
-        replica: Data,
-        through seq: Int64,
-        stamp: Int64
-    )
-        throws
-    {
-        let current =
-            try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT seq FROM room_frontier WHERE room = ? AND replica = ?"),
-                arguments: [room, replica]
-            ) ?? 0
-        guard seq == current + 1 else { return }
-        var frontier = (seq: seq, stamp: stamp)
-        let next = try db.cachedStatement(sql: "SELECT stamp FROM change WHERE replica = ? AND seq = ? AND room = ?")
-        while let stamp = try Int64.fetchOne(next, arguments: [replica, frontier.seq + 1, room]) {
-            frontier = (frontier.seq + 1, stamp)
-        }
-        try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO room_frontier (room, replica, seq, stamp) VALUES (?, ?, ?, ?)"
-        )
-        .execute(arguments: [room, replica, frontier.seq, frontier.stamp])
     }
 
     static func fetchChange(_ db: Database, _ id: ChangeID) throws -> StoredChange? {
