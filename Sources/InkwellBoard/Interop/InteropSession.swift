@@ -127,7 +127,7 @@ public struct InteropSession: Sendable {
 extension BoardState {
     /// Strokes added by `change` that have arrived, in index order.
     func strokesAdded(by change: ChangeID) -> [StrokeID] {
-        (effects[change]?.all ?? []).compactMap { effect in
+        effects(of: change).compactMap { effect in
             if case .stroke(let id) = effect { id } else { nil }
         }
     }

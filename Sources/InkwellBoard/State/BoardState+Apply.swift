@@ -12,10 +12,13 @@ extension BoardState {
     @discardableResult
     public mutating func apply(_ change: BoardChange) -> BoardDelta {
         var delta = BoardDelta()
-        guard change.payload.board == board, applied.insert(change.id).inserted else { return delta }
+        guard change.payload.board == board, applied[change.id] == nil else { return delta }
+        applying = (change.id, .none)
         for (index, operation) in change.payload.operations.enumerated() {
             apply(operation, at: change.opStamp(index), delta: &delta)
         }
+        applied[change.id] = applying!.effects
+        applying = nil
         return delta
     }
 
@@ -34,7 +37,6 @@ extension BoardState {
         guard count > 0 else { return }
         applied.reserveCapacity(applied.count + count)
         records.reserveCapacity(records.count + count)
-        effects.reserveCapacity(effects.count + count)
         stack.reserveCapacity(stack.count + count)
     }
 
@@ -93,14 +95,21 @@ extension BoardState {
         }
     }
 
-    /// Records that `change` did `effect`: one lookup.
+    /// Records that `change`, the change being applied, did `effect`.
     mutating func note(_ effect: Effect, of change: ChangeID) {
-        effects[change, default: .none].append(effect)
+        assert(applying?.change == change, "effects are noted only for the change being applied")
+        applying?.effects.append(effect)
+    }
+
+    /// What `change` touched: applied, or being applied.
+    func effects(of change: ChangeID) -> [Effect] {
+        if let applying, applying.change == change { return applying.effects.all }
+        return applied[change]?.all ?? []
     }
 
     /// Re-evaluates everything `change` touched, after it was undone or redone.
     mutating func revisit(_ change: ChangeID, delta: inout BoardDelta) {
-        for effect in effects[change]?.all ?? [] {
+        for effect in effects(of: change) {
             switch effect {
             case .stroke(let id), .attribute(let id, _):
                 restack(id, delta: &delta)

@@ -60,7 +60,7 @@ extension BoardState {
             encoder.write(activity[target]!)
         }
         encoder.write(clears)
-        encoder.write(Array(applied).sorted())
+        encoder.write(applied.keys.sorted())
         return encoder.bytes + canonicalEncoding()
     }
 }

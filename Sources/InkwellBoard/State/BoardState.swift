@@ -14,12 +14,14 @@ public struct BoardState: Sendable {
     public let board: BoardID
 
     var records: [StrokeID: StrokeRecord] = [:]
-    /// Every change applied, so applying one again changes nothing.
-    var applied: Set<ChangeID> = []
+    /// Every change applied, so applying one again changes nothing, with what it touched, so undoing
+    /// or redoing it revisits exactly that. One table for both: a change costs one lookup and one insert.
+    var applied: [ChangeID: Effects] = [:]
+    /// The change being applied and what its operations touched so far; stored in ``applied`` when the
+    /// change is done (an undo inside the change that targets it sees these).
+    var applying: (change: ChangeID, effects: Effects)?
     /// Undo/redo registers per target change; a change with none is active.
     var activity: [ChangeID: LWWRegister<Bool>] = [:]
-    /// What each undoable change touched.
-    var effects: [ChangeID: Effects] = [:]
     /// Every clear, sorted; the latest active one hides strokes added before it.
     var clears: [OpStamp] = []
     var latestActiveClear: OpStamp?
@@ -31,7 +33,7 @@ public struct BoardState: Sendable {
     }
 
     /// Whether a change has been applied.
-    public func contains(_ change: ChangeID) -> Bool { applied.contains(change) }
+    public func contains(_ change: ChangeID) -> Bool { applied[change] != nil }
 
     /// The number of changes applied.
     public var changeCount: Int { applied.count }
@@ -67,7 +69,7 @@ enum Effect: Hashable, Sendable {
 
 /// The effects of one change: almost always one, kept without allocating an array.
 enum Effects: Hashable, Sendable {
-    /// Only as the default of a lookup that is about to append (never stored).
+    /// A change that touched nothing (an undo, an operation refused as malformed).
     case none
     case one(Effect)
     case many([Effect])
