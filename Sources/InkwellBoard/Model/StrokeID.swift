@@ -23,7 +23,38 @@ public struct StrokeID: Hashable, Comparable, Sendable {
 
 extension StrokeID: CustomStringConvertible {
     /// `<replica hex>-<seq>-<index>`: also the stroke's identifier in the JSON interop protocol.
-    public var description: String { "\(change.replica)-\(change.seq)-\(index)" }
+    public var description: String {
+        // 32 hex digits, two dashes, at most 20 and 10 decimal digits: written in one buffer.
+        String(unsafeUninitializedCapacity: 64) { buffer in
+            var end = change.replica.writeHex(into: buffer, at: 0)
+            for number in [change.seq, UInt64(index)] {
+                buffer[end] = UInt8(ascii: "-")
+                end = Self.writeDecimal(number, into: buffer, at: end + 1)
+            }
+            return end
+        }
+    }
+
+    private static func writeDecimal(
+        _ value: UInt64,
+        into buffer: UnsafeMutableBufferPointer<UInt8>,
+        at start: Int
+    )
+        -> Int
+    {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var remaining = value
+        for position in stride(from: start + digits - 1, through: start, by: -1) {
+            buffer[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        return start + digits
+    }
 
     /// Parses ``description``.
     public init?(_ text: some StringProtocol) {

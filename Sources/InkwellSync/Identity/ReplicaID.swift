@@ -70,16 +70,25 @@ public struct ReplicaID: Hashable, Comparable, Sendable {
 extension ReplicaID: CustomStringConvertible {
     /// 32 lowercase hex digits.
     public var description: String {
-        hexDigits(high) + hexDigits(low)
+        String(unsafeUninitializedCapacity: 32) { writeHex(into: $0, at: 0) }
     }
 
     /// The first eight hex digits: enough to tell replicas apart in logs.
     public var shortDescription: String {
-        String(hexDigits(high).prefix(8))
+        String(description.prefix(8))
     }
-}
 
-private func hexDigits(_ word: UInt64) -> String {
-    let digits = String(word, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+    /// Writes ``description`` into `buffer` from `start`, and returns where it ends. Names built from
+    /// ids by the thousand (a catch-up's entity names) are written in one buffer, not pieced together.
+    package func writeHex(into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        precondition(start >= 0 && start + 32 <= buffer.count, "no room for 32 hex digits")
+        let digits: StaticString = "0123456789abcdef"
+        for (offset, word) in [(0, high), (16, low)] {
+            for digit in 0..<16 {
+                let nibble = Int(truncatingIfNeeded: word >> UInt64(60 - 4 * digit)) & 0xF
+                buffer[start + offset + digit] = digits.utf8Start[nibble]
+            }
+        }
+        return start + 32
+    }
 }
