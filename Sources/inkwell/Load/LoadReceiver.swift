@@ -62,9 +62,11 @@ final class LoadReceiver: ChannelDuplexHandler, RemovableChannelHandler {
             }
             var echo = context.channel.allocator.buffer(capacity: 2)
             if let code = ending.closeCode { echo.writeInteger(code) }
+            // The channel, not the context, is closed afterwards: the context may not leave the event loop.
+            let channel = context.channel
             context.writeAndFlush(
                 wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo))
-            ).whenComplete { _ in context.close(promise: nil) }
+            ).whenComplete { _ in channel.close(promise: nil) }
         default:
             break
         }
