@@ -62,7 +62,7 @@ struct WireBenchmarks {
     }
 
     /// Encode (with deflate) and decode (inflate and decode every change) throughput, in MB of
-    /// encoded changes per second, for 10,000 changes of 50 points.
+    /// encoded changes per second, for 10,000 changes of 50 points; and the changes alone, both ways.
     func packThroughput() -> [Figure] {
         var writer = ChangeWriter(seed: 6)
         let changes = (0..<size(10_000)).map { _ in writer.change([writer.randomStroke(points: 50, grid: true)]) }
@@ -76,8 +76,10 @@ struct WireBenchmarks {
             let decoded = try! PackCodec.decode(bytes)
             blackHole(decoded.entries.map { try! ChangeCodec.decode($0.change) })
         }
+        let decodeChanges = medianSeconds(runs: runs) { blackHole(encoded.map { try! ChangeCodec.decode($0) }) }
         return [
             Figure(workload: "wire_packs", figure: "change_encode_mb_per_s", value: megabytes / encodeChanges),
+            Figure(workload: "wire_packs", figure: "change_decode_mb_per_s", value: megabytes / decodeChanges),
             Figure(workload: "wire_packs", figure: "pack_deflate_mb_per_s", value: megabytes / encodePack),
             Figure(workload: "wire_packs", figure: "pack_inflate_and_decode_mb_per_s", value: megabytes / decode),
             Figure(workload: "wire_packs", figure: "compression_ratio", value: megabytes * 1e6 / Double(bytes.count)),
