@@ -27,11 +27,10 @@ extension StrokeID: CustomStringConvertible {
         // 32 hex digits, two dashes, at most 20 and 10 decimal digits: written in one buffer.
         String(unsafeUninitializedCapacity: 64) { buffer in
             var end = change.replica.writeHex(into: buffer, at: 0)
-            for number in [change.seq, UInt64(index)] {
-                buffer[end] = UInt8(ascii: "-")
-                end = Self.writeDecimal(number, into: buffer, at: end + 1)
-            }
-            return end
+            buffer[end] = UInt8(ascii: "-")
+            end = Self.writeDecimal(change.seq, into: buffer, at: end + 1)
+            buffer[end] = UInt8(ascii: "-")
+            return Self.writeDecimal(UInt64(index), into: buffer, at: end + 1)
         }
     }
 

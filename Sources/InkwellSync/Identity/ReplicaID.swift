@@ -83,11 +83,10 @@ extension ReplicaID: CustomStringConvertible {
     package func writeHex(into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
         precondition(start >= 0 && start + 32 <= buffer.count, "no room for 32 hex digits")
         let digits: StaticString = "0123456789abcdef"
-        for (offset, word) in [(0, high), (16, low)] {
-            for digit in 0..<16 {
-                let nibble = Int(truncatingIfNeeded: word >> UInt64(60 - 4 * digit)) & 0xF
-                buffer[start + offset + digit] = digits.utf8Start[nibble]
-            }
+        for digit in 0..<16 {
+            let shift = UInt64(60 - 4 * digit)
+            buffer[start + digit] = digits.utf8Start[Int(truncatingIfNeeded: high >> shift) & 0xF]
+            buffer[start + 16 + digit] = digits.utf8Start[Int(truncatingIfNeeded: low >> shift) & 0xF]
         }
         return start + 32
     }
