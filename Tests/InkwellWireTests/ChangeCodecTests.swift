@@ -201,6 +201,21 @@ import Testing
         }
     }
 
+    /// Names are read as ASCII after one pass, and as UTF-8 through the validator otherwise: both
+    /// give the text, and bytes that are not UTF-8 give nil.
+    @Test func namesAreTextWhetherASCIIOrNotAndInvalidUTF8IsRefused() throws {
+        for name in ["", "board", "board-é", "доска ✏️", String(repeating: "x", count: 100)] {
+            let bytes = [0x61] + Array(name.utf8) + [0x62]
+            #expect(WireReader.text(bytes, 1..<(bytes.count - 1)) == name)
+            var change = Samples.changes[0]
+            change.payload.board = BoardID(name.isEmpty ? "b" : name)
+            #expect(try ChangeCodec.decode(ChangeCodec.encode(change)) == change)
+        }
+        for invalid: [UInt8] in [[0xC3], [0x6D, 0xC3, 0x28], [0xFF, 0x61], [0xED, 0xA0, 0x80]] {
+            #expect(WireReader.text(invalid, invalid.indices) == nil)
+        }
+    }
+
     @Test func unknownFieldsSurviveADecodeEncodeRoundTrip() throws {
         var encoded = ChangeCodec.encode(Samples.changes[0])
         // Field 99, varint 7: something a newer schema added.

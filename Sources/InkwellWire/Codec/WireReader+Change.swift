@@ -52,7 +52,7 @@ extension WireReader {
             fields.stamp = stamp
         }
         if let range = reader.lengthDelimited(4) {
-            guard let board = String(validating: bytes[range], as: UTF8.self) else { return nil }
+            guard let board = Self.text(bytes, range) else { return nil }
             fields.board = board
         }
         if reader.key(5, 0) {

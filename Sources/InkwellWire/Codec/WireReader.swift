@@ -71,6 +71,17 @@ struct WireReader {
         return range
     }
 
+    /// The UTF-8 text at `range`, or nil if it is not valid UTF-8. ASCII, what names almost always
+    /// are, is taken after one pass over the bytes; `String(validating:as:)` costs a fifth of decoding a
+    /// one-point change, and every pack entry names its room.
+    static func text(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let text = UnsafeBufferPointer(rebasing: buffer[range])
+            if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
+            return String(validating: text, as: UTF8.self)
+        }
+    }
+
     /// The entries of an encoded `PackBody`: each entry's room (empty when absent) and change bytes.
     static func packBody(_ bytes: [UInt8]) -> [(room: String, change: [UInt8])]? {
         var reader = WireReader(bytes)
@@ -81,7 +92,7 @@ struct WireReader {
             var room = ""
             if let range = inner.lengthDelimited(1) {
                 // Invalid UTF-8 is for the generated decoder to refuse.
-                guard let text = String(validating: bytes[range], as: UTF8.self) else { return nil }
+                guard let text = Self.text(bytes, range) else { return nil }
                 room = text
             }
             var change: [UInt8] = []
