@@ -65,27 +65,15 @@ final class OutboundPump: Sendable {
         case .items(let items):
             batch = items
         }
-        var frames: [ByteBuffer] = []
-        var presences = PresenceRun()
-        var bytes = 0
-        for (index, item) in batch.enumerated() {
-            switch item {
-            case .frame(let buffer):
-                presences.close(into: &frames)
-                frames.append(buffer)
-                bytes += buffer.readableBytes
-            case .presence(let buffer):
-                presences.append(buffer, into: &frames)
-                bytes += buffer.readableBytes
-            case .catchUp, .close:
-                presences.close(into: &frames)
-                // The writer task's frames go through this loop after these: the order holds.
-                write(frames, bytes: bytes, then: nil)
-                handOver.yield(Array(batch[index...]))
-                return
-            }
+        var gathered = OutboundFrames()
+        for (index, item) in batch.enumerated() where !gathered.add(item) {
+            // The writer task's frames go through this loop after these: the order holds.
+            let (frames, bytes) = gathered.take()
+            write(frames, bytes: bytes, then: nil)
+            handOver.yield(Array(batch[index...]))
+            return
         }
-        presences.close(into: &frames)
+        let (frames, bytes) = gathered.take()
         write(frames, bytes: bytes) { self.drain() }
     }
 

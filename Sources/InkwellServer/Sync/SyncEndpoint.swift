@@ -293,29 +293,21 @@ final class SyncEndpoint: Sendable {
         to outbound: WebSocketOutboundWriter,
         frames writer: FrameWriter
     ) async throws -> Bool {
-        var frames: [ByteBuffer] = []
-        var presences = PresenceRun()
-        var bytes = 0
+        var gathered = OutboundFrames()
         /// Sends the frames gathered so far, before an item that must follow them.
         func flush() async throws {
-            presences.close(into: &frames)
+            let (frames, bytes) = gathered.take()
             try await send(frames, for: connection, to: writer)
             connection.queue.written(bytes: bytes)
-            frames.removeAll(keepingCapacity: true)
-            bytes = 0
         }
         var index = batch.startIndex
         while index < batch.endIndex {
             let item = batch[index]
             index += 1
-            if case .presence = item {} else { presences.close(into: &frames) }
+            if gathered.add(item) { continue }
             switch item {
-            case .frame(let buffer):
-                frames.append(buffer)
-                bytes += buffer.readableBytes
-            case .presence(let buffer):
-                presences.append(buffer, into: &frames)
-                bytes += buffer.readableBytes
+            case .frame, .presence:
+                assertionFailure("frames and presence are gathered above")
             case .catchUp(let room):
                 // The catch-ups queued one after another are read and written together.
                 var rooms = [room]
