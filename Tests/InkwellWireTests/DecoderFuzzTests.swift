@@ -1,10 +1,11 @@
 import Foundation
+import InkwellBoard
 import InkwellSync
 import Testing
 
 @testable import InkwellWire
 
-/// Random and mutated real bytes must decode or throw ``WireError``: never crash, never hang.
+/// Random and mutated real bytes (changes, packs, snapshots) must decode or throw ``WireError``: never crash, never hang.
 @Suite struct DecoderFuzzTests {
     static let cases = Int(ProcessInfo.processInfo.environment["INKWELL_FUZZ_CASES"] ?? "") ?? 100_000
 
@@ -18,9 +19,16 @@ import Testing
             PackCodec.encode(PackCodecTests.samplePack()),
             PackCodec.encode(PackCodecTests.samplePack(), compression: .none),
         ]
+        let snapshot = BoardSnapshot(
+            room: "r",
+            board: "main",
+            cut: Cut(),
+            changes: changes + [ChangeColumnsTests.withLongSeq(changes[0], seq: 1)]
+        )
+        let snapshots = [snapshot.encoded(compression: .none), snapshot.encoded(compression: .deflate)]
         var outcomes = (decoded: 0, rejected: 0)
         for round in 0..<Self.cases {
-            let seeds = round.isMultiple(of: 2) ? changes : packs
+            let seeds = [changes, packs, snapshots][round % 3]
             var bytes: [UInt8]
             switch Int.random(in: 0..<4, using: &generator) {
             case 0:
@@ -43,11 +51,16 @@ import Testing
                 }
             }
             do {
-                if round.isMultiple(of: 2) {
+                switch round % 3 {
+                case 0:
                     _ = try ChangeCodec.decode(bytes)
-                } else {
+                case 1:
                     let pack = try PackCodec.decode(bytes)
                     for entry in pack.entries { _ = try? ChangeCodec.decode(entry.change) }
+                default:
+                    let decoded = try BoardSnapshot(decoding: bytes)
+                    _ = decoded.changes
+                    _ = try decoded.restore()
                 }
                 outcomes.decoded += 1
             } catch {

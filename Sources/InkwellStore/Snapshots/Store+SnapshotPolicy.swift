@@ -27,7 +27,7 @@ extension Store {
                 room: room,
                 board: board,
                 cut: next.cut,
-                schemaVersion: WireSchema.current,
+                schemaVersion: BoardSnapshot.schemaVersion,
                 bytes: next.encoded()
             )
         )

@@ -19,13 +19,47 @@ public enum ChangeCodec {
         var wire = WireWriter(
             capacity: 48 + change.payload.board.rawValue.utf8.count + operations.reduce(0) { $0 + $1.count + 4 }
         )
-        wire.field(1, change.id.replica)
-        wire.varintField(2, change.id.seq)
-        wire.fixed64Field(3, change.stamp.rawValue)
-        if !change.payload.board.rawValue.isEmpty { wire.field(4, change.payload.board.rawValue.utf8) }
-        wire.varintField(5, UInt64(WireSchema.current))
+        writeHeader(
+            change.id,
+            stamp: change.stamp.rawValue,
+            board: change.payload.board.rawValue,
+            schemaVersion: WireSchema.current,
+            to: &wire
+        )
         for operation in operations { wire.field(6, operation) }
         return wire.bytes
+    }
+
+    /// The fields of a `Change` before its operations, as ``encode(_:)`` writes them.
+    static func writeHeader(
+        _ id: ChangeID,
+        stamp: UInt64,
+        board: String,
+        schemaVersion: UInt32,
+        to wire: inout WireWriter
+    ) {
+        wire.field(1, id.replica)
+        wire.varintField(2, id.seq)
+        wire.fixed64Field(3, stamp)
+        if !board.isEmpty { wire.field(4, board.utf8) }
+        wire.varintField(5, UInt64(schemaVersion))
+    }
+
+    /// The size of what ``writeHeader(_:stamp:board:schemaVersion:to:)`` writes.
+    static func headerSize(_ id: ChangeID, stamp: UInt64, boardBytes: Int, schemaVersion: UInt32) -> Int {
+        18 + (id.seq == 0 ? 0 : 1 + WireWriter.varintSize(id.seq)) + (stamp == 0 ? 0 : 9)
+            + (boardBytes == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(boardBytes)) + boardBytes)
+            + (schemaVersion == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(schemaVersion)))
+    }
+
+    /// The operations at `ranges` of `source`, decoded for the change `id`: ink read directly, the
+    /// rest through the generated decoder.
+    static func operations(
+        _ ranges: some Collection<Range<Int>>,
+        of source: [UInt8],
+        in id: ChangeID
+    ) -> [BoardOperation] {
+        ranges.map { WireReader.inkOperation(source, $0, in: id) ?? OperationCodec.decode(Array(source[$0]), in: id) }
     }
 
     /// The same bytes as ``encode(_:)``, through the generated messages: the reference it is tested against.
@@ -75,10 +109,7 @@ public enum ChangeCodec {
             stamp: Stamp(rawValue: wire.stamp),
             payload: BoardEdit(
                 board: BoardID(wire.board),
-                operations: wire.operations.map {
-                    WireReader.inkOperation(wire.source, $0, in: id)
-                        ?? OperationCodec.decode(Array(wire.source[$0]), in: id)
-                }
+                operations: operations(wire.operations, of: wire.source, in: id)
             )
         )
     }

@@ -166,6 +166,8 @@ nonisolated struct WireSnapshot: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// 1: `state` is a PackBody. 2: `state` is a ChangeColumns. A reader refuses a snapshot newer than
+  /// it knows, so a snapshot written in a layout it cannot read is never taken for an empty one.
   var schemaVersion: UInt32 = 0
 
   var room: String = String()
@@ -176,10 +178,57 @@ nonisolated struct WireSnapshot: Sendable {
 
   var compression: WireCompression = .none
 
-  /// An encoded PackBody of the changes inside `cut`, compressed.
+  /// The changes inside `cut`, encoded as `schema_version` says, then compressed.
   var state: Data = Data()
 
   var stateSize: UInt32 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// A snapshot's changes laid out by column. What repeats from change to change (the replica, the
+/// board, the schema, a seq one past the last, a stamp close to the last) costs a byte or less, and
+/// what is left, the operations, sits together and deflates well.
+///
+/// A change is laid out by column when re-encoding it from its columns gives back its exact bytes:
+/// its board is the snapshot's, its schema is `schema_version`, and it is written canonically. Any
+/// other change is kept whole, at its place in the order.
+nonisolated struct WireChangeColumns: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The schema every change laid out by column was written in.
+  var schemaVersion: UInt32 = 0
+
+  /// Each replica once (16 bytes), in the order of its first change.
+  var replicas: [Data] = []
+
+  /// Per change laid out by column, in order: its replica's index in `replicas`,
+  var replicaIndexes: [UInt32] = []
+
+  /// its seq less the seq of the replica's previous change here (less 0 for its first),
+  var seqDeltas: [Int64] = []
+
+  /// its stamp less the stamp of the previous change here (less 0 for the first), wrapping,
+  var stampDeltas: [Int64] = []
+
+  /// and how many operations it has.
+  var operationCounts: [UInt32] = []
+
+  /// The size of each operation, change by change.
+  var operationSizes: [UInt32] = []
+
+  /// Each operation's encoded Operation, one after another.
+  var operations: Data = Data()
+
+  /// The changes kept whole (each an encoded Change), and where each stands in the order of all the
+  /// snapshot's changes (increasing).
+  var wholeChanges: [Data] = []
+
+  var wholePositions: [UInt32] = []
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -453,6 +502,81 @@ nonisolated extension WireSnapshot: SwiftProtobuf.Message, SwiftProtobuf._Messag
     if lhs.compression != rhs.compression {return false}
     if lhs.state != rhs.state {return false}
     if lhs.stateSize != rhs.stateSize {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireChangeColumns: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ChangeColumns"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{1}replicas\0\u{3}replica_indexes\0\u{3}seq_deltas\0\u{3}stamp_deltas\0\u{3}operation_counts\0\u{3}operation_sizes\0\u{1}operations\0\u{3}whole_changes\0\u{3}whole_positions\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeRepeatedBytesField(value: &self.replicas) }()
+      case 3: try { try decoder.decodeRepeatedUInt32Field(value: &self.replicaIndexes) }()
+      case 4: try { try decoder.decodeRepeatedSInt64Field(value: &self.seqDeltas) }()
+      case 5: try { try decoder.decodeRepeatedSInt64Field(value: &self.stampDeltas) }()
+      case 6: try { try decoder.decodeRepeatedUInt32Field(value: &self.operationCounts) }()
+      case 7: try { try decoder.decodeRepeatedUInt32Field(value: &self.operationSizes) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.operations) }()
+      case 9: try { try decoder.decodeRepeatedBytesField(value: &self.wholeChanges) }()
+      case 10: try { try decoder.decodeRepeatedUInt32Field(value: &self.wholePositions) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if !self.replicas.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.replicas, fieldNumber: 2)
+    }
+    if !self.replicaIndexes.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.replicaIndexes, fieldNumber: 3)
+    }
+    if !self.seqDeltas.isEmpty {
+      try visitor.visitPackedSInt64Field(value: self.seqDeltas, fieldNumber: 4)
+    }
+    if !self.stampDeltas.isEmpty {
+      try visitor.visitPackedSInt64Field(value: self.stampDeltas, fieldNumber: 5)
+    }
+    if !self.operationCounts.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.operationCounts, fieldNumber: 6)
+    }
+    if !self.operationSizes.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.operationSizes, fieldNumber: 7)
+    }
+    if !self.operations.isEmpty {
+      try visitor.visitSingularBytesField(value: self.operations, fieldNumber: 8)
+    }
+    if !self.wholeChanges.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.wholeChanges, fieldNumber: 9)
+    }
+    if !self.wholePositions.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.wholePositions, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireChangeColumns, rhs: WireChangeColumns) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.replicas != rhs.replicas {return false}
+    if lhs.replicaIndexes != rhs.replicaIndexes {return false}
+    if lhs.seqDeltas != rhs.seqDeltas {return false}
+    if lhs.stampDeltas != rhs.stampDeltas {return false}
+    if lhs.operationCounts != rhs.operationCounts {return false}
+    if lhs.operationSizes != rhs.operationSizes {return false}
+    if lhs.operations != rhs.operations {return false}
+    if lhs.wholeChanges != rhs.wholeChanges {return false}
+    if lhs.wholePositions != rhs.wholePositions {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

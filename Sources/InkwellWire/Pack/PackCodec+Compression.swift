@@ -20,8 +20,8 @@ extension PackCodec {
     ///   writer's time is on the path of every push and every catch-up; level 1 costs 8 % more bytes
     ///   than level 6 for 1.6× the speed. A body that deflate does not make smaller (a one-stroke pack,
     ///   the usual push at pen-up) goes plain.
-    /// - ``snapshot``, snapshots stored on the device: level 1 only when a sample of the body deflates
-    ///   to at most half its size, else not compressed. A local snapshot is rewritten whole by
+    /// - ``snapshot``, snapshots stored on the device: level 1 only when a sample from the middle of
+    ///   the body deflates to at most half its size, else not compressed. A local snapshot is rewritten whole by
     ///   ``Store/snapshotIfNeeded(room:board:tailThreshold:)`` and read at every cold open; for a board
     ///   of whole strokes, deflating it would cost 25 times the encoding and double the decoding to
     ///   save 1.5 bytes a point of local disk. A board of small changes shrinks fivefold: worth it.
@@ -68,7 +68,10 @@ extension PackCodec {
     package static func compress(_ plain: [UInt8], _ compression: Compression) -> (bytes: [UInt8], deflated: Bool) {
         guard compression.level != nil, !plain.isEmpty else { return (plain, false) }
         if compression.onlyIfHalved {
-            let sample = Array(plain.prefix(16 << 10))
+            // From the middle: a snapshot's columns of seqs and stamps come first and always deflate
+            // well; its operations, most of its bytes, follow and decide.
+            let start = max(0, plain.count / 2 - (8 << 10))
+            let sample = Array(plain[start..<min(plain.count, start + (16 << 10))])
             guard deflate(sample, compression).count * 2 <= sample.count else { return (plain, false) }
         }
         let deflated = deflate(plain, compression)

@@ -8,19 +8,38 @@ import SwiftProtobuf
 /// A board's state as the changes it contains, with their cut: what a cold open starts from.
 ///
 /// It holds the changes themselves, not a summary of them, so nothing is lost: undo of a change
-/// inside it still works, and the state it restores is exactly the state those changes make.
+/// inside it still works, and the state it restores is exactly the state those changes make. They
+/// are held, and stored, by column (``ChangeColumns``), where what repeats from change to change
+/// costs almost nothing.
 public struct BoardSnapshot: Sendable {
+    /// The snapshot schema this code writes: 2, changes by column (1 held them as a pack body, and
+    /// is still read). A snapshot of a newer schema is refused, never taken for an empty one.
+    public static let schemaVersion: UInt32 = 2
+
     public var room: String
-    public var board: BoardID
+    public let board: BoardID
     public var cut: Cut
-    /// Encoded changes, as stored.
-    public var changes: [[UInt8]]
+    var columns: ChangeColumns
+
+    /// Encoded changes, each exactly as it was given.
+    ///
+    /// - Complexity: O(size of the changes): they are made from the columns.
+    public var changes: [[UInt8]] { columns.encodedChanges }
+
+    /// The number of changes inside.
+    public var changeCount: Int { columns.count }
 
     public init(room: String, board: BoardID, cut: Cut, changes: [[UInt8]]) {
+        self.init(room: room, board: board, cut: cut, columns: ChangeColumns(board: board))
+        columns.reserveCapacity(changes: changes.count, operationBytes: changes.reduce(0) { $0 + $1.count })
+        for change in changes { columns.append(change) }
+    }
+
+    init(room: String, board: BoardID, cut: Cut, columns: ChangeColumns) {
         self.room = room
         self.board = board
         self.cut = cut
-        self.changes = changes
+        self.columns = columns
     }
 
     /// The snapshot of everything `log` holds for a board.
@@ -35,8 +54,8 @@ public struct BoardSnapshot: Sendable {
     /// - Complexity: O(size of the changes).
     public func restore(adding tail: [[UInt8]] = []) throws(WireError) -> BoardState {
         var state = BoardState(board: board)
-        state.reserveCapacity(changes: changes.count + tail.count)
-        for bytes in changes { state.apply(try ChangeCodec.decode(bytes)) }
+        state.reserveCapacity(changes: changeCount + tail.count)
+        try columns.forEachChange { state.apply($0) }
         for bytes in tail { state.apply(try ChangeCodec.decode(bytes)) }
         return state
     }
@@ -45,9 +64,9 @@ public struct BoardSnapshot: Sendable {
     /// (see ``PackCodec/Compression/snapshot``; one sent over the network takes
     /// ``PackCodec/Compression/deflate``).
     public func encoded(compression: PackCodec.Compression = .snapshot) -> [UInt8] {
-        let plain = PackCodec.body(changes.lazy.map { (room: "", change: $0) })
+        let plain: [UInt8] = try! columns.wire.serializedBytes()
         var wire = WireSnapshot()
-        wire.schemaVersion = WireSchema.current
+        wire.schemaVersion = Self.schemaVersion
         wire.room = room
         wire.board = board.rawValue
         wire.cut = cut.vector.entries.keys.sorted().map { replica in
@@ -72,7 +91,7 @@ public struct BoardSnapshot: Sendable {
         } catch {
             throw .malformed("snapshot")
         }
-        guard wire.schemaVersion <= WireSchema.current else { throw .futureSchema(wire.schemaVersion) }
+        guard wire.schemaVersion <= Self.schemaVersion else { throw .futureSchema(wire.schemaVersion) }
         var cut = Cut()
         for entry in wire.cut {
             guard let replica = ReplicaID(bytes: entry.replica), entry.seq >= 1 else {
@@ -84,8 +103,20 @@ public struct BoardSnapshot: Sendable {
         envelope.compression = wire.compression
         envelope.body = wire.state
         envelope.bodySize = wire.stateSize
-        let body = try PackCodec.entries(ofBody: try PackCodec.inflate(envelope), "snapshot state")
-        self.init(room: wire.room, board: BoardID(wire.board), cut: cut, changes: body.map(\.change))
+        let state = try PackCodec.inflate(envelope)
+        let board = BoardID(wire.board)
+        guard wire.schemaVersion >= 2 else {
+            let body = try PackCodec.entries(ofBody: state, "snapshot state")
+            self.init(room: wire.room, board: board, cut: cut, changes: body.map(\.change))
+            return
+        }
+        let columns: WireChangeColumns
+        do {
+            columns = try WireChangeColumns(serializedBytes: state)
+        } catch {
+            throw .malformed("snapshot state")
+        }
+        self.init(room: wire.room, board: board, cut: cut, columns: try ChangeColumns(board: board, decoding: columns))
     }
 }
 
@@ -95,6 +126,10 @@ extension BoardSnapshot {
     /// The caller guarantees that every change of the board inside `cut` is either already in the
     /// snapshot or among `changes`: true when `cut` is the room's contiguous frontier.
     public func extended(with changes: [[UInt8]], to cut: Cut) -> BoardSnapshot {
-        BoardSnapshot(room: room, board: board, cut: self.cut.merged(with: cut), changes: self.changes + changes)
+        var extended = self
+        extended.cut = self.cut.merged(with: cut)
+        extended.columns.reserveCapacity(changes: changes.count, operationBytes: changes.reduce(0) { $0 + $1.count })
+        for change in changes { extended.columns.append(change) }
+        return extended
     }
 }
