@@ -1,5 +1,5 @@
 import Foundation
-public import InkwellSync
+import InkwellSync
 import SwiftProtobuf
 
 /// Sync protocol frames to and from bytes. Decoding checks the size before parsing and every field
