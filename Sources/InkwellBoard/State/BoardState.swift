@@ -110,8 +110,13 @@ public enum BoardLimits {
 
     static func accepts(_ points: [Point], _ pressures: [Float]?) -> Bool {
         guard !points.isEmpty, points.count <= maximumPointsPerOperation else { return false }
-        guard points.allSatisfy({ $0.isFinite && abs($0.x) <= maximumCoordinate && abs($0.y) <= maximumCoordinate })
-        else { return false }
+        // A NaN or an infinity fails `<=` too. Counted without branching, so that the loop over every
+        // point of every stroke applied runs as vector code.
+        var outside = 0
+        for point in points {
+            outside |= (abs(point.x) <= maximumCoordinate ? 0 : 1) | (abs(point.y) <= maximumCoordinate ? 0 : 1)
+        }
+        guard outside == 0 else { return false }
         guard let pressures else { return true }
         return pressures.count == points.count && pressures.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }
     }
