@@ -68,7 +68,9 @@ INFO_ROWS = [
     ("W3", "concurrent edits, ms per replica", "concurrent_edit_ms_per_replica"),
     ("W4", "sync path, MB/s", "sync.MB_per_s"),
     ("W4", "snapshot path, MB/s", "snapshot.MB_per_s"),
-    ("W4", "snapshot path (deflated for the network), bytes per point", "snapshot.bytes_per_point"),
+    ("W4", "snapshot path, bytes per point", "snapshot.bytes_per_point"),
+    ("W4", "Inkwell: snapshot path deflated for the network, ms", "snapshot_deflated.total_ms"),
+    ("W4", "Inkwell: snapshot path deflated for the network, bytes per point", "snapshot_deflated.bytes_per_point"),
 ]
 W5_ROWS = [
     ("corpus: changes / boards / rooms", None),
