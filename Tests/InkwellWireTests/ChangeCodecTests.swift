@@ -276,6 +276,37 @@ import Testing
             try PointCodec.points(fromResiduals: [Int64(2e9), 0], scale: 1)
         }
     }
+
+    /// The direct point reader (`WireReader.gridPoints`) against ``PointCodec/points(fromResiduals:scale:)``
+    /// on residuals that walk to the board's edge, past it, and to the ends of `Int64`: both accept the
+    /// same points and refuse the same rest.
+    @Test func theDirectPointReaderAcceptsAndRefusesAsTheReferenceDoes() throws {
+        let seed = wireTestSeed("theDirectPointReaderAcceptsAndRefusesAsTheReferenceDoes")
+        var generator = SplitMix64(seed: seed)
+        var outcomes = (accepted: 0, refused: 0)
+        for round in 0..<4_000 {
+            let scale = PointCodec.scales.randomElement(using: &generator)!
+            let edge = Int64(PointCodec.maximumCoordinate) * Int64(scale)
+            let residuals = (0..<2 * Int.random(in: 1...12, using: &generator)).map { _ -> Int64 in
+                switch Int.random(in: 0..<8, using: &generator) {
+                case 0: edge + Int64.random(in: -2...2, using: &generator)
+                case 1: -edge + Int64.random(in: -2...2, using: &generator)
+                case 2: [Int64.max, Int64.min, Int64.max / 2, Int64.min / 2].randomElement(using: &generator)!
+                case 3: Int64.random(in: -edge / 4...edge / 4, using: &generator)
+                default: Int64.random(in: -40...40, using: &generator)
+                }
+            }
+            var wire = WirePoints()
+            wire.scale = scale
+            wire.residuals = residuals
+            let bytes: [UInt8] = try wire.serializedBytes()
+            let reference = try? PointCodec.points(fromResiduals: residuals, scale: scale)
+            let direct = WireReader.gridPoints(bytes, bytes.indices)
+            #expect(direct == reference, "seed \(seed), round \(round): \(residuals) at scale \(scale)")
+            if reference == nil { outcomes.refused += 1 } else { outcomes.accepted += 1 }
+        }
+        #expect(outcomes.accepted > 100 && outcomes.refused > 100)
+    }
 }
 
 /// The board's random operations, on the ink grid as real clients send them.

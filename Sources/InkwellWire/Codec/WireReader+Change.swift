@@ -169,41 +169,40 @@ extension WireReader {
         else { return nil }
         let factor = Double(scale)
         var values = WireReader(bytes, from: packed.lowerBound, to: packed.upperBound)
-        var points: [Point] = []
-        // Each point takes at least two bytes.
-        points.reserveCapacity(min(packed.count / 2, WireLimits.maximumPointsPerOperation))
-        var previous = (x: Int64(0), y: Int64(0))
-        var beforePrevious = (x: Int64(0), y: Int64(0))
-        while !values.isAtEnd {
-            guard points.count < WireLimits.maximumPointsPerOperation, let x = values.varint(), let y = values.varint()
-            else { return nil }
-            let dx = Int64(bitPattern: x >> 1) ^ -Int64(bitPattern: x & 1)
-            let dy = Int64(bitPattern: y >> 1) ^ -Int64(bitPattern: y & 1)
-            var current = (x: dx, y: dy)
-            if points.count >= 1 {
-                var predicted = previous
-                if points.count >= 2 {
-                    let (doubleX, overflowX) = previous.x.multipliedReportingOverflow(by: 2)
-                    let (doubleY, overflowY) = previous.y.multipliedReportingOverflow(by: 2)
-                    let (px, overflowPX) = doubleX.subtractingReportingOverflow(beforePrevious.x)
-                    let (py, overflowPY) = doubleY.subtractingReportingOverflow(beforePrevious.y)
-                    guard !(overflowX || overflowY || overflowPX || overflowPY) else { return nil }
-                    predicted = (px, py)
+        // Each point takes at least two bytes, so the array is allocated once, at its most.
+        let capacity = min(packed.count / 2, WireLimits.maximumPointsPerOperation)
+        var valid = true
+        let points = [Point](unsafeUninitializedCapacity: capacity) { buffer, count in
+            var previous = (x: Int64(0), y: Int64(0))
+            var beforePrevious = (x: Int64(0), y: Int64(0))
+            while !values.isAtEnd {
+                guard count < capacity, let x = values.varint(), let y = values.varint() else {
+                    valid = false
+                    return
                 }
-                let (sx, overflowSX) = predicted.x.addingReportingOverflow(dx)
-                let (sy, overflowSY) = predicted.y.addingReportingOverflow(dy)
-                guard !(overflowSX || overflowSY) else { return nil }
-                current = (sx, sy)
+                let dx = Int64(bitPattern: x >> 1) ^ -Int64(bitPattern: x & 1)
+                let dy = Int64(bitPattern: y >> 1) ^ -Int64(bitPattern: y & 1)
+                // An accepted point lies within `maximumCoordinate` × 1,024 < 2^40 grid steps of the
+                // origin, so the prediction from the two before it (2 · previous − the one before) lies
+                // within 2^42, and its sum with any residual is either exact or wraps past 2^62, where
+                // it fails the bound below: wrapping refuses exactly what checked arithmetic refuses.
+                let predicted =
+                    count >= 2
+                    ? (x: previous.x &* 2 &- beforePrevious.x, y: previous.y &* 2 &- beforePrevious.y) : previous
+                let (cx, cy) = (predicted.x &+ dx, predicted.y &+ dy)
+                let point = Point(Double(cx) / factor, Double(cy) / factor)
+                guard abs(point.x) <= PointCodec.maximumCoordinate, abs(point.y) <= PointCodec.maximumCoordinate
+                else {
+                    valid = false
+                    return
+                }
+                (buffer.baseAddress! + count).initialize(to: point)
+                count += 1
+                beforePrevious = previous
+                previous = (cx, cy)
             }
-            let point = Point(Double(current.x) / factor, Double(current.y) / factor)
-            guard abs(point.x) <= PointCodec.maximumCoordinate, abs(point.y) <= PointCodec.maximumCoordinate else {
-                return nil
-            }
-            points.append(point)
-            beforePrevious = previous
-            previous = current
         }
-        return points
+        return valid ? points : nil
     }
 
     private static func points(_ bytes: [UInt8], _ range: Range<Int>) -> WirePoints? {
