@@ -51,17 +51,20 @@ import Testing
         return (made, laidOut)
     }
 
+    /// `value` as a varint one byte longer than it needs: the same number, not written canonically.
+    static func paddedVarint(_ value: UInt64) -> [UInt8] {
+        var writer = WireWriter(capacity: 11)
+        writer.varint(value)
+        var padded = writer.bytes
+        padded[padded.count - 1] |= 0x80
+        return padded + [0]
+    }
+
     /// `bytes` with its seq written in one byte more than it needs: the same change, not canonical.
     static func withLongSeq(_ bytes: [UInt8], seq: UInt64) -> [UInt8] {
-        var long = WireWriter(capacity: 12)
-        long.key(2, 0)
-        long.varint(seq)
-        var padded = long.bytes
-        padded[padded.count - 1] |= 0x80
-        padded.append(0)
         let start = 18
         let length = 1 + WireWriter.varintSize(seq)
-        return Array(bytes[..<start]) + padded + Array(bytes[(start + length)...])
+        return Array(bytes[..<start]) + [0x10] + paddedVarint(seq) + Array(bytes[(start + length)...])
     }
 
     /// `bytes` (the encoding of `change`) with its first operation's length written in one byte more
@@ -74,13 +77,8 @@ import Testing
                 boardBytes: change.payload.board.rawValue.utf8.count,
                 schemaVersion: WireSchema.current
             ) + 1
-        let length = OperationCodec.bytes(change.payload.operations[0], in: change.id).count
-        var long = WireWriter(capacity: 12)
-        long.varint(UInt64(length))
-        var padded = long.bytes
-        padded[padded.count - 1] |= 0x80
-        padded.append(0)
-        return Array(bytes[..<start]) + padded + Array(bytes[(start + WireWriter.varintSize(UInt64(length)))...])
+        let length = UInt64(OperationCodec.bytes(change.payload.operations[0], in: change.id).count)
+        return Array(bytes[..<start]) + paddedVarint(length) + Array(bytes[(start + WireWriter.varintSize(length))...])
     }
 
     @Test func everyChangeComesBackExactlyAsItCameInOrder() throws {
