@@ -29,15 +29,21 @@ extension BoardState {
         return changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
     }
 
-    /// Makes room for `count` more changes (each adding a stroke, at most), so that a bulk load does not
-    /// rehash its tables again and again as they grow: a cold open or a catch-up knows how many come.
+    /// Makes room for `count` more changes (each adding a stroke, at most), so that a bulk load into an
+    /// empty board (a cold open, a new device's catch-up) does not rehash its tables again and again as
+    /// they grow.
     ///
-    /// - Complexity: O(strokes + count) when the tables grow; O(1) when they have room.
+    /// A board that already holds changes grows its tables as they fill instead: the standard library's
+    /// `reserveCapacity` moves every entry through generic code, which took a fifth of taking in a pack
+    /// of 1,100 changes into a board of 2,000 (W3), where growing as it fills moves them in code
+    /// specialised for the board's tables.
+    ///
+    /// - Complexity: O(count) for an empty board; O(1) otherwise.
     public mutating func reserveCapacity(changes count: Int) {
-        guard count > 0 else { return }
-        applied.reserveCapacity(applied.count + count)
-        records.reserveCapacity(records.count + count)
-        stack.reserveCapacity(stack.count + count)
+        guard count > 0, applied.isEmpty, records.isEmpty else { return }
+        applied.reserveCapacity(count)
+        records.reserveCapacity(count)
+        stack.reserveCapacity(count)
     }
 
     mutating func apply(_ operation: BoardOperation, at position: OpStamp, delta: inout BoardDelta) {
