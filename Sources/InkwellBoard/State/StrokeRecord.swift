@@ -126,8 +126,11 @@ struct StrokeRecord: Sendable {
     /// - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
     mutating func recomputeVisibility(isActive: ActivityCheck) {
         var hidden = IntervalSet()
-        for change in erases.keys.sorted() where isActive(change) {
-            for interval in erases[change]! { hidden.insert(interval) }
+        // Most strokes were never erased: no keys to sort.
+        if !erases.isEmpty {
+            for change in erases.keys.sorted() where isActive(change) {
+                for interval in erases[change]! { hidden.insert(interval) }
+            }
         }
         for append in appends where !isActive(append.change) {
             hidden.insert(
