@@ -42,19 +42,30 @@ struct BenchReplica {
         return bytes
     }
 
-    /// Decodes and applies a change from elsewhere, and logs it.
+    /// Decodes and applies a change from elsewhere, logs it, and lets the clock witness its stamp.
     mutating func receive(change bytes: [UInt8]) throws {
-        let change = try ChangeCodec.decode(bytes)
-        board.apply(change)
-        clock.witness(change.stamp, wallMilliseconds: wall.millisecondsSince1970())
-        try log.insert(Change(id: change.id, stamp: change.stamp, payload: bytes))
+        clock.witness(try take(change: bytes), wallMilliseconds: wall.millisecondsSince1970())
     }
 
-    /// Applies every change of an encoded pack.
+    /// Applies every change of an encoded pack; the clock witnesses the pack's latest stamp once, as
+    /// `SyncClient` does for the packs of a frame.
     mutating func receive(pack bytes: [UInt8]) throws {
         let entries = try PackCodec.decode(bytes).entries
         board.reserveCapacity(changes: entries.count)
-        for entry in entries { try receive(change: entry.change) }
+        var latest: Stamp?
+        for entry in entries {
+            let stamp = try take(change: entry.change)
+            latest = max(latest ?? stamp, stamp)
+        }
+        if let latest { clock.witness(latest, wallMilliseconds: wall.millisecondsSince1970()) }
+    }
+
+    /// Decodes, applies and logs a change; returns its stamp.
+    private mutating func take(change bytes: [UInt8]) throws -> Stamp {
+        let change = try ChangeCodec.decode(bytes)
+        board.apply(change)
+        try log.insert(Change(id: change.id, stamp: change.stamp, payload: bytes))
+        return change.stamp
     }
 
     /// Makes room for `count` more changes, when a bulk load knows how many come.
