@@ -31,8 +31,7 @@ public struct BoardSnapshot: Sendable {
 
     public init(room: String, board: BoardID, cut: Cut, changes: [[UInt8]]) {
         self.init(room: room, board: board, cut: cut, columns: ChangeColumns(board: board))
-        columns.reserveCapacity(changes: changes.count, operationBytes: changes.reduce(0) { $0 + $1.count })
-        for change in changes { columns.append(change) }
+        columns.append(contentsOf: changes)
     }
 
     init(room: String, board: BoardID, cut: Cut, columns: ChangeColumns) {
@@ -128,8 +127,7 @@ extension BoardSnapshot {
     public func extended(with changes: [[UInt8]], to cut: Cut) -> BoardSnapshot {
         var extended = self
         extended.cut = self.cut.merged(with: cut)
-        extended.columns.reserveCapacity(changes: changes.count, operationBytes: changes.reduce(0) { $0 + $1.count })
-        for change in changes { extended.columns.append(change) }
+        extended.columns.append(contentsOf: changes)
         return extended
     }
 }

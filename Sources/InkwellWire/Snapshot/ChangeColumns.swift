@@ -45,14 +45,20 @@ struct ChangeColumns: Sendable {
     /// How many changes are laid out by column (the rest are kept whole).
     var laidOutCount: Int { seqs.count }
 
-    /// Makes room for `count` more changes with `operationBytes` bytes of operations among them.
-    mutating func reserveCapacity(changes count: Int, operationBytes: Int) {
+    /// Adds encoded changes after the others, each as ``append(_:)`` adds it, with room made for them
+    /// all first.
+    ///
+    /// - Complexity: O(size of the changes).
+    mutating func append(contentsOf changes: [[UInt8]]) {
+        let count = changes.count
         replicaOf.reserveCapacity(seqs.count + count)
         seqs.reserveCapacity(seqs.count + count)
         stamps.reserveCapacity(seqs.count + count)
         operationCounts.reserveCapacity(seqs.count + count)
         operationEnds.reserveCapacity(operationEnds.count + count)
-        operations.reserveCapacity(operations.count + operationBytes)
+        // Whole changes: their operations are a little less.
+        operations.reserveCapacity(operations.count + changes.reduce(0) { $0 + $1.count })
+        for change in changes { append(change) }
     }
 
     /// Adds an encoded change after the others: by column if its columns give back its exact bytes,
