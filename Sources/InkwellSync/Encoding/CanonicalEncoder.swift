@@ -22,10 +22,9 @@ public struct CanonicalEncoder: Sendable {
         writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
+    /// Big-endian, written as one run: boards encode every coordinate this way.
     public mutating func writeFixed64(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-        }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Length-prefixed raw bytes.
