@@ -39,6 +39,10 @@ extension AnchorWorkloads {
         var penUp = BenchReplica(random: &random)
         let whole = penUp.commit([.addStroke(style, points: points, pressures: nil)])
         let wireBytes = Double(wire.map(\.count).reduce(0, +))
+        // The least a change that stands on its own can carry besides its operation: its replica's 16
+        // bytes and its stamp's wall-clock milliseconds, a varint of 41 bits (6 bytes) in this century.
+        let last = try! ChangeCodec.decode(wire.last!)
+        let floor = last.id.replica.bytes.count + (70 - last.stamp.wallMilliseconds.leadingZeroBitCount) / 7
         let perPoint = Double(count)
         return [
             Figure(workload: "W1", figure: "points", value: perPoint),
@@ -50,6 +54,7 @@ extension AnchorWorkloads {
             Figure(workload: "W1", figure: "snapshot_bytes_per_point", value: Double(snapshot.count) / perPoint),
             Figure(workload: "W1", figure: "remote_apply_us_per_update", value: apply * 1e6 / perPoint),
             Figure(workload: "W1", figure: "pen_up_change_bytes_per_point", value: Double(whole.count) / perPoint),
+            Figure(workload: "W1", figure: "self_contained_floor_bytes_per_point", value: Double(floor)),
         ]
     }
 }

@@ -25,7 +25,8 @@ extension AnchorWorkloads {
         var edit = Double.infinity
         var exchanged = 0
         var converged = true
-        for _ in 0..<runs {
+        var zlib = 0.0
+        for run in 0..<runs {
             var a = try! BenchReplica(random: &random, restoring: snapshot)
             var b = try! BenchReplica(random: &random, restoring: snapshot)
             let editing = ContinuousClock().measure {
@@ -33,6 +34,12 @@ extension AnchorWorkloads {
                 for index in deleteA { a.commit([.set(origin.stroke(seq: UInt64(index + 1)), .deleted(true))]) }
                 for stroke in addB { b.commit([stroke.addition]) }
                 for index in deleteB { b.commit([.set(origin.stroke(seq: UInt64(index + 1)), .deleted(true))]) }
+            }
+            if run == 0 {
+                // The two packs the exchange below sends, before it sends them.
+                zlib =
+                    zlibSeconds(packing: a.log.changes(notIn: b.log.frontier).map(\.payload))
+                    + zlibSeconds(packing: b.log.changes(notIn: a.log.frontier).map(\.payload))
             }
             var bytes = 0
             let merging = ContinuousClock().measure {
@@ -54,6 +61,7 @@ extension AnchorWorkloads {
         return [
             Figure(workload: "W3", figure: "expected_strokes_after", value: Double(expected)),
             Figure(workload: "W3", figure: "merge_ms", value: merge * 1e3),
+            Figure(workload: "W3", figure: "merge_zlib_ms", value: zlib * 1e3),
             Figure(workload: "W3", figure: "bytes_exchanged", value: Double(exchanged)),
             Figure(
                 workload: "W3",

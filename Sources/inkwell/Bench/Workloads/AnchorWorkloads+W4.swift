@@ -28,6 +28,8 @@ extension AnchorWorkloads {
                 )
             )
         }
+        // Every change, as the sync path's one pack holds them.
+        let zlib = zlibSeconds(packing: history)
         var figures: [Figure] = []
         for mode in ["sync", "stored", "snapshot", "snapshot_deflated"] {
             var encode = Double.infinity
@@ -84,6 +86,7 @@ extension AnchorWorkloads {
                 Figure(workload: "W4", figure: "\(mode).points_per_s", value: Double(points) / total),
             ]
         }
+        figures.append(Figure(workload: "W4", figure: "sync.zlib_ms", value: zlib * 1e3))
         return figures
     }
 }
