@@ -35,10 +35,10 @@ struct HostileFindings {
         }
     }
 
-    /// Adds the problems of how each connection ended.
-    mutating func add(_ observations: [HostileRun.Observation]) {
+    /// Adds the problems of how each connection ended, a violation closed later than `closeLimit` among them.
+    mutating func add(_ observations: [HostileRun.Observation], closeLimit: Duration = HostileRun.closeLimit) {
         for observation in observations {
-            if let problem = HostileRun.problem(with: observation) {
+            if let problem = HostileRun.problem(with: observation, closeLimit: closeLimit) {
                 add("[room \(observation.planned.room)] \(problem)", case: observation.name)
             }
         }
