@@ -173,23 +173,22 @@ extension WireReader {
         let capacity = min(packed.count / 2, WireLimits.maximumPointsPerOperation)
         var valid = true
         let points = [Point](unsafeUninitializedCapacity: capacity) { buffer, count in
+            // Each point is its residual plus the prediction from the point before it and that point's
+            // step (the first point's residual is the point itself, and its step is zero, so the second
+            // is predicted at the first): 2·p[i-1] − p[i-2], without a test for the first two per point.
             var previous = (x: Int64(0), y: Int64(0))
-            var beforePrevious = (x: Int64(0), y: Int64(0))
+            var step = (x: Int64(0), y: Int64(0))
             while !values.isAtEnd {
                 guard count < capacity, let x = values.varint(), let y = values.varint() else {
                     valid = false
                     return
                 }
-                let dx = Int64(bitPattern: x >> 1) ^ -Int64(bitPattern: x & 1)
-                let dy = Int64(bitPattern: y >> 1) ^ -Int64(bitPattern: y & 1)
                 // An accepted point lies within `maximumCoordinate` × 1,024 < 2^40 grid steps of the
-                // origin, so the prediction from the two before it (2 · previous − the one before) lies
-                // within 2^42, and its sum with any residual is either exact or wraps past 2^62, where
-                // it fails the bound below: wrapping refuses exactly what checked arithmetic refuses.
-                let predicted =
-                    count >= 2
-                    ? (x: previous.x &* 2 &- beforePrevious.x, y: previous.y &* 2 &- beforePrevious.y) : previous
-                let (cx, cy) = (predicted.x &+ dx, predicted.y &+ dy)
+                // origin, so a step lies within 2^41, the prediction within 2^42, and its sum with any
+                // residual is either exact or wraps past 2^62, where it fails the bound below: wrapping
+                // refuses exactly what checked arithmetic refuses.
+                let cx = previous.x &+ step.x &+ (Int64(bitPattern: x >> 1) ^ -Int64(bitPattern: x & 1))
+                let cy = previous.y &+ step.y &+ (Int64(bitPattern: y >> 1) ^ -Int64(bitPattern: y & 1))
                 let point = Point(Double(cx) / factor, Double(cy) / factor)
                 guard abs(point.x) <= PointCodec.maximumCoordinate, abs(point.y) <= PointCodec.maximumCoordinate
                 else {
@@ -197,9 +196,9 @@ extension WireReader {
                     return
                 }
                 (buffer.baseAddress! + count).initialize(to: point)
-                count += 1
-                beforePrevious = previous
+                step = count == 0 ? (0, 0) : (cx &- previous.x, cy &- previous.y)
                 previous = (cx, cy)
+                count += 1
             }
         }
         return valid ? points : nil

@@ -17,7 +17,21 @@ struct WireReader {
 
     var isAtEnd: Bool { index == end }
 
+    /// Keys, lengths and most residuals take one byte: that case is inlined, the rest is not.
+    @inline(__always)
     mutating func varint() -> UInt64? {
+        if index < end {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                return UInt64(byte)
+            }
+        }
+        return longVarint()
+    }
+
+    @inline(never)
+    private mutating func longVarint() -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while index < end, shift < 64 {
@@ -33,6 +47,7 @@ struct WireReader {
     }
 
     /// Moves past the next key if it is `field` with `wireType`; else stays put.
+    @inline(__always)
     mutating func key(_ field: UInt64, _ wireType: UInt64) -> Bool {
         let start = index
         if index < end, varint() == field << 3 | wireType { return true }
@@ -58,6 +73,7 @@ struct WireReader {
 
     /// The next field's key, if it is `field` with wire type 2 (length-delimited); the reader moves past
     /// it only then.
+    @inline(__always)
     mutating func lengthDelimited(_ field: UInt64) -> Range<Int>? {
         let start = index
         guard index < end, let key = varint(), key == field << 3 | 2, let length = varint(),
