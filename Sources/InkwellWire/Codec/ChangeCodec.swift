@@ -14,19 +14,26 @@ import SwiftProtobuf
 public enum ChangeCodec {
     /// - Complexity: O(size of the change).
     public static func encode(_ change: BoardChange) -> [UInt8] {
-        // A `Change` message, written directly (see ``WireWriter``); `generatedEncoding(_:)` is the reference.
-        let operations = change.payload.operations.map { OperationCodec.bytes($0, in: change.id) }
-        var wire = WireWriter(
-            capacity: 48 + change.payload.board.rawValue.utf8.count + operations.reduce(0) { $0 + $1.count + 4 }
-        )
-        writeHeader(
-            change.id,
-            stamp: change.stamp.rawValue,
-            board: change.payload.board.rawValue,
-            schemaVersion: WireSchema.current,
-            to: &wire
-        )
-        for operation in operations { wire.field(6, operation) }
+        // A `Change` message, written directly (see ``WireWriter``) into one array of its exact size;
+        // `generatedEncoding(_:)` is the reference.
+        let operations = change.payload.operations.map { OperationLayout($0, in: change.id) }
+        let board = change.payload.board.rawValue
+        let size =
+            headerSize(
+                change.id,
+                stamp: change.stamp.rawValue,
+                boardBytes: board.utf8.count,
+                schemaVersion: WireSchema.current
+            )
+            + operations.reduce(0) { $0 + WireWriter.fieldSize($1.size) }
+        var wire = WireWriter(capacity: size)
+        writeHeader(change.id, stamp: change.stamp.rawValue, board: board, schemaVersion: WireSchema.current, to: &wire)
+        for operation in operations {
+            wire.key(6, 2)
+            wire.varint(UInt64(operation.size))
+            operation.write(to: &wire)
+        }
+        assert(wire.bytes.count == size, "a change is written at the size it was measured at")
         return wire.bytes
     }
 

@@ -46,29 +46,36 @@ enum PointCodec {
 
     /// The residuals of `points` on the grid `scale` (which must hold them).
     static func residuals(of points: [Point], scale: UInt32) -> [Int64] {
-        let factor = Double(scale)
         var result: [Int64] = []
         result.reserveCapacity(points.count * 2)
+        forEachResidual(of: points, scale: scale) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each residual of `points` on the grid `scale` (which must hold them), x then y
+    /// per point: the first point as is, the second as its difference from the first, each later one as
+    /// its difference from the straight-line prediction 2·p[i-1] − p[i-2].
+    @inline(__always)
+    static func forEachResidual(of points: [Point], scale: UInt32, _ body: (Int64) -> Void) {
+        let factor = Double(scale)
         var previous = (x: Int64(0), y: Int64(0))
         var beforePrevious = (x: Int64(0), y: Int64(0))
         for (index, point) in points.enumerated() {
             let current = (x: Int64(point.x * factor), y: Int64(point.y * factor))
-            // Two appends, not `+= [x, y]`: that builds an array per point.
             switch index {
             case 0:
-                result.append(current.x)
-                result.append(current.y)
+                body(current.x)
+                body(current.y)
             case 1:
-                result.append(current.x - previous.x)
-                result.append(current.y - previous.y)
+                body(current.x - previous.x)
+                body(current.y - previous.y)
             default:
-                result.append(current.x - (2 * previous.x - beforePrevious.x))
-                result.append(current.y - (2 * previous.y - beforePrevious.y))
+                body(current.x - (2 * previous.x - beforePrevious.x))
+                body(current.y - (2 * previous.y - beforePrevious.y))
             }
             beforePrevious = previous
             previous = current
         }
-        return result
     }
 
     /// Rebuilds points from residuals, rejecting anything that overflows or leaves the board.

@@ -104,4 +104,14 @@ struct WireWriter {
     static func varintSize(_ value: UInt64) -> Int {
         max(1, (64 - value.leadingZeroBitCount + 6) / 7)
     }
+
+    /// The size of a length-delimited field of `length` bytes whose number is below 16 (a one-byte key).
+    static func fieldSize(_ length: Int) -> Int {
+        1 + varintSize(UInt64(length)) + length
+    }
+
+    /// Bytes already encoded, as they are.
+    mutating func append(_ encoded: [UInt8]) {
+        bytes.append(contentsOf: encoded)
+    }
 }
