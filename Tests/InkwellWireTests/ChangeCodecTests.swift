@@ -283,12 +283,21 @@ import Testing
     @Test func theDirectPointReaderAcceptsAndRefusesAsTheReferenceDoes() throws {
         let seed = wireTestSeed("theDirectPointReaderAcceptsAndRefusesAsTheReferenceDoes")
         var generator = SplitMix64(seed: seed)
-        var outcomes = (accepted: 0, refused: 0)
+        var outcomes = (accepted: 0, refused: 0, longAccepted: 0)
         for round in 0..<4_000 {
             let scale = PointCodec.scales.randomElement(using: &generator)!
             let edge = Int64(PointCodec.maximumCoordinate) * Int64(scale)
-            let residuals = (0..<2 * Int.random(in: 1...12, using: &generator)).map { _ -> Int64 in
-                switch Int.random(in: 0..<8, using: &generator) {
+            // Mostly a few points, read through the stack; every tenth run longer than 64, read in place,
+            // with an edge value in one run of two so that some are accepted.
+            let long = round % 10 == 0
+            let count = long ? Int.random(in: 65...120, using: &generator) : Int.random(in: 1...12, using: &generator)
+            let edgeAt = long && Bool.random(using: &generator) ? Int.random(in: 0..<2 * count, using: &generator) : nil
+            let residuals = (0..<2 * count).map { index -> Int64 in
+                let kind =
+                    long
+                    ? (index == edgeAt ? Int.random(in: 0..<4, using: &generator) : 7)
+                    : Int.random(in: 0..<8, using: &generator)
+                return switch kind {
                 case 0: edge + Int64.random(in: -2...2, using: &generator)
                 case 1: -edge + Int64.random(in: -2...2, using: &generator)
                 case 2: [Int64.max, Int64.min, Int64.max / 2, Int64.min / 2].randomElement(using: &generator)!
@@ -304,8 +313,10 @@ import Testing
             let direct = WireReader.gridPoints(bytes, bytes.indices)
             #expect(direct == reference, "seed \(seed), round \(round): \(residuals) at scale \(scale)")
             if reference == nil { outcomes.refused += 1 } else { outcomes.accepted += 1 }
+            if long, reference != nil { outcomes.longAccepted += 1 }
         }
         #expect(outcomes.accepted > 100 && outcomes.refused > 100)
+        #expect(outcomes.longAccepted > 50, "long runs should be read, not only refused")
     }
 }
 

@@ -171,37 +171,58 @@ extension WireReader {
         var values = WireReader(bytes, from: packed.lowerBound, to: packed.upperBound)
         // Each point takes at least two bytes, so the array is allocated once, at its most.
         let capacity = min(packed.count / 2, WireLimits.maximumPointsPerOperation)
-        var valid = true
-        let points = [Point](unsafeUninitializedCapacity: capacity) { buffer, count in
-            // Each point is its residual plus the prediction from the point before it and that point's
-            // step (the first point's residual is the point itself, and its step is zero, so the second
-            // is predicted at the first): 2·p[i-1] − p[i-2], without a test for the first two per point.
-            var previous = (x: Int64(0), y: Int64(0))
-            var step = (x: Int64(0), y: Int64(0))
-            while !values.isAtEnd {
-                guard count < capacity, let x = values.varint(), let y = values.varint() else {
-                    valid = false
-                    return
-                }
-                // An accepted point lies within `maximumCoordinate` × 1,024 < 2^40 grid steps of the
-                // origin, so a step lies within 2^41, the prediction within 2^42, and its sum with any
-                // residual is either exact or wraps past 2^62, where it fails the bound below: wrapping
-                // refuses exactly what checked arithmetic refuses.
-                let cx = previous.x &+ step.x &+ (Int64(bitPattern: x >> 1) ^ -Int64(bitPattern: x & 1))
-                let cy = previous.y &+ step.y &+ (Int64(bitPattern: y >> 1) ^ -Int64(bitPattern: y & 1))
-                let point = Point(Double(cx) / factor, Double(cy) / factor)
-                guard abs(point.x) <= PointCodec.maximumCoordinate, abs(point.y) <= PointCodec.maximumCoordinate
-                else {
-                    valid = false
-                    return
-                }
-                (buffer.baseAddress! + count).initialize(to: point)
-                step = count == 0 ? (0, 0) : (cx &- previous.x, cy &- previous.y)
-                previous = (cx, cy)
-                count += 1
+        if capacity <= 64 {
+            // A few points (live appends): read onto the stack, then into an array of their count. The
+            // standard library allocates `Array(unsafeUninitializedCapacity:)` through unspecialised
+            // code that looks the storage type up at run time: most of the cost of a one-point read.
+            return withUnsafeTemporaryAllocation(of: Point.self, capacity: capacity) { buffer in
+                guard let count = readGridPoints(&values, factor: factor, into: buffer) else { return nil }
+                return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
             }
         }
+        var valid = true
+        let points = [Point](unsafeUninitializedCapacity: capacity) { buffer, count in
+            guard let read = readGridPoints(&values, factor: factor, into: buffer) else {
+                valid = false
+                return
+            }
+            count = read
+        }
         return valid ? points : nil
+    }
+
+    /// Reads residuals from `values` to its end into `buffer`, rebuilding the points; returns how many,
+    /// or `nil` for more than `buffer` holds, a truncated varint, or a point off the board (then what
+    /// was written is plain `Point` values, which need no deinitialising).
+    @inline(__always)
+    private static func readGridPoints(
+        _ values: inout WireReader,
+        factor: Double,
+        into buffer: UnsafeMutableBufferPointer<Point>
+    ) -> Int? {
+        // Each point is its residual plus the prediction from the point before it and that point's
+        // step (the first point's residual is the point itself, and its step is zero, so the second
+        // is predicted at the first): 2·p[i-1] − p[i-2], without a test for the first two per point.
+        var count = 0
+        var previous = (x: Int64(0), y: Int64(0))
+        var step = (x: Int64(0), y: Int64(0))
+        while !values.isAtEnd {
+            guard count < buffer.count, let x = values.varint(), let y = values.varint() else { return nil }
+            // An accepted point lies within `maximumCoordinate` × 1,024 < 2^40 grid steps of the
+            // origin, so a step lies within 2^41, the prediction within 2^42, and its sum with any
+            // residual is either exact or wraps past 2^62, where it fails the bound below: wrapping
+            // refuses exactly what checked arithmetic refuses.
+            let cx = previous.x &+ step.x &+ (Int64(bitPattern: x >> 1) ^ -Int64(bitPattern: x & 1))
+            let cy = previous.y &+ step.y &+ (Int64(bitPattern: y >> 1) ^ -Int64(bitPattern: y & 1))
+            let point = Point(Double(cx) / factor, Double(cy) / factor)
+            guard abs(point.x) <= PointCodec.maximumCoordinate, abs(point.y) <= PointCodec.maximumCoordinate
+            else { return nil }
+            (buffer.baseAddress! + count).initialize(to: point)
+            step = count == 0 ? (0, 0) : (cx &- previous.x, cy &- previous.y)
+            previous = (cx, cy)
+            count += 1
+        }
+        return count
     }
 
     private static func points(_ bytes: [UInt8], _ range: Range<Int>) -> WirePoints? {
