@@ -17,7 +17,7 @@ extension BoardState {
         for (index, operation) in change.payload.operations.enumerated() {
             apply(operation, at: change.opStamp(index), delta: &delta)
         }
-        applied[change.id] = applying!.effects
+        applied.insert(applying!.effects, for: change.id)
         applying = nil
         return delta
     }
@@ -41,7 +41,6 @@ extension BoardState {
     /// - Complexity: O(count) for an empty board; O(1) otherwise.
     public mutating func reserveCapacity(changes count: Int) {
         guard count > 0, applied.isEmpty, records.isEmpty else { return }
-        applied.reserveCapacity(count)
         records.reserveCapacity(count)
         stack.reserveCapacity(count)
     }

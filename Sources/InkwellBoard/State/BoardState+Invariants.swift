@@ -60,7 +60,7 @@ extension BoardState {
             encoder.write(activity[target]!)
         }
         encoder.write(clears)
-        encoder.write(applied.keys.sorted())
+        encoder.write(applied.ids.sorted())
         return encoder.bytes + canonicalEncoding()
     }
 }

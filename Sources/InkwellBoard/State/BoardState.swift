@@ -15,8 +15,8 @@ public struct BoardState: Sendable {
 
     var records: [StrokeID: StrokeRecord] = [:]
     /// Every change applied, so applying one again changes nothing, with what it touched, so undoing
-    /// or redoing it revisits exactly that. One table for both: a change costs one lookup and one insert.
-    var applied: [ChangeID: Effects] = [:]
+    /// or redoing it revisits exactly that. One record for both: a change costs one lookup and one insert.
+    var applied = AppliedChanges()
     /// The change being applied and what its operations touched so far; stored in ``applied`` when the
     /// change is done (an undo inside the change that targets it sees these).
     var applying: (change: ChangeID, effects: Effects)?
