@@ -87,16 +87,6 @@ struct WireWriter {
         }
     }
 
-    /// A packed `sint64` field (zig-zag varints), left out when empty.
-    mutating func packedSignedVarints(_ field: UInt64, _ values: [Int64]) {
-        guard !values.isEmpty else { return }
-        key(field, 2)
-        var length = 0
-        for value in values { length += Self.varintSize(Self.zigZag(value)) }
-        varint(UInt64(length))
-        for value in values { varint(Self.zigZag(value)) }
-    }
-
     static func zigZag(_ value: Int64) -> UInt64 {
         UInt64(bitPattern: (value << 1) ^ (value >> 63))
     }
