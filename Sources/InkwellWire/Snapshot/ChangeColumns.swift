@@ -99,7 +99,7 @@ struct ChangeColumns: Sendable {
         else { return false }
         let before = (operations: operations.count, ends: operationEnds.count)
         while let range = reader.lengthDelimited(6),
-            range.lowerBound == end + 1 + WireWriter.varintSize(UInt64(range.count)),
+            range.upperBound == end + WireWriter.fieldSize(range.count),
             operationEnds.count - before.ends < WireLimits.maximumOperationsPerChange
         {
             operations.append(contentsOf: bytes[range])
@@ -182,7 +182,7 @@ extension ChangeColumns {
                         stamp: stamp.rawValue,
                         boardBytes: boardBytes,
                         schemaVersion: schemaVersion
-                    ) + ranges.reduce(0) { $0 + $1.count + 4 }
+                    ) + ranges.reduce(0) { $0 + WireWriter.fieldSize($1.count) }
                 )
                 ChangeCodec.writeHeader(
                     id,
