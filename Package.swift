@@ -64,6 +64,7 @@ let package = Package(
                 "InkwellBoard",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -197,6 +198,8 @@ let package = Package(
             name: "InkwellServerTests",
             dependencies: [
                 "InkwellServer",
+                "InkwellBoard",
+                "InkwellGeometry",
                 "InkwellWire",
                 "InkwellSync",
                 "InkwellTesting",
@@ -218,6 +221,8 @@ let package = Package(
                 "InkwellTesting",
                 // The hostile-client tests build frames and packs by hand and audit the server's pack log.
                 "InkwellSync",
+                "InkwellBoard",
+                "InkwellGeometry",
                 "InkwellWire",
                 "InkwellStore",
                 "InkwellServer",

@@ -8,6 +8,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupportedCompression
         case encrypted
         case futureSchema(UInt32)
+        case badSignature
+        case forgedAuthor
+        case wrongRoom
     }
 
     let code: Code
@@ -24,6 +27,13 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Written by a newer schema than this code knows: keep the bytes aside and decode after an upgrade.
     public static func futureSchema(_ version: UInt32) -> WireError { WireError(code: .futureSchema(version)) }
 
+    /// A pack whose signature does not verify against the key it names.
+    public static let badSignature = WireError(code: .badSignature)
+    /// A pack holding a change of a replica other than its signer's.
+    public static let forgedAuthor = WireError(code: .forgedAuthor)
+    /// A pack signed for another room than the one it arrived for.
+    public static let wrongRoom = WireError(code: .wrongRoom)
+
     /// The schema version, when the bytes come from a newer schema.
     public var futureSchemaVersion: UInt32? {
         if case .futureSchema(let version) = code { version } else { nil }
@@ -38,6 +48,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedCompression: "unsupported compression"
         case .encrypted: "the pack is encrypted and no key is available"
         case .futureSchema(let version): "written by schema \(version), newer than \(WireSchema.current)"
+        case .badSignature: "the pack's signature does not verify"
+        case .forgedAuthor: "the pack holds a change of a replica its signer does not own"
+        case .wrongRoom: "the pack was signed for another room"
         }
     }
 }

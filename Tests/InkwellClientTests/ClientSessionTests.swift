@@ -24,14 +24,15 @@ import Testing
     static let welcome = ServerMessage.welcome(
         protocolVersion: SyncProtocol.version,
         server: server,
-        maximumFrameBytes: 1 << 20
+        maximumFrameBytes: 1 << 20,
+        serverTime: 1_800_000_000_000
     )
 
     /// Connects and welcomes, returning the welcome's actions.
     static func open(_ session: inout ClientSession) -> [Action] {
         session.connecting()
         _ = session.connected()
-        return session.received(welcome)
+        return Array(session.received(welcome).drop { $0 == .learnServerTime(milliseconds: 1_800_000_000_000) })
     }
 
     static func pushes(_ actions: [Action]) -> [(room: String, bytes: [UInt8])] {
@@ -59,6 +60,7 @@ import Testing
         )
         #expect(
             session.received(Self.welcome) == [
+                .learnServerTime(milliseconds: 1_800_000_000_000),
                 .send(.subscribe(room: "alpha", after: 0)),
                 .send(.subscribe(room: "beta", after: 7)),
                 .readOutbox(limit: 8 * 512),
@@ -74,19 +76,23 @@ import Testing
         var session = Self.session()
         _ = session.join("room", watermark: 0)
         _ = Self.open(&session)
-        let replica = ReplicaID(using: &random)
+        let key = AuthorKey(using: &random)
         let queued = (1...3).map {
-            queuedChange(room: "room", replica: replica, seq: $0, payloadBytes: 30, using: &random)
+            queuedChange(room: "room", replica: key.replica, seq: $0, payloadBytes: 30, using: &random)
         }
-        let pushes = Self.pushes(session.plan(outbox: queued))
+        let pushes = Self.pushes(session.plan(outbox: queued, keys: [key.replica: key]))
         #expect(pushes.count == 1)
-        let pack = try PackCodec.decode(pushes[0].bytes)
-        #expect(pack.id == PackID(room: "room", changes: queued.map(\.id)))
-        #expect(pack.entries.map(\.change) == queued.map(\.payload))
-        #expect(session.plan(outbox: queued).isEmpty, "changes in flight are not planned twice")
+        let contents = try packContents(pushes[0].bytes)
+        #expect(contents.author == key.replica)
+        #expect(contents.changes == queued.map(\.payload))
+        #expect(
+            session.plan(outbox: queued, keys: [key.replica: key]).isEmpty,
+            "changes in flight are not planned twice"
+        )
+        let id = PackID(of: pushes[0].bytes)
 
         #expect(
-            session.received(.ack(room: "room", pack: pack.id, serverSeq: 1)) == [
+            session.received(.ack(room: "room", pack: id, serverSeq: 1)) == [
                 .persistWatermark(room: "room", position: 1),
                 .acknowledge(queued.map(\.id)),
                 .readOutbox(limit: 8 * 512),
@@ -94,7 +100,7 @@ import Testing
         )
         #expect(session.inFlight.isEmpty)
         // The same ack again (a pack pushed twice is acknowledged twice) changes nothing.
-        #expect(session.received(.ack(room: "room", pack: pack.id, serverSeq: 1)).isEmpty)
+        #expect(session.received(.ack(room: "room", pack: id, serverSeq: 1)).isEmpty)
     }
 
     @Test func unacknowledgedPacksArePushedAgainByteForByteAfterAReconnect() throws {
@@ -103,7 +109,9 @@ import Testing
         _ = session.join("a", watermark: 0)
         _ = session.join("b", watermark: 0)
         _ = Self.open(&session)
-        let replicas = ["a": ReplicaID(using: &random), "b": ReplicaID(using: &random)]
+        let keys = ["a": AuthorKey(using: &random), "b": AuthorKey(using: &random)]
+        let replicas = keys.mapValues(\.replica)
+        let signers = Dictionary(uniqueKeysWithValues: keys.values.map { ($0.replica, $0) })
         var seqs: [String: UInt64] = [:]
         let queued = (0..<12).map { index -> StoredChange in
             let room = index.isMultiple(of: 3) ? "b" : "a"
@@ -116,7 +124,7 @@ import Testing
                 using: &random
             )
         }
-        let pushed = Self.pushes(session.plan(outbox: queued))
+        let pushed = Self.pushes(session.plan(outbox: queued, keys: signers))
         #expect(pushed.count == 6)
         let ids = try pushed.map { try PackCodec.header(of: $0.bytes).id }
         #expect(Set(ids).count == 6)
@@ -146,7 +154,7 @@ import Testing
         #expect(repushed.map(\.bytes) == unacknowledged.map { pushed[$0].bytes })
         // Planning the whole queue now adds nothing for what is still in flight.
         let remaining = Set(session.inFlight.flatMap(\.changes))
-        let fresh = Self.pushes(session.plan(outbox: queued.filter { remaining.contains($0.id) }))
+        let fresh = Self.pushes(session.plan(outbox: queued.filter { remaining.contains($0.id) }, keys: signers))
         #expect(fresh.isEmpty)
     }
 
@@ -155,17 +163,17 @@ import Testing
         var session = Self.session(maximumChanges: 3, inFlight: 2)
         _ = session.join("r", watermark: 0)
         #expect(Self.open(&session).last == .readOutbox(limit: 6))
-        let replica = ReplicaID(using: &random)
+        let key = AuthorKey(using: &random)
         let queued = (1...15).map {
-            queuedChange(room: "r", replica: replica, seq: $0, payloadBytes: 8, using: &random)
+            queuedChange(room: "r", replica: key.replica, seq: $0, payloadBytes: 8, using: &random)
         }
-        let first = Self.pushes(session.plan(outbox: queued))
+        let first = Self.pushes(session.plan(outbox: queued, keys: [key.replica: key]))
         #expect(first.count == 2)
         #expect(session.outboxChanged().isEmpty, "no room in flight: nothing to read")
         let id = session.inFlight[0].id
         let actions = session.received(.ack(room: "r", pack: id, serverSeq: 1))
         #expect(actions.last == .readOutbox(limit: 3 + 3), "one pack still in flight, room for one more")
-        let next = Self.pushes(session.plan(outbox: Array(queued.dropFirst(3))))
+        let next = Self.pushes(session.plan(outbox: Array(queued.dropFirst(3)), keys: [key.replica: key]))
         #expect(next.count == 1)
         #expect(session.inFlight.map { $0.changes.map(\.seq) } == [[4, 5, 6], [7, 8, 9]])
     }
@@ -179,12 +187,18 @@ import Testing
             _ = Self.open(&session)
             let count = Int.random(in: 1...60, using: &random)
             // Each position after the start is either someone else's pack or one of this device's pushes.
-            let replica = ReplicaID(using: &random)
+            let key = AuthorKey(using: &random)
             let ours = (1...count).filter { _ in Bool.random(using: &random) }
             let queued = ours.enumerated().map { index, _ in
-                queuedChange(room: "room", replica: replica, seq: UInt64(index + 1), payloadBytes: 4, using: &random)
+                queuedChange(
+                    room: "room",
+                    replica: key.replica,
+                    seq: UInt64(index + 1),
+                    payloadBytes: 4,
+                    using: &random
+                )
             }
-            _ = session.plan(outbox: queued)
+            _ = session.plan(outbox: queued, keys: [key.replica: key])
             let packIDs = session.inFlight.map(\.id)
             var arrivals: [(position: UInt64, ack: PackID?)] = (1...count).map { (start + UInt64($0), nil) }
             for (index, offset) in ours.enumerated() { arrivals[offset - 1].ack = packIDs[index] }
@@ -322,7 +336,7 @@ import Testing
         session.connecting()
         _ = session.connected()
         #expect(
-            session.received(.ack(room: "r", pack: PackID(high: 1, low: 1), serverSeq: 1)) == [
+            session.received(.ack(room: "r", pack: PackID(of: [1]), serverSeq: 1)) == [
                 .disconnect(reason: "ack before welcome")
             ]
         )

@@ -10,52 +10,55 @@ import Testing
 
 @Suite struct PackIntakeTests {
     static let logger = Logger(label: "test")
+    /// The receiving device's clock: the stamps below are this close to it.
+    static let now: UInt64 = 1_800_000_000_000
 
-    static func change(_ replica: ReplicaID, _ seq: UInt64, using random: inout SeededGenerator) -> BoardChange {
+    struct FixedClock: WallClock {
+        var milliseconds = PackIntakeTests.now
+        func millisecondsSince1970() -> UInt64 { milliseconds }
+    }
+
+    static func change(
+        _ replica: ReplicaID,
+        _ seq: UInt64,
+        stamp: Stamp? = nil,
+        using random: inout SeededGenerator
+    ) -> BoardChange {
         BoardChange(
             id: ChangeID(replica: replica, seq: seq),
-            stamp: Stamp(wallMilliseconds: 1_800_000_000_000 + seq),
+            stamp: stamp ?? Stamp(wallMilliseconds: now + seq),
             payload: randomStroke(using: &random)
         )
     }
 
-    static func pack(_ changes: [BoardChange], room: String, schema: UInt32 = WireSchema.current) -> [UInt8] {
+    static func pack(
+        _ changes: [BoardChange],
+        room: String,
+        by key: AuthorKey,
+        schema: UInt32 = WireSchema.current
+    ) -> [UInt8] {
         PackCodec.encode(
-            Pack(
-                id: PackID(room: room, changes: changes.map(\.id)),
-                schemaVersion: schema,
-                entries: changes.map { Pack.Entry(room: room, change: ChangeCodec.encode($0)) }
-            )
+            Pack(room: room, schemaVersion: schema, changes: changes.map(ChangeCodec.encode)),
+            signedBy: key
         )
     }
 
     @Test func packsAreStoredSetAsideOrSkippedAndAllCountAsSeen() throws {
         var random = SeededGenerator(seed: seed("packsAreStoredSetAsideOrSkippedAndAllCountAsSeen"))
         let store = try Store.inMemory()
-        let intake = PackIntake(store: store)
-        let alice = ReplicaID(using: &random)
-        let bob = ReplicaID(using: &random)
-        let good = (1...3).map { Self.change(alice, $0, using: &random) }
+        let intake = PackIntake(store: store, clock: FixedClock())
+        let alice = AuthorKey(using: &random)
+        let bob = AuthorKey(using: &random)
+        let good = (1...3).map { Self.change(alice.replica, $0, using: &random) }
         // Bob's seq 1 is already stored with other content: the one in the pack reuses the id.
-        let stored = Self.change(bob, 1, using: &random)
+        let stored = Self.change(bob.replica, 1, using: &random)
         try store.append([StoredChange(stored, room: "room")])
-        let impostor = Self.change(bob, 1, using: &random)
-        let bobsNext = Self.change(bob, 2, using: &random)
-        let elsewhere = Self.change(ReplicaID(using: &random), 1, using: &random)
-        let mixed = PackCodec.encode(
-            Pack(
-                id: PackID(high: 1, low: 2),
-                entries: [
-                    Pack.Entry(room: "room", change: ChangeCodec.encode(impostor)),
-                    Pack.Entry(room: "room", change: ChangeCodec.encode(bobsNext)),
-                    Pack.Entry(room: "another", change: ChangeCodec.encode(elsewhere)),
-                    Pack.Entry(room: "room", change: [0xFF, 0x01, 0x02]),
-                ]
-            )
-        )
-        let future = Self.pack([Self.change(alice, 4, using: &random)], room: "room", schema: 99)
+        let impostor = Self.change(bob.replica, 1, using: &random)
+        let bobsNext = Self.change(bob.replica, 2, using: &random)
+        let mixed = Self.pack([impostor, bobsNext], room: "room", by: bob)
+        let future = Self.pack([Self.change(alice.replica, 4, using: &random)], room: "room", by: alice, schema: 99)
         let packs = [
-            StoredPack(serverSeq: 5, bytes: Self.pack(good, room: "room")),
+            StoredPack(serverSeq: 5, bytes: Self.pack(good, room: "room", by: alice)),
             StoredPack(serverSeq: 6, bytes: future),
             StoredPack(serverSeq: 7, bytes: [0x0A, 0xFF, 0xFF]),
             StoredPack(serverSeq: 8, bytes: mixed),
@@ -67,13 +70,12 @@ import Testing
         #expect(result.inserted.map(\.change) == good + [bobsNext])
         #expect(result.inserted.allSatisfy { $0.origin == .remote && $0.room == "room" })
         #expect(result.setAside == 1)
-        #expect(result.rejected == 2, "the undecodable change and the impostor")
+        #expect(result.forged == 1, "the bytes that are no pack")
+        #expect(result.rejected == 1, "the impostor")
         #expect(result.latestStamp == [good.map(\.stamp).max()!, impostor.stamp, bobsNext.stamp].max())
         #expect(try store.change(stored.id).map { try $0.boardChange() } == stored, "the stored change is kept")
-        #expect(try store.change(elsewhere.id) == nil, "an entry for another room is not stored")
         let aside = try store.storedAside(upTo: 99)
-        #expect(aside.map(\.bytes) == [future])
-        #expect(aside.map(\.schemaVersion) == [99])
+        #expect(aside.map(\.bytes) == [future, [0x0A, 0xFF, 0xFF]])
         #expect(try store.outboxSize().changes == 0, "received changes are not queued for upload")
         for change in good {
             let kept = try #require(try store.change(change.id))
@@ -82,6 +84,79 @@ import Testing
 
         let again = try intake.ingest(room: "room", packs: [packs[0]], logger: Self.logger)
         #expect(again.positions == [5] && again.inserted.isEmpty, "storing a pack again is harmless")
+        try store.checkInvariants()
+    }
+
+    /// Whatever the server relays, a receiver applies nothing it cannot attribute: a pack with another
+    /// replica's change, a pack signed for another room, a tampered pack, one with no signature.
+    @Test func forgedPacksAreKeptAsideAndNeverApplied() throws {
+        var random = SeededGenerator(seed: seed("forgedPacksAreKeptAsideAndNeverApplied"))
+        let store = try Store.inMemory()
+        let intake = PackIntake(store: store, clock: FixedClock())
+        let mallory = AuthorKey(using: &random)
+        let victim = AuthorKey(using: &random)
+        let own = Self.change(mallory.replica, 1, using: &random)
+        let forged = Self.change(victim.replica, 1, using: &random)
+        var tampered = Self.pack([own], room: "room", by: mallory)
+        tampered[tampered.count / 2] ^= 0x10
+        let honest = Self.pack([own], room: "room", by: mallory)
+        let packs = [
+            StoredPack(serverSeq: 1, bytes: Self.pack([forged], room: "room", by: mallory)),
+            StoredPack(serverSeq: 2, bytes: Self.pack([own, forged], room: "room", by: mallory)),
+            StoredPack(serverSeq: 3, bytes: Self.pack([own], room: "elsewhere", by: mallory)),
+            StoredPack(serverSeq: 4, bytes: tampered),
+            StoredPack(serverSeq: 5, bytes: Array(honest.dropLast(66))),
+            StoredPack(serverSeq: 6, bytes: Array(honest.dropLast(1))),
+        ]
+        let result = try intake.ingest(room: "room", packs: packs, logger: Self.logger)
+        #expect(result.forged == packs.count)
+        #expect(result.inserted.isEmpty)
+        #expect(result.positions == [1, 2, 3, 4, 5, 6], "refused packs count as seen: they never become good")
+        #expect(try store.change(forged.id) == nil)
+        #expect(try store.change(own.id) == nil)
+        #expect(try store.storedAside(upTo: WireSchema.current).map(\.bytes) == packs.map(\.bytes))
+        // The honest pack beside them is taken.
+        let taken = try intake.ingest(
+            room: "room",
+            packs: [StoredPack(serverSeq: 7, bytes: honest)],
+            logger: Self.logger
+        )
+        #expect(taken.inserted.map(\.change) == [own])
+        try store.checkInvariants()
+    }
+
+    /// A change stamped beyond the lead (the end of time included) is kept aside, not applied and not
+    /// witnessed; once the clock catches up, a review takes it in.
+    @Test func changesStampedTooFarAheadWaitForTheClock() throws {
+        var random = SeededGenerator(seed: seed("changesStampedTooFarAheadWaitForTheClock"))
+        let store = try Store.inMemory()
+        let key = AuthorKey(using: &random)
+        let lead = SyncProtocol.maximumStampLeadMilliseconds
+        let atTheBound = Self.change(key.replica, 1, stamp: Stamp(wallMilliseconds: Self.now + lead), using: &random)
+        let justPast = Self.change(key.replica, 2, stamp: Stamp(wallMilliseconds: Self.now + lead + 1), using: &random)
+        let endOfTime = Self.change(key.replica, 3, stamp: Stamp(rawValue: .max), using: &random)
+        let packs = [
+            StoredPack(serverSeq: 1, bytes: Self.pack([atTheBound, justPast, endOfTime], room: "room", by: key))
+        ]
+        let result = try PackIntake(store: store, clock: FixedClock()).ingest(
+            room: "room",
+            packs: packs,
+            logger: Self.logger
+        )
+        #expect(result.inserted.map(\.change) == [atTheBound])
+        #expect(result.setAside == 2)
+        #expect(result.latestStamp == atTheBound.stamp, "what is kept aside is not witnessed")
+        var clock = HybridLogicalClock()
+        if let latest = result.latestStamp { clock.witness(latest, wallMilliseconds: Self.now) }
+        #expect(clock.next(wallMilliseconds: Self.now) > atTheBound.stamp)
+
+        // Two milliseconds later, the change just past the bound is due; the end of time never is.
+        let later = PackIntake(store: store, clock: FixedClock(milliseconds: Self.now + 2))
+        #expect(try later.review(logger: Self.logger).map(\.change) == [justPast])
+        #expect(try store.change(justPast.id) != nil)
+        #expect(try store.change(endOfTime.id) == nil)
+        #expect(try store.storedAside(upTo: WireSchema.current).count == 1)
+        #expect(try later.review(logger: Self.logger).isEmpty)
         try store.checkInvariants()
     }
 }

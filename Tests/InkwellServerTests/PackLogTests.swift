@@ -18,7 +18,7 @@ import Testing
     static func push(_ room: String, _ id: UInt64, size: Int = 10) -> PackLog.Push {
         PackLog.Push(
             room: room,
-            pack: PackID(high: id, low: id),
+            pack: PackID(of: [UInt8](repeating: UInt8(id % 251), count: 8) + [UInt8(id >> 8), UInt8(id & 0xFF)]),
             bytes: [UInt8](repeating: UInt8(id % 251), count: size)
         )
     }

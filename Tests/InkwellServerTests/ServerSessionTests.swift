@@ -1,3 +1,4 @@
+import InkwellBoard
 import InkwellServer
 import InkwellSync
 import InkwellTesting
@@ -15,18 +16,41 @@ import Testing
             agent: "tests"
         )
     )
-    static let pack = PackCodec.encode(
-        Pack(id: PackID(high: 3, low: 4), entries: [.init(room: "r", change: [1, 2, 3])])
-    )
+    /// The server's clock in these tests: a fixed instant.
+    struct FixedClock: WallClock {
+        var milliseconds: UInt64 = 1_800_000_000_000
+        func millisecondsSince1970() -> UInt64 { milliseconds }
+    }
+
+    static let key = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0x11, count: 32))
+    static let other = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0x22, count: 32))
+
+    /// A pack of `key`'s change `seq` (or `replica`'s, to forge one), stamped `ahead` ms after the server's clock.
+    static func pack(
+        room: String = "r",
+        by key: AuthorKey = key,
+        replica: ReplicaID? = nil,
+        seq: UInt64 = 1,
+        ahead: UInt64 = 0
+    ) -> [UInt8] {
+        let change = BoardChange(
+            id: ChangeID(replica: replica ?? key.replica, seq: seq),
+            stamp: Stamp(wallMilliseconds: FixedClock().milliseconds + ahead),
+            payload: BoardEdit(board: "main", operations: [.clear])
+        )
+        return PackCodec.encode(Pack(room: room, changes: [ChangeCodec.encode(change)]), signedBy: key)
+    }
+
+    static let pack = pack()
 
     static func opened() -> ServerSession {
-        var session = ServerSession(server: server)
+        var session = ServerSession(server: server, wallClock: FixedClock())
         _ = session.received(hello)
         return session
     }
 
     @Test func helloIsAnsweredWithWelcome() {
-        var session = ServerSession(server: Self.server)
+        var session = ServerSession(server: Self.server, wallClock: FixedClock())
         #expect(
             session.received(Self.hello)
                 == [
@@ -34,7 +58,8 @@ import Testing
                         .welcome(
                             protocolVersion: SyncProtocol.version,
                             server: Self.server,
-                            maximumFrameBytes: UInt32(SyncProtocol.maximumFrameBytes)
+                            maximumFrameBytes: UInt32(SyncProtocol.maximumFrameBytes),
+                            serverTime: FixedClock().milliseconds
                         )
                     )
                 ]
@@ -65,7 +90,7 @@ import Testing
     }
 
     @Test func aNewerClientIsSpokenToInTheNewestCommonVersion() {
-        var session = ServerSession(server: Self.server)
+        var session = ServerSession(server: Self.server, wallClock: FixedClock())
         let actions = session.received(
             SyncCodec.encode(.hello(protocolVersion: 9, minimumProtocolVersion: 1, device: Self.device, agent: "new"))
         )
@@ -73,9 +98,10 @@ import Testing
             actions == [
                 .send(
                     .welcome(
-                        protocolVersion: 1,
+                        protocolVersion: SyncProtocol.version,
                         server: Self.server,
-                        maximumFrameBytes: UInt32(SyncProtocol.maximumFrameBytes)
+                        maximumFrameBytes: UInt32(SyncProtocol.maximumFrameBytes),
+                        serverTime: FixedClock().milliseconds
                     )
                 )
             ]
@@ -87,15 +113,9 @@ import Testing
         #expect(session.received(SyncCodec.encode(.subscribe(room: "r", after: 7))) == [.catchUp(room: "r", after: 7)])
         #expect(session.rooms == ["r"])
         let push = session.received(SyncCodec.encode(.push(room: "r", pack: Self.pack)))
-        #expect(
-            push == [.append(room: "r", pack: PackID(high: 3, low: 4), bytes: Self.pack)],
-            "no ack before it is durable"
-        )
-        #expect(
-            session.stored(room: "r", pack: PackID(high: 3, low: 4), serverSeq: 8) == [
-                .send(.ack(room: "r", pack: PackID(high: 3, low: 4), serverSeq: 8))
-            ]
-        )
+        let id = PackID(of: Self.pack)
+        #expect(push == [.append(room: "r", pack: id, bytes: Self.pack)], "no ack before it is durable")
+        #expect(session.stored(room: "r", pack: id, serverSeq: 8) == [.send(.ack(room: "r", pack: id, serverSeq: 8))])
         #expect(session.received(SyncCodec.encode(.unsubscribe(room: "r"))) == [.stopFollowing(room: "r")])
     }
 
@@ -147,7 +167,9 @@ import Testing
         ]
         var closed = 0
         for _ in 0..<5_000 {
-            var session = Bool.random(using: &generator) ? Self.opened() : ServerSession(server: Self.server)
+            var session =
+                Bool.random(using: &generator)
+                ? Self.opened() : ServerSession(server: Self.server, wallClock: FixedClock())
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 var frame = seeds.randomElement(using: &generator)!
                 for _ in 0..<Int.random(in: 0...3, using: &generator) where !frame.isEmpty {
@@ -161,6 +183,97 @@ import Testing
             if session.isClosed { closed += 1 }
         }
         #expect(closed > 0)
+    }
+
+    /// Each forgery is refused with its own code and closes the connection; nothing reaches the log.
+    @Test(
+        arguments: [
+            (
+                "another replica's change", pack(replica: other.replica), ErrorCode.forgedAuthor,
+                CloseCode.policyViolation
+            ),
+            ("replayed into another room", pack(room: "s"), ErrorCode.wrongRoom, CloseCode.policyViolation),
+            ("a flipped signature bit", flipped(pack(), at: -1), ErrorCode.badSignature, CloseCode.invalidPayload),
+            ("a flipped body byte", flipped(pack(), at: 40), ErrorCode.badSignature, CloseCode.invalidPayload),
+            ("a truncated signature", Array(pack().dropLast(5)), ErrorCode.malformedPack, CloseCode.invalidPayload),
+            ("no signature", Array(pack().dropLast(66)), ErrorCode.malformedPack, CloseCode.invalidPayload),
+        ]
+    )
+    func forgedPacksAreRefused(name: String, bytes: [UInt8], code: ErrorCode, close: CloseCode) {
+        var session = Self.opened()
+        let actions = session.received(SyncCodec.encode(.push(room: "r", pack: bytes)))
+        guard case .send(.error(let sent, _, true, _)) = actions.first else {
+            Issue.record("\(name): expected a fatal error frame, got \(actions)")
+            return
+        }
+        #expect(sent == code.rawValue, "\(name)")
+        #expect(actions.last.map(Self.closeCode) == close, "\(name)")
+        #expect(!actions.contains { if case .append = $0 { true } else { false } }, "\(name): nothing stored")
+        #expect(session.isClosed)
+    }
+
+    /// A pack a replica signs for itself holding another replica's change, beside its own: the whole pack goes.
+    @Test func aForgedChangeMixedIntoAnHonestPackRefusesThePack() throws {
+        let own = BoardChange(
+            id: ChangeID(replica: Self.key.replica, seq: 1),
+            stamp: Stamp(wallMilliseconds: FixedClock().milliseconds),
+            payload: BoardEdit(board: "main", operations: [.clear])
+        )
+        let victim = BoardChange(
+            id: ChangeID(replica: Self.other.replica, seq: 1),
+            stamp: own.stamp,
+            payload: own.payload
+        )
+        let bytes = PackCodec.encode(
+            Pack(room: "r", changes: [own, victim].map(ChangeCodec.encode)),
+            signedBy: Self.key
+        )
+        var session = Self.opened()
+        let actions = session.received(SyncCodec.encode(.push(room: "r", pack: bytes)))
+        #expect(actions.first.flatMap(Self.errorCode) == ErrorCode.forgedAuthor.rawValue)
+        #expect(actions.last.map(Self.closeCode) == .policyViolation)
+    }
+
+    /// Stamps up to five minutes ahead of the server's clock are taken; one millisecond more is refused
+    /// without closing, and so is the end of time.
+    @Test func stampsAheadOfTheServersClockAreBounded() {
+        let lead = SyncProtocol.maximumStampLeadMilliseconds
+        var session = Self.opened()
+        let atTheBound = Self.pack(ahead: lead)
+        #expect(
+            session.received(SyncCodec.encode(.push(room: "r", pack: atTheBound)))
+                == [.append(room: "r", pack: PackID(of: atTheBound), bytes: atTheBound)]
+        )
+        for bytes in [Self.pack(seq: 2, ahead: lead + 1), Self.endOfTime()] {
+            let actions = session.received(SyncCodec.encode(.push(room: "r", pack: bytes)))
+            #expect(actions.count == 1)
+            guard case .send(.error(let code, _, false, "r")) = actions.first else {
+                Issue.record("expected a non-fatal refusal, got \(actions)")
+                continue
+            }
+            #expect(code == ErrorCode.stampAhead.rawValue)
+        }
+        #expect(!session.isClosed)
+    }
+
+    /// A change stamped 2^64 − 1, the greatest stamp there is.
+    static func endOfTime() -> [UInt8] {
+        let change = BoardChange(
+            id: ChangeID(replica: key.replica, seq: 3),
+            stamp: Stamp(rawValue: .max),
+            payload: BoardEdit(board: "main", operations: [.clear])
+        )
+        return PackCodec.encode(Pack(room: "r", changes: [ChangeCodec.encode(change)]), signedBy: key)
+    }
+
+    static func flipped(_ bytes: [UInt8], at index: Int) -> [UInt8] {
+        var bytes = bytes
+        bytes[index < 0 ? bytes.count + index : index] ^= 0x01
+        return bytes
+    }
+
+    static func errorCode(_ action: ServerSession.Action) -> UInt32? {
+        if case .send(.error(let code, _, _, _)) = action { code } else { nil }
     }
 
     @Test func shutdownClosesWithGoingAway() {

@@ -16,8 +16,8 @@ import Testing
         var generator = SplitMix64(seed: seed)
         let changes = Samples.changes.map(ChangeCodec.encode)
         let packs = [
-            PackCodec.encode(PackCodecTests.samplePack()),
-            PackCodec.encode(PackCodecTests.samplePack(), compression: .none),
+            PackCodecTests.sampleBytes(),
+            PackCodecTests.sampleBytes(compression: .none),
         ]
         let snapshot = BoardSnapshot(
             room: "r",
@@ -56,7 +56,7 @@ import Testing
                     _ = try ChangeCodec.decode(bytes)
                 case 1:
                     let pack = try PackCodec.decode(bytes)
-                    for entry in pack.entries { _ = try? ChangeCodec.decode(entry.change) }
+                    for change in pack.changes { _ = try? ChangeCodec.decode(change) }
                 default:
                     let decoded = try BoardSnapshot(decoding: bytes)
                     _ = decoded.changes

@@ -10,16 +10,13 @@ import Testing
 @testable import InkwellWire
 
 @Suite struct PackCodecTests {
+    /// Alice's sample changes, as one pack of room-a.
     static func samplePack() -> Pack {
-        Pack(
-            id: PackID(high: 1, low: 2),
-            entries: Samples.changes.enumerated().map {
-                Pack.Entry(
-                    room: $0.offset.isMultiple(of: 2) ? "room-a" : "room-b",
-                    change: ChangeCodec.encode($0.element)
-                )
-            }
-        )
+        Pack(room: "room-a", changes: Samples.changes.filter { $0.id.replica == Samples.alice }.map(ChangeCodec.encode))
+    }
+
+    static func sampleBytes(compression: PackCodec.Compression = .deflate) -> [UInt8] {
+        PackCodec.encode(samplePack(), signedBy: Samples.aliceKey, compression: compression)
     }
 
     @Test func directBodyEncodingWritesTheGeneratedMessagesBytes() {
@@ -83,66 +80,78 @@ import Testing
     @Test(arguments: [PackCodec.Compression.none, .deflate])
     func packsRoundTrip(compression: PackCodec.Compression) throws {
         let pack = Self.samplePack()
-        let bytes = PackCodec.encode(pack, compression: compression)
-        #expect(try PackCodec.decode(bytes) == pack)
-        #expect(try PackCodec.header(of: bytes).id == pack.id)
+        let bytes = PackCodec.encode(pack, signedBy: Samples.aliceKey, compression: compression)
+        let decoded = try PackCodec.decode(bytes, room: "room-a")
+        #expect(decoded.pack == pack)
+        #expect(decoded.author == Samples.alice)
+        #expect(decoded.id == PackID(of: bytes))
+        #expect(try PackCodec.header(of: bytes).id == decoded.id)
+        // Deterministic: the same changes and key give the same bytes, so a pack pushed again is stored once.
+        #expect(PackCodec.encode(pack, signedBy: Samples.aliceKey, compression: compression) == bytes)
     }
 
     @Test func manySmallChangesCoalesceAndCompress() throws {
-        let entries = (1...1_000 as ClosedRange<UInt64>).map { seq in
-            Pack.Entry(
-                room: "room",
-                change: ChangeCodec.encode(
-                    Samples.change(
-                        Samples.alice,
-                        seq,
-                        [.appendPoints(Samples.stroke, points: [.init(Double(seq), 5)], pressures: nil)]
-                    )
+        let changes = (1...1_000 as ClosedRange<UInt64>).map { seq in
+            ChangeCodec.encode(
+                Samples.change(
+                    Samples.alice,
+                    seq,
+                    [.appendPoints(Samples.stroke, points: [.init(Double(seq), 5)], pressures: nil)]
                 )
             )
         }
-        let pack = Pack(id: .random(), entries: entries)
-        let plain = PackCodec.encode(pack, compression: .none)
-        let deflated = PackCodec.encode(pack, compression: .deflate)
+        let pack = Pack(room: "room", changes: changes)
+        let plain = PackCodec.encode(pack, signedBy: Samples.aliceKey, compression: .none)
+        let deflated = PackCodec.encode(pack, signedBy: Samples.aliceKey, compression: .deflate)
         #expect(
             deflated.count * 3 < plain.count,
             "repetitive ids and stamps compress well: \(plain.count) → \(deflated.count)"
         )
-        #expect(try PackCodec.decode(deflated) == pack)
+        #expect(try PackCodec.decode(deflated).pack == pack)
     }
 
     /// A hand-made pack from a future schema is kept aside, then decoded by code that knows it.
     @Test func aFuturePackIsRecognisedBeforeItIsOpenedAndDecodedAfterAnUpgrade() throws {
         var pack = Self.samplePack()
         pack.schemaVersion = WireSchema.current + 1
-        let bytes = PackCodec.encode(pack)
+        let bytes = PackCodec.encode(pack, signedBy: Samples.aliceKey)
         #expect(throws: WireError.futureSchema(WireSchema.current + 1)) { try PackCodec.decode(bytes) }
         #expect(try PackCodec.header(of: bytes).schemaVersion == WireSchema.current + 1)
         let upgraded = try PackCodec.decode(bytes, understanding: WireSchema.current + 1)
-        #expect(upgraded.entries == pack.entries)
+        #expect(upgraded.changes == pack.changes)
     }
 
     @Test func decompressionBombsAndLyingSizesAreRejectedWithinTheLimit() throws {
         var zeros = ByteBuffer(bytes: [UInt8](repeating: 0, count: 8 << 20))
         let bomb = try zeros.compress(with: .deflate())
         var wire = WirePack()
-        wire.id = Data(PackID(high: 9, low: 9).bytes)
         wire.compression = .deflate
         wire.body = Data(bomb.readableBytesView)
+        wire.room = "room-a"
+        // Signed by their author, so that it is the body, not the signature, that is judged.
         for declared in [UInt32(1_000), UInt32(4 << 20)] {
             wire.bodySize = declared
-            #expect(throws: WireError.self) { try PackCodec.decode(try wire.serializedBytes()) }
+            #expect(throws: WireError.self) { try PackCodec.decode(try Self.signed(wire)) }
         }
         wire.bodySize = UInt32(WireLimits.maximumPackBodyBytes + 1)
-        #expect(throws: WireError.tooLarge("pack body")) { try PackCodec.decode(try wire.serializedBytes()) }
-        var honest = try WirePack(serializedBytes: PackCodec.encode(Self.samplePack()))
+        #expect(throws: WireError.tooLarge("pack body")) { try PackCodec.decode(try Self.signed(wire)) }
+        var honest = try WirePack(serializedBytes: Self.sampleBytes())
         honest.bodySize += 1
-        #expect(throws: WireError.invalidField("pack.body_size")) { try PackCodec.decode(try honest.serializedBytes()) }
+        #expect(throws: WireError.invalidField("pack.body_size")) { try PackCodec.decode(try Self.signed(honest)) }
     }
 
     @Test func encryptedPacksAreNotOpened() throws {
-        var wire = try WirePack(serializedBytes: PackCodec.encode(Self.samplePack()))
+        var wire = try WirePack(serializedBytes: Self.sampleBytes())
         wire.encryption.scheme = "x25519-aesgcm"
-        #expect(throws: WireError.encrypted) { try PackCodec.decode(try wire.serializedBytes()) }
+        #expect(throws: WireError.encrypted) { try PackCodec.decode(try Self.signed(wire)) }
+    }
+
+    /// `wire` as `key` would sign it: what an author with a real key can send, however hostile.
+    static func signed(_ wire: WirePack, by key: AuthorKey = Samples.aliceKey) throws -> [UInt8] {
+        var wire = wire
+        wire.author = Data(key.publicKey)
+        wire.signature = Data()
+        let unsigned: [UInt8] = try wire.serializedBytes()
+        return unsigned + PackCodec.signatureKey + key.sign(PackCodec.signingInput(unsigned[...]))
     }
 }

@@ -19,7 +19,7 @@ import Testing
             .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: Self.device, agent: "inkwell-tests/1"),
             .subscribe(room: "room.a_b-c", after: 42),
             .unsubscribe(room: "r"),
-            .push(room: "r", pack: PackCodec.encode(PackCodecTests.samplePack())),
+            .push(room: "r", pack: PackCodecTests.sampleBytes()),
             .presence(presence),
         ]
         for message in messages { #expect(try SyncCodec.decodeClient(SyncCodec.encode(message)) == message) }
@@ -27,8 +27,13 @@ import Testing
 
     @Test func serverMessagesRoundTrip() throws {
         let messages: [ServerMessage] = [
-            .welcome(protocolVersion: 1, server: Self.device, maximumFrameBytes: 1 << 20),
-            .ack(room: "r", pack: PackID(high: 1, low: 2), serverSeq: 9),
+            .welcome(
+                protocolVersion: 2,
+                server: Self.device,
+                maximumFrameBytes: 1 << 20,
+                serverTime: 1_795_000_000_000
+            ),
+            .ack(room: "r", pack: PackID(of: [1, 2]), serverSeq: 9),
             .packs(
                 room: "r",
                 packs: [StoredPack(serverSeq: 3, bytes: [1, 2]), StoredPack(serverSeq: 4, bytes: [3])],

@@ -22,9 +22,11 @@ import Testing
             "format": "inkwell-wire-conformance/1",
             "about": "Bytes are lowercase hex. `changes`: `bytes` decode to `json` (the shape of board.json; an "
                 + "unknown operation is {op: unknown, kind, bytes}) and `json` encodes to `reencoded` (or to `bytes` "
-                + "when absent). `points`: an encoded Points message (a presence's ink). `packs`: decode to `id`, "
-                + "`schemaVersion` and `entries` by code understanding `understanding` (default 1); deflate output "
-                + "is not expected to match. `packIds`: PackID(room:changes:). `frames`: ClientFrame or "
+                + "when absent). `points`: an encoded Points message (a presence's ink). `packs`: signed by the key "
+                + "of `seed` (`author`, owning `replica`), decode for `room` to `id` (SHA-256 of `bytes`), "
+                + "`schemaVersion` and `changes` by code understanding `understanding` (default 1); deflate output "
+                + "is not expected to match, plain packs re-encode byte for byte. `refusedPacks`: `bytes` read for "
+                + "`room` fail with `error`. `frames`: ClientFrame or "
                 + "ServerFrame by `direction`. `invalid`: `bytes` (or `pieces`, [hex, count] runs) fail to decode "
                 + "with `error` (WireError's description). `differential`: seeded mutations and Swift's verdict: "
                 + "`error`, or `decoded` (the canonical re-encoding; for packs id, schema and entries).",
@@ -32,7 +34,7 @@ import Testing
             "futureChanges": try WireVectors.futureChanges(),
             "points": try WireVectors.points(),
             "packs": try WireVectors.packs(),
-            "packIds": WireVectors.packIDs(),
+            "refusedPacks": try WireVectors.refusedPacks(),
             "frames": WireVectors.frames(),
             "invalid": try WireVectors.invalid(),
             "differential": try WireVectors.differential(),
@@ -45,10 +47,9 @@ import Testing
         let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let changes = try #require(file["changes"] as? [[String: Any]])
         let packs = try #require(file["packs"] as? [[String: Any]])
-        let packIDs = try #require(file["packIds"] as? [[String: Any]])
         let frames = try #require(file["frames"] as? [[String: Any]])
         let points = try #require(file["points"] as? [[String: Any]])
-        #expect(!changes.isEmpty && !packs.isEmpty && !packIDs.isEmpty && !frames.isEmpty && !points.isEmpty)
+        #expect(!changes.isEmpty && !packs.isEmpty && !frames.isEmpty && !points.isEmpty)
 
         for vector in changes {
             let name = vector["name"] as? String ?? "?"
@@ -68,30 +69,23 @@ import Testing
         for vector in packs {
             let name = vector["name"] as? String ?? "?"
             let bytes = try WireHex.decode(vector["bytes"])
-            let pack = try PackCodec.decode(bytes)
+            let room = try #require(vector["room"] as? String)
+            let pack = try PackCodec.decode(bytes, room: room)
             #expect(WireHex.encode(pack.id.bytes) == vector["id"] as? String, "pack \(name) id")
+            #expect(pack.id == PackID(of: bytes), "pack \(name): the id is the SHA-256 of its bytes")
+            let key = try AuthorKey(rawRepresentation: try WireHex.decode(vector["seed"]))
+            #expect(pack.author == key.replica, "pack \(name) author")
             let jsChanges = try #require(vector["changes"] as? [Any])
-            #expect(pack.entries.count == jsChanges.count, "pack \(name) entries")
-            for (entry, json) in zip(pack.entries, jsChanges) {
-                #expect(entry.room == vector["room"] as? String, "pack \(name) room")
-                #expect(WireJSON.same(WireJSON.change(try ChangeCodec.decode(entry.change)), json), "pack \(name)")
+            #expect(pack.changes.count == jsChanges.count, "pack \(name) changes")
+            for (change, json) in zip(pack.changes, jsChanges) {
+                #expect(WireJSON.same(WireJSON.change(try ChangeCodec.decode(change)), json), "pack \(name)")
             }
-            let room = try #require(vector["room"] as? String)
-            let derived = PackID(
-                room: room,
-                changes: try pack.entries.map { try ChangeCodec.decode($0.change).id }
-            )
-            #expect(derived == pack.id, "pack \(name): the id is PackID(room:changes:)")
             if vector["compression"] as? String == "none" {
-                #expect(PackCodec.encode(pack, compression: .none) == bytes, "pack \(name) re-encodes byte for byte")
+                #expect(
+                    PackCodec.encode(pack.pack, signedBy: key, compression: .none) == bytes,
+                    "pack \(name) re-encodes byte for byte"
+                )
             }
-        }
-        for vector in packIDs {
-            let room = try #require(vector["room"] as? String)
-            let ids = try #require(vector["changes"] as? [[String: Any]]).map(WireJSON.changeID)
-            #expect(
-                WireHex.encode(PackID(room: room, changes: ids).bytes) == vector["id"] as? String
-            )
         }
         for vector in frames {
             let name = vector["name"] as? String ?? "?"
@@ -443,58 +437,100 @@ enum WireVectors {
         }
     }
 
-    static func packIDs() -> [[String: Any]] {
-        let cases: [(String, [ChangeID])] = [
-            ("room", []),
-            ("room", [ChangeID(replica: alice, seq: 1)]),
-            (
-                "room-a",
-                [ChangeID(replica: bob, seq: 3), ChangeID(replica: alice, seq: 9), ChangeID(replica: alice, seq: 2)]
-            ),
-            ("p\u{E2}ge", [ChangeID(replica: alice, seq: 1 << 60), ChangeID(replica: alice, seq: 1 << 60)]),
-        ]
-        return cases.map { room, ids in
-            [
-                "room": room, "changes": ids.map(WireJSON.id),
-                "id": WireHex.encode(PackID(room: room, changes: ids).bytes),
-            ]
+    /// The key that signs the vectors' packs: a fixed seed, so the browser signs the same bytes.
+    static let authorKey = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0xA1, count: 32))
+    /// Another signer, for packs that must be refused.
+    static let otherKey = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0xB2, count: 32))
+
+    /// `changes` made again as `key`'s: a pack holds only its signer's changes.
+    static func authored(_ changes: [BoardChange], by key: AuthorKey = authorKey) -> [BoardChange] {
+        changes.enumerated().map { index, change in
+            Change(
+                id: ChangeID(replica: key.replica, seq: UInt64(index + 1)),
+                stamp: change.stamp,
+                payload: change.payload
+            )
         }
     }
 
     static func packs() throws -> [[String: Any]] {
         let some = (1...6 as ClosedRange<UInt64>).map { seq in
-            change(alice, seq, [.addStroke(pen, points: wave.map { Point($0.x + Double(seq), $0.y) }, pressures: nil)])
-        }
-        let many = randomChanges(seed: 11, count: 120)
-        func pack(_ room: String, _ changes: [BoardChange], schemaVersion: UInt32 = WireSchema.current) -> Pack {
-            Pack(
-                id: PackID(room: room, changes: changes.map(\.id)),
-                schemaVersion: schemaVersion,
-                entries: changes.map { Pack.Entry(room: room, change: ChangeCodec.encode($0)) }
+            change(
+                authorKey.replica,
+                seq,
+                [.addStroke(pen, points: wave.map { Point($0.x + Double(seq), $0.y) }, pressures: nil)]
             )
         }
-        var rooms = pack("room-a", some)
-        rooms.id = PackID(high: 1, low: 2)
-        rooms.entries[1].room = "room-b"
-        let cases: [(String, [UInt8], UInt32)] = [
-            ("deflate", PackCodec.encode(pack("room-a", some)), WireSchema.current),
-            ("no compression", PackCodec.encode(pack("room-a", some), compression: .none), WireSchema.current),
-            ("empty", PackCodec.encode(pack("room-a", [])), WireSchema.current),
-            ("empty, no compression", PackCodec.encode(pack("room-a", []), compression: .none), WireSchema.current),
-            ("several rooms and a chosen id", PackCodec.encode(rooms), WireSchema.current),
-            ("many changes", PackCodec.encode(pack("room-c", many)), WireSchema.current),
-            ("newer schema, read by code that knows it", PackCodec.encode(pack("room-a", some, schemaVersion: 2)), 2),
+        let many = authored(randomChanges(seed: 11, count: 120))
+        func pack(_ room: String, _ changes: [BoardChange], schemaVersion: UInt32 = WireSchema.current) -> Pack {
+            Pack(room: room, schemaVersion: schemaVersion, changes: changes.map(ChangeCodec.encode))
+        }
+        let cases: [(String, Pack, PackCodec.Compression, UInt32)] = [
+            ("deflate", pack("room-a", some), .deflate, WireSchema.current),
+            ("no compression", pack("room-a", some), .none, WireSchema.current),
+            ("empty", pack("room-a", []), .deflate, WireSchema.current),
+            ("empty, no compression", pack("room-a", []), .none, WireSchema.current),
+            ("many changes", pack("room-c", many), .deflate, WireSchema.current),
+            ("newer schema, read by code that knows it", pack("room-a", some, schemaVersion: 2), .deflate, 2),
         ]
-        return try cases.map { name, bytes, understanding in
-            let decoded = try PackCodec.decode(bytes, understanding: understanding)
+        return try cases.map { name, pack, compression, understanding in
+            let bytes = PackCodec.encode(pack, signedBy: authorKey, compression: compression)
+            let decoded = try PackCodec.decode(bytes, room: pack.room, understanding: understanding)
             var vector: [String: Any] = [
                 "name": name, "bytes": WireHex.encode(bytes), "id": WireHex.encode(decoded.id.bytes),
-                "schemaVersion": decoded.schemaVersion,
-                "compression": try WirePack(serializedBytes: bytes).compression == .none ? "none" : "deflate",
-                "entries": decoded.entries.map { ["room": $0.room, "change": WireHex.encode($0.change)] },
+                "schemaVersion": decoded.schemaVersion, "room": decoded.room,
+                "seed": WireHex.encode(authorKey.rawRepresentation), "author": WireHex.encode(authorKey.publicKey),
+                "replica": authorKey.replica.description,
+                "compression": compression == .none ? "none" : "deflate",
+                "changes": decoded.changes.map(WireHex.encode),
             ]
             if understanding != WireSchema.current { vector["understanding"] = understanding }
             return vector
+        }
+    }
+
+    /// Packs every reader refuses, each with the room it is read for and Swift's error: a signature that
+    /// does not hold, a change of another replica, a pack replayed into another room, and broken envelopes.
+    static func refusedPacks() throws -> [[String: Any]] {
+        let own = authored([change(alice, 1, [.erase(StrokeID(change: ChangeID(replica: bob, seq: 1), index: 0), [])])])
+        let foreign = change(otherKey.replica, 1, [.clear])
+        let honest = PackCodec.encode(Pack(room: "room-a", changes: own.map(ChangeCodec.encode)), signedBy: authorKey)
+        var tampered = honest
+        tampered[tampered.count / 3] ^= 0x01
+        var badSignature = honest
+        badSignature[badSignature.count - 1] ^= 0x80
+        let mixed = PackCodec.encode(
+            Pack(room: "room-a", changes: (own + [foreign]).map(ChangeCodec.encode)),
+            signedBy: authorKey
+        )
+        let unsigned = Array(honest.dropLast(66))
+        let truncated = Array(honest.dropLast(1))
+        // The signature field first, then the rest: still the same fields, but not where a signature must be.
+        let signatureFirst = Array(honest.suffix(66)) + unsigned
+        var otherAuthor = try WirePack(serializedBytes: honest)
+        otherAuthor.author = Data(otherKey.publicKey)
+        let cases: [(String, [UInt8], String)] = [
+            ("a flipped byte", tampered, "room-a"),
+            ("a flipped signature bit", badSignature, "room-a"),
+            ("another replica's change mixed in", mixed, "room-a"),
+            ("replayed into another room", honest, "room-b"),
+            ("no signature", unsigned, "room-a"),
+            ("a truncated signature", truncated, "room-a"),
+            ("the signature not last", signatureFirst, "room-a"),
+            ("another author's key", try otherAuthor.serializedBytes(), "room-a"),
+        ]
+        return cases.map { name, bytes, room in
+            ["name": name, "bytes": WireHex.encode(bytes), "room": room, "error": refusal(bytes, room: room)]
+        }
+    }
+
+    /// Why `bytes` are refused when read for `room`, or "accepted".
+    static func refusal(_ bytes: [UInt8], room: String) -> String {
+        do {
+            _ = try PackCodec.decode(bytes, room: room)
+            return "accepted"
+        } catch {
+            return "\(error)"
         }
     }
 
@@ -513,7 +549,10 @@ enum WireVectors {
             ("subscribe from the start", .subscribe(room: "room-a", after: 0)),
             ("subscribe after a position", .subscribe(room: "Room_1.b-c", after: (1 << 53) - 1)),
             ("unsubscribe", .unsubscribe(room: "room-a")),
-            ("push", .push(room: "room-a", pack: PackCodec.encode(Pack(id: PackID(high: 3, low: 4), entries: [])))),
+            (
+                "push",
+                .push(room: "room-a", pack: PackCodec.encode(Pack(room: "room-a", changes: []), signedBy: authorKey))
+            ),
             (
                 "presence without cursor or ink",
                 .presence(Presence(room: "room-a", device: device, name: "", colour: 0))
@@ -545,17 +584,23 @@ enum WireVectors {
             ),
         ]
         let stored = [
-            StoredPack(serverSeq: 1, bytes: PackCodec.encode(Pack(id: PackID(high: 5, low: 6), entries: []))),
+            StoredPack(
+                serverSeq: 1,
+                bytes: PackCodec.encode(Pack(room: "room-a", changes: []), signedBy: authorKey)
+            ),
             StoredPack(serverSeq: 2, bytes: [0x0A, 0x10] + Array(repeating: 7, count: 16)),
         ]
         let server: [(String, ServerMessage)] = [
-            ("welcome", .welcome(protocolVersion: 1, server: bob, maximumFrameBytes: 68_157_440)),
-            ("welcome without limits", .welcome(protocolVersion: 1, server: bob, maximumFrameBytes: 0)),
+            (
+                "welcome",
+                .welcome(protocolVersion: 2, server: bob, maximumFrameBytes: 68_157_440, serverTime: 1_795_000_000_123)
+            ),
+            ("welcome without limits", .welcome(protocolVersion: 2, server: bob, maximumFrameBytes: 0, serverTime: 0)),
             (
                 "ack",
                 .ack(
                     room: "room-a",
-                    pack: PackID(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10),
+                    pack: PackID(bytes: (1...32).map { UInt8($0) })!,
                     serverSeq: 42
                 )
             ),
@@ -653,8 +698,8 @@ enum WireVectors {
         let packs: [(String, [UInt8])] = [
             ("garbage", [0x0A, 0xFF]),
             (
-                "an id of 15 bytes",
-                Handmade.pack(id: Array(repeating: 1, count: 15), body: body, size: body.count, compression: .none)
+                "an author key of 31 bytes",
+                Handmade.pack(body: body, size: body.count, compression: .none, author: Array(repeating: 1, count: 31))
             ),
             ("a newer schema", Handmade.pack(body: body, size: body.count, compression: .none, schemaVersion: 2)),
             ("encrypted", Handmade.pack(body: body, size: body.count, compression: .none, encrypted: true)),
@@ -681,10 +726,10 @@ enum WireVectors {
             ),
             ("a body that is not a pack body", Handmade.pack(body: Handmade.storedBlock([0xFF]), size: 1)),
             (
-                "an entry without a room",
+                "an entry of another room",
                 Handmade.pack(
-                    body: Proto.bytes(1, Proto.bytes(2, good)),
-                    size: Proto.bytes(1, Proto.bytes(2, good)).count,
+                    body: Proto.bytes(1, Proto.bytes(1, Array("room-b".utf8)) + Proto.bytes(2, good)),
+                    size: Proto.bytes(1, Proto.bytes(1, Array("room-b".utf8)) + Proto.bytes(2, good)).count,
                     compression: .none
                 )
             ),
@@ -870,14 +915,10 @@ enum WireVectors {
             ),
             change(bob, 4, [.set(own, .transform(.identity)), .clear, .redo(ChangeID(replica: bob, seq: 2))]),
         ].map(ChangeCodec.encode)
+        let signed = authored(randomChanges(seed: 12, count: 4)).map(ChangeCodec.encode)
         let packSeeds = [
-            PackCodec.encode(
-                Pack(id: PackID(high: 7, low: 8), entries: changeSeeds.map { .init(room: "room-a", change: $0) })
-            ),
-            PackCodec.encode(
-                Pack(id: PackID(high: 7, low: 9), entries: [.init(room: "r", change: changeSeeds[2])]),
-                compression: .none
-            ),
+            PackCodec.encode(Pack(room: "room-a", changes: signed), signedBy: authorKey),
+            PackCodec.encode(Pack(room: "r", changes: [signed[2]]), signedBy: authorKey, compression: .none),
         ]
         let frameSeeds = frames().compactMap { vector -> (String, [UInt8])? in
             guard let bytes = try? WireHex.decode(vector["bytes"]), bytes.count < 200 else { return nil }
@@ -931,8 +972,8 @@ enum WireVectors {
             record("pack", bytes) { () throws(WireError) in
                 let pack = try PackCodec.decode(bytes)
                 return [
-                    "id": WireHex.encode(pack.id.bytes), "schemaVersion": pack.schemaVersion,
-                    "entries": pack.entries.map { ["room": $0.room, "change": WireHex.encode($0.change)] },
+                    "id": WireHex.encode(pack.id.bytes), "schemaVersion": pack.schemaVersion, "room": pack.room,
+                    "changes": pack.changes.map(WireHex.encode),
                 ] as [String: Any]
             }
         }
@@ -1062,24 +1103,27 @@ enum Proto {
     }
 }
 
-/// Pack envelopes and deflate streams by hand.
+/// Pack envelopes and deflate streams by hand: signed by ``WireVectors/authorKey`` for room-a, so that
+/// readers get past the signature to what is wrong inside (with `author`, that key is claimed instead).
 enum Handmade {
     static func pack(
-        id: [UInt8] = Array(repeating: 0xAB, count: 16),
         body: [UInt8],
         size: Int,
         compression: WireCompression = .deflate,
         schemaVersion: UInt32 = 1,
-        encrypted: Bool = false
+        encrypted: Bool = false,
+        author: [UInt8]? = nil
     ) -> [UInt8] {
         var wire = WirePack()
-        wire.id = Data(id)
         wire.schemaVersion = schemaVersion
         wire.compression = compression
         wire.body = Data(body)
         wire.bodySize = UInt32(size)
+        wire.room = "room-a"
+        wire.author = Data(author ?? WireVectors.authorKey.publicKey)
         if encrypted { wire.encryption.scheme = "xchacha20poly1305" }
-        return try! wire.serializedBytes()
+        let unsigned: [UInt8] = try! wire.serializedBytes()
+        return unsigned + PackCodec.signatureKey + WireVectors.authorKey.sign(PackCodec.signingInput(unsigned[...]))
     }
 
     /// One stored (uncompressed) deflate block.
@@ -1231,10 +1275,11 @@ enum WireJSON {
 
     static func frame(_ message: ServerMessage) -> [String: Any] {
         switch message {
-        case .welcome(let version, let server, let maximumFrameBytes):
+        case .welcome(let version, let server, let maximumFrameBytes, let serverTime):
             [
                 "type": "welcome", "protocolVersion": version, "server": WireHex.encode(server.bytes),
                 "limits": ["maxFrameBytes": maximumFrameBytes, "maxMessageBytes": 0, "maxPackBodyBytes": 0],
+                "serverTime": serverTime,
             ]
         case .ack(let room, let pack, let serverSeq):
             ["type": "ack", "room": room, "packId": WireHex.encode(pack.bytes), "serverSeq": serverSeq]

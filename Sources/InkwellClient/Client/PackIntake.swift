@@ -4,8 +4,15 @@ import InkwellSync
 import InkwellWire
 import Logging
 
-/// Stores the packs of one `packs` frame: decodes them, keeps what this version cannot read yet, and
-/// appends their changes in one transaction. Runs on the connection's reading task, off the client's actor.
+/// Stores the packs of one `packs` frame: verifies and decodes them, keeps what this version cannot read
+/// yet or must not apply, and appends their changes in one transaction. Runs on the connection's reading
+/// task, off the client's actor.
+///
+/// A pack is applied only if its signature holds, it was signed for the room it came in, and every change
+/// inside is its signer's (``PackCodec/decode(_:room:understanding:)``): anything else is kept aside and
+/// never applied, whatever the server said. A change stamped further ahead of `clock` than
+/// ``SyncProtocol/maximumStampLeadMilliseconds`` is kept aside too, and taken in by ``review(logger:)``
+/// once the clock has caught up, so no stamp can freeze this device's clock or win every later write.
 struct PackIntake: Sendable {
     /// What one frame's packs came to.
     struct Result: Sendable {
@@ -18,13 +25,18 @@ struct PackIntake: Sendable {
         var inserted: [ClientChange] = []
         /// The greatest stamp among the decoded changes, for the clock to witness.
         var latestStamp: Stamp?
-        /// Packs or changes from a newer schema, kept with ``Store/storeAside(_:schemaVersion:room:)``.
+        /// Packs or changes from a newer schema, or stamped too far ahead, kept with
+        /// ``Store/storeAside(_:schemaVersion:room:)``.
         var setAside = 0
+        /// Packs refused for their signature, author or room: kept aside, never applied.
+        var forged = 0
         /// Changes that did not decode or that the store refused.
         var rejected = 0
     }
 
     let store: Store
+    /// Now, as received stamps are judged (the server-corrected clock).
+    let clock: any WallClock
 
     /// - Throws: ``StoreError`` when the store itself fails (not when it refuses a change); then no
     ///   position counts as seen, and the packs come again after the reconnection.
@@ -32,44 +44,48 @@ struct PackIntake: Sendable {
         var result = Result()
         var changes: [StoredChange] = []
         var decoded: [ChangeID: BoardChange] = [:]
+        let latestAcceptable = clock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
         for stored in packs {
             result.packBytes += UInt64(stored.bytes.count)
-            let pack: Pack
+            let pack: ReceivedPack
             do {
-                pack = try PackCodec.decode(stored.bytes)
+                pack = try PackCodec.decode(stored.bytes, room: room)
             } catch let error where error.futureSchemaVersion != nil || error == .encrypted {
-                // Kept whole, to be decoded by a version that can (DESIGN §6).
+                // Signed by its author and kept whole, to be decoded by a version that can (DESIGN §6).
                 let version = (try? PackCodec.header(of: stored.bytes).schemaVersion) ?? WireSchema.current
                 try store.storeAside(stored.bytes, schemaVersion: version, room: room)
                 result.setAside += 1
                 logger.notice("pack set aside", metadata: ["position": "\(stored.serverSeq)", "reason": "\(error)"])
                 continue
+            } catch let error where error == .badSignature || error == .forgedAuthor || error == .wrongRoom {
+                try keepForged(stored, room: room, reason: error, logger: logger)
+                result.forged += 1
+                continue
             } catch {
-                logger.error(
-                    "pack does not decode; skipped",
-                    metadata: ["position": "\(stored.serverSeq)", "reason": "\(error)"]
-                )
+                // Unsigned or malformed: nothing in it can be attributed, so nothing in it is applied.
+                try keepForged(stored, room: room, reason: error, logger: logger)
+                result.forged += 1
                 continue
             }
-            for entry in pack.entries {
-                guard entry.room == room else {
-                    logger.warning(
-                        "pack entry names another room; skipped",
-                        metadata: ["position": "\(stored.serverSeq)"]
-                    )
-                    continue
-                }
+            for entry in pack.changes {
                 do {
-                    let change = try ChangeCodec.decode(entry.change)
+                    let change = try ChangeCodec.decode(entry)
+                    guard change.stamp.wallMilliseconds <= latestAcceptable else {
+                        try store.storeAside(entry, schemaVersion: pack.schemaVersion, room: room)
+                        result.setAside += 1
+                        logger.warning(
+                            "change stamped ahead of this device's clock set aside",
+                            metadata: ["change": "\(change.id)", "stamp": "\(change.stamp)"]
+                        )
+                        continue
+                    }
                     decoded[change.id] = change
-                    changes.append(
-                        StoredChange(change, room: room, encoded: entry.change, schemaVersion: pack.schemaVersion)
-                    )
+                    changes.append(StoredChange(change, room: room, encoded: entry, schemaVersion: pack.schemaVersion))
                     result.latestStamp = max(result.latestStamp ?? change.stamp, change.stamp)
-                } catch let error where error.futureSchemaVersion != nil {
-                    try store.storeAside(entry.change, schemaVersion: error.futureSchemaVersion!, room: room)
+                } catch let error as WireError where error.futureSchemaVersion != nil {
+                    try store.storeAside(entry, schemaVersion: error.futureSchemaVersion!, room: room)
                     result.setAside += 1
-                } catch {
+                } catch let error as WireError {
                     result.rejected += 1
                     logger.error(
                         "change does not decode; skipped",
@@ -84,6 +100,46 @@ struct PackIntake: Sendable {
         }
         result.positions = packs.map(\.serverSeq)
         return result
+    }
+
+    /// Keeps a pack that must not be applied, so that what was refused can be inspected; it is never
+    /// decoded into the board.
+    private func keepForged(_ stored: StoredPack, room: String, reason: WireError, logger: Logger) throws {
+        logger.error(
+            "pack refused: not applied, kept aside",
+            metadata: ["position": "\(stored.serverSeq)", "reason": "\(reason)"]
+        )
+        try store.storeAside(stored.bytes, schemaVersion: WireSchema.current, room: room)
+    }
+
+    /// Takes in the changes kept aside for their stamps whose time has come: each is appended and
+    /// forgotten; the rest stay. Packs kept aside are left alone.
+    ///
+    /// - Returns: the changes newly stored.
+    func review(logger: Logger) throws -> [ClientChange] {
+        let latestAcceptable = clock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
+        var due: [(id: Int64, change: BoardChange, stored: StoredChange)] = []
+        for item in try store.storedAside(upTo: WireSchema.current) {
+            // A kept pack is signed and names its room; a change is neither, so this tells them apart.
+            if (try? PackCodec.header(of: item.bytes))?.room.isEmpty == false { continue }
+            guard let change = try? ChangeCodec.decode(item.bytes),
+                change.stamp.wallMilliseconds <= latestAcceptable
+            else { continue }
+            due.append(
+                (
+                    item.id, change,
+                    StoredChange(change, room: item.room, encoded: item.bytes, schemaVersion: item.schemaVersion)
+                )
+            )
+        }
+        guard !due.isEmpty else { return [] }
+        var result = Result()
+        let inserted = Set(try append(due.map(\.stored), result: &result, logger: logger))
+        try store.removeStoredAside(due.map(\.id))
+        logger.notice("changes kept aside for their stamps taken in", metadata: ["changes": "\(inserted.count)"])
+        return due.filter { inserted.contains($0.change.id) }.map {
+            ClientChange(room: $0.stored.room, change: $0.change, origin: .remote)
+        }
     }
 
     /// Appends in one transaction; if the store refuses a change, appends one by one so the others are kept.

@@ -22,7 +22,7 @@ extension SyncClient {
         statistics.framesReceived += 1
         statistics.bytesReceived += bytes
         switch message {
-        case .welcome(let version, let server, _):
+        case .welcome(let version, let server, _, _):
             statistics.connectionsOpened += 1
             logger.info("welcomed", metadata: ["protocol": "\(version)", "server": "\(server.shortDescription)"])
         case .error(let code, let message, let fatal, let room):
@@ -52,6 +52,7 @@ extension SyncClient {
         }
         statistics.changesStored += result.inserted.count
         statistics.itemsSetAside += result.setAside
+        statistics.packsRefused += result.forged
         statistics.changesRejected += result.rejected
         guard connection?.id == id else { return }
         statistics.framesReceived += 1
@@ -97,10 +98,23 @@ extension SyncClient {
                 refreshOutboxBytes()
             case .readOutbox(let limit):
                 do {
-                    queue.append(contentsOf: session.plan(outbox: try store.outbox(limit: limit)))
+                    let outbox = try store.outbox(limit: limit)
+                    for replica in Set(outbox.map(\.id.replica)) where authorKeys[replica] == nil {
+                        authorKeys[replica] = try store.authorKey(of: replica)
+                    }
+                    queue.append(contentsOf: session.plan(outbox: outbox, keys: authorKeys))
                 } catch {
                     logger.error("could not read the outbox: \(error)")
                 }
+            case .learnServerTime(let milliseconds):
+                clock.learn(serverTime: milliseconds)
+                if clock.offsetMilliseconds < 0 {
+                    logger.warning(
+                        "this device's clock runs ahead of the server's; stamping by the server's",
+                        metadata: ["aheadMilliseconds": "\(-clock.offsetMilliseconds)"]
+                    )
+                }
+                reviewSetAside()
             case .deliver(let presence):
                 presenceFeed.send(presence)
             case .disconnect(let reason):
@@ -111,12 +125,27 @@ extension SyncClient {
                 connection?.outgoing.yield(.close(.normalClosure, reason: "unsupported protocol version"))
             case .unsendable(let changes):
                 logger.warning(
-                    "queued changes name a room the protocol cannot carry; they stay queued",
+                    "queued changes name a room the protocol cannot carry, or a replica with no key here; they stay queued",
                     metadata: ["changes": "\(changes.count)"]
                 )
             }
         }
         publishProgress()
+    }
+
+    /// Takes in the changes kept aside for stamps ahead of this device's clock, now that it may have
+    /// caught up (see ``PackIntake/review(logger:)``).
+    func reviewSetAside() {
+        do {
+            let changes = try PackIntake(store: store, clock: clock).review(logger: logger)
+            for change in changes {
+                _ = author.witness(change.change.stamp)
+                changeFeed.send(change)
+            }
+            statistics.changesStored += changes.count
+        } catch {
+            logger.error("could not review the changes kept aside: \(error)")
+        }
     }
 
     /// Reads how much waits in the outbox; a failed read keeps the last figure.

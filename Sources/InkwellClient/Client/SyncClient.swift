@@ -26,6 +26,10 @@ public actor SyncClient {
 
     var session: ClientSession
     var author: LocalAuthor
+    /// The wall clock corrected by the server's: what stamps are made and judged by.
+    nonisolated let clock: ServerCorrectedClock
+    /// The keys of this store's replicas, read once each: what signs their packs.
+    var authorKeys: [ReplicaID: AuthorKey] = [:]
     var random: SplitMix64
     /// Connection attempts since the last stable connection: the backoff's exponent.
     var failedAttempts = 0
@@ -68,7 +72,8 @@ public actor SyncClient {
         logger[metadataKey: "inkwell.device"] = "\(store.replica.shortDescription)"
         logger[metadataKey: "inkwell.connection"] = "none"
         self.logger = logger
-        self.author = try LocalAuthor(store: store, wallClock: configuration.wallClock)
+        self.clock = ServerCorrectedClock(local: configuration.wallClock)
+        self.author = try LocalAuthor(store: store, wallClock: clock)
         self.random = SplitMix64(seed: configuration.randomSeed ?? UInt64.random(in: 0...UInt64.max))
         var session = ClientSession(
             configuration: ClientSession.Configuration(

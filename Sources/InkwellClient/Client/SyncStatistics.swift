@@ -13,8 +13,10 @@ public struct SyncStatistics: Hashable, Sendable {
     public var packBytesReceived = 0
     /// Received changes that were new to the store.
     public var changesStored = 0
-    /// Received packs or changes from a newer schema, kept aside for a later version.
+    /// Received packs or changes from a newer schema, or stamped too far ahead, kept aside.
     public var itemsSetAside = 0
+    /// Received packs refused for their signature, author or room: kept aside, never applied.
+    public var packsRefused = 0
     /// Received changes that did not decode or that the store refused, skipped.
     public var changesRejected = 0
     /// Pushes sent, counting packs pushed again after a reconnection.

@@ -16,7 +16,7 @@ package struct ClientSession: Sendable {
         case persistWatermark(room: String, position: UInt64)
         /// The server holds these changes durably: take them off the outbox.
         case acknowledge([ChangeID])
-        /// Read up to `limit` queued changes, oldest first, and hand them to ``plan(outbox:)``.
+        /// Read up to `limit` queued changes, oldest first, and hand them to ``plan(outbox:keys:)``.
         case readOutbox(limit: Int)
         /// Hand presence from another device to the app.
         case deliver(Presence)
@@ -24,8 +24,12 @@ package struct ClientSession: Sendable {
         case disconnect(reason: String)
         /// Close, and do not reconnect: only a newer app can help.
         case fail(SyncClientError)
-        /// Queued changes whose room name the protocol cannot carry; they stay queued.
+        /// Queued changes that cannot be pushed (a room name the protocol cannot carry, or a replica
+        /// this store holds no key for); they stay queued.
         case unsendable([ChangeID])
+        /// The server's wall clock read `milliseconds` when it welcomed this connection: stamp by it
+        /// when the local clock runs ahead.
+        case learnServerTime(milliseconds: UInt64)
     }
 
     package enum Phase: Hashable, Sendable {
@@ -139,7 +143,7 @@ package struct ClientSession: Sendable {
             rooms[room]!.caughtUp = false
             rooms[room]!.bytesBehind = 0
         }
-        if closeCode == ServerCodes.unsupportedVersionClose {
+        if closeCode == CloseCode.unsupportedVersion.rawValue {
             return fail(fatalMessage ?? reason ?? "unsupported protocol version")
         }
         phase = .offline
@@ -152,12 +156,12 @@ package struct ClientSession: Sendable {
     /// ``stored(room:positions:packBytes:head:)``.
     package mutating func received(_ message: ServerMessage) -> [Action] {
         switch message {
-        case .welcome(let version, _, _):
+        case .welcome(let version, _, _, let serverTime):
             guard phase == .awaitingWelcome else { return [.disconnect(reason: "welcome out of order")] }
             guard (SyncProtocol.minimumVersion...SyncProtocol.version).contains(version) else {
                 return fail("the server chose protocol version \(version), which this app does not speak")
             }
-            return welcomed()
+            return [.learnServerTime(milliseconds: serverTime)] + welcomed()
         case .ack(let room, let pack, let serverSeq):
             guard phase == .open else { return [.disconnect(reason: "ack before welcome")] }
             return acknowledged(room: room, pack: pack, serverSeq: serverSeq)
@@ -174,14 +178,19 @@ package struct ClientSession: Sendable {
             if bytesBehind == 0 && packsBehind == 0 { rooms[room]!.caughtUp = true }
             return []
         case .error(let code, let message, let fatal, _):
-            if code == ServerCodes.unsupportedVersionError { return fail(message) }
+            if code == ErrorCode.unsupportedVersion.rawValue { return fail(message) }
             if fatal {
                 fatalMessage = message
                 return []
             }
             // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.
-            if code == ServerCodes.storageFailedError {
+            if code == ErrorCode.storageFailed.rawValue {
                 return [.disconnect(reason: "the server could not store a push")]
+            }
+            // A change stamped ahead of the server's clock: pushed again after the backoff, by when the
+            // server's clock may have caught up (and the clock stamps new changes by the server's).
+            if code == ErrorCode.stampAhead.rawValue {
+                return [.disconnect(reason: "the server refused a change stamped ahead of its clock")]
             }
             return []
         }
@@ -208,22 +217,28 @@ package struct ClientSession: Sendable {
         return [.readOutbox(limit: inFlightChanges.count + free * configuration.limits.maximumChanges)]
     }
 
-    /// Pushes packs for the queued changes not already in flight.
+    /// Pushes packs for the queued changes not already in flight, each signed by the key of its
+    /// changes' replica in `keys`.
     ///
-    /// - Complexity: O(q) for q queued changes, plus encoding (and deflating) the new packs.
-    package mutating func plan(outbox: [StoredChange]) -> [Action] {
+    /// - Complexity: O(q) for q queued changes, plus encoding (and deflating) and signing the new packs.
+    package mutating func plan(outbox: [StoredChange], keys: [ReplicaID: AuthorKey]) -> [Action] {
         guard phase == .open else { return [] }
         let free = configuration.maximumPacksInFlight - inFlight.count
-        let plan = planner.plan(outbox.filter { !inFlightChanges.contains($0.id) }, maximumPacks: free)
+        // Changes no key here can sign wait, reported once, without taking a place in flight.
+        let waiting = outbox.filter { !inFlightChanges.contains($0.id) }
+        let signable = waiting.filter { keys[$0.id.replica] != nil }
+        let keyless = waiting.filter { keys[$0.id.replica] == nil }
+        let plan = planner.plan(signable, maximumPacks: free)
         var actions: [Action] = []
-        let unsendable = plan.unsendable.map(\.id).filter { reportedUnsendable.insert($0).inserted }
+        let unsendable = (plan.unsendable + keyless).map(\.id).filter { reportedUnsendable.insert($0).inserted }
         if !unsendable.isEmpty { actions.append(.unsendable(unsendable)) }
         for planned in plan.packs {
+            let bytes = PackCodec.encode(planned.pack, signedBy: keys[planned.author]!)
             let pack = InFlightPack(
                 room: planned.room,
-                id: planned.id,
+                id: PackID(of: bytes),
                 changes: planned.changes.map(\.id),
-                bytes: PackCodec.encode(planned.pack)
+                bytes: bytes
             )
             inFlight.append(pack)
             inFlightChanges.formUnion(pack.changes)

@@ -1,12 +1,15 @@
 package import InkwellStore
+package import InkwellSync
 package import InkwellWire
 
-/// Cuts queued changes into packs to push: the same queue always gives the same packs, with the same ids.
+/// Cuts queued changes into packs to push: the same queue always gives the same packs.
 ///
-/// Rooms come in the order of their oldest queued change, and each room's changes in queue order, cut into
-/// a new pack whenever the next change would break a limit. Since acks remove changes from the front of
-/// the queue, planning again after a reconnect rebuilds the packs whose acks were lost, ids and all, and
-/// the server stores them once.
+/// A pack holds one room's changes of one replica, since its author signs it. Timelines come in the
+/// order of their oldest queued change, and each one's changes in queue order, cut into a new pack
+/// whenever the next change would break a limit. Since acks remove changes from the front of the queue,
+/// planning again after a reconnect rebuilds the packs whose acks were lost; signed again by the same
+/// key they are the same bytes with the same id (Ed25519 signing is deterministic), and the server
+/// stores them once.
 package struct OutboxPlanner: Sendable {
     /// How big one pack may be.
     package struct Limits: Hashable, Sendable {
@@ -22,26 +25,33 @@ package struct OutboxPlanner: Sendable {
         }
     }
 
-    /// A pack to push: the room's changes it holds and its id.
+    /// A pack to push: the changes of one room and one replica it holds.
     package struct PlannedPack: Hashable, Sendable {
         package let room: String
-        package let id: PackID
         package let changes: [StoredChange]
 
         package init(room: String, changes: [StoredChange]) {
             self.room = room
             self.changes = changes
-            self.id = PackID(room: room, changes: changes.map(\.id))
         }
+
+        /// The replica whose key signs it.
+        package var author: ReplicaID { changes[0].id.replica }
 
         /// The pack as the wire carries it: its schema is the newest of its changes'.
         package var pack: Pack {
             Pack(
-                id: id,
+                room: room,
                 schemaVersion: changes.map(\.schemaVersion).max() ?? WireSchema.current,
-                entries: changes.map { Pack.Entry(room: room, change: $0.payload) }
+                changes: changes.map(\.payload)
             )
         }
+    }
+
+    /// The changes one pack may hold together.
+    private struct Timeline: Hashable {
+        let room: String
+        let replica: ReplicaID
     }
 
     /// What planning produced.
@@ -69,25 +79,27 @@ package struct OutboxPlanner: Sendable {
 
     /// Cuts `queued` (oldest first, none of them already in flight) into at most `maximumPacks` packs.
     ///
-    /// - Complexity: O(q) for q queued changes, plus O(c log c) per pack of c changes for its id.
+    /// - Complexity: O(q) for q queued changes.
     package func plan(_ queued: [StoredChange], maximumPacks: Int = .max) -> Plan {
         var plan = Plan()
         guard maximumPacks > 0 else { return plan }
-        var rooms: [String] = []
-        var byRoom: [String: [StoredChange]] = [:]
+        var timelines: [Timeline] = []
+        var byTimeline: [Timeline: [StoredChange]] = [:]
         for change in queued {
             guard SyncProtocol.isValidRoom(change.room) else {
                 plan.unsendable.append(change)
                 continue
             }
-            if byRoom[change.room] == nil { rooms.append(change.room) }
-            byRoom[change.room, default: []].append(change)
+            let timeline = Timeline(room: change.room, replica: change.id.replica)
+            if byTimeline[timeline] == nil { timelines.append(timeline) }
+            byTimeline[timeline, default: []].append(change)
         }
         let budget = max(limits.maximumBytes - Self.envelopeReserve, 1)
-        for room in rooms {
+        for timeline in timelines {
+            let room = timeline.room
             var current: [StoredChange] = []
             var bytes = 0
-            for change in byRoom[room]! {
+            for change in byTimeline[timeline]! {
                 let size = Self.entryBytes(change)
                 if !current.isEmpty, current.count >= limits.maximumChanges || bytes + size > budget {
                     plan.packs.append(PlannedPack(room: room, changes: current))

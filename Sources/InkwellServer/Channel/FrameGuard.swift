@@ -1,3 +1,4 @@
+import InkwellWire
 import Logging
 import NIOCore
 import NIOWebSocket

@@ -89,6 +89,26 @@ public final class PackLog: Sendable {
                     """
             )
         }
+        // Protocol 2 names a pack by the SHA-256 of its bytes (32 bytes). Packs of protocol 1 keep their
+        // 16-byte ids and their positions: subscribers' watermarks stay true, and clients keep such
+        // unsigned packs aside rather than apply them.
+        migrator.registerMigration("v3") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pack_v3 (
+                        room TEXT NOT NULL,
+                        position INTEGER NOT NULL CHECK (position >= 1),
+                        pack_id BLOB NOT NULL CHECK (length(pack_id) IN (16, 32)),
+                        bytes BLOB NOT NULL,
+                        PRIMARY KEY (room, position),
+                        UNIQUE (room, pack_id)
+                    ) WITHOUT ROWID;
+                    INSERT INTO pack_v3 SELECT room, position, pack_id, bytes FROM pack;
+                    DROP TABLE pack;
+                    ALTER TABLE pack_v3 RENAME TO pack;
+                    """
+            )
+        }
         return migrator
     }
 

@@ -4,9 +4,12 @@ public import InkwellWire
 /// One client connection, as a state machine: frames and storage results go in, actions come out.
 ///
 /// It does no I/O, so every rule of the protocol is tested without a socket: `hello` comes first
-/// and settles the version; packs are validated as a relay can (envelope, and that a plain body
-/// inflates to its declared size; the changes inside are never interpreted) and acknowledged only once the shell reports them durable; presence is relayed only for
-/// rooms the client follows and only as the device it said it is. A bad frame gets an error frame
+/// and settles the version; packs are validated as a relay can (``PackCodec/validate(_:room:maximumBodyBytes:)``:
+/// the envelope, the author's signature, the room it was signed for, and for a plain body that it
+/// inflates to its declared size and holds only its signer's changes, none stamped further ahead of
+/// the server's clock than ``SyncProtocol/maximumStampLeadMilliseconds``; the edits themselves are
+/// never interpreted) and acknowledged only once the shell reports them durable; presence is relayed
+/// only for rooms the client follows and only as the device it said it is. A bad frame gets an error frame
 /// and the documented close code, and after closing the session ignores everything.
 public struct ServerSession: Sendable {
     /// What the I/O shell must do.
@@ -16,7 +19,7 @@ public struct ServerSession: Sendable {
         /// Send the room's packs after `after`, coalesced, then follow the room live.
         case catchUp(room: String, after: UInt64)
         case stopFollowing(room: String)
-        /// Append the pack to the room's log, idempotently by id, then report ``ServerSession/stored(room:pack:serverSeq:)``.
+        /// Append the pack to the room's log, idempotently by id (the SHA-256 of `bytes`), then report ``ServerSession/stored(room:pack:serverSeq:)``.
         case append(room: String, pack: PackID, bytes: [UInt8])
         /// Send to the room's other members connected now; never store.
         case relay(Presence)
@@ -32,6 +35,8 @@ public struct ServerSession: Sendable {
     /// The largest client frame accepted, and the largest inflated pack body.
     public let maximumFrameBytes: Int
     public let maximumPackBodyBytes: Int
+    /// The server's clock: welcomes carry it, and pushes stamped too far ahead of it are refused.
+    public let wallClock: any WallClock
     private(set) var state: State = .awaitingHello
     /// Rooms this connection follows.
     public private(set) var rooms: Set<String> = []
@@ -39,9 +44,11 @@ public struct ServerSession: Sendable {
     public init(
         server: ReplicaID,
         maximumFrameBytes: Int = SyncProtocol.maximumFrameBytes,
-        maximumPackBodyBytes: Int = WireLimits.maximumPackBodyBytes
+        maximumPackBodyBytes: Int = WireLimits.maximumPackBodyBytes,
+        wallClock: any WallClock = SystemWallClock()
     ) {
         self.server = server
+        self.wallClock = wallClock
         self.maximumFrameBytes = min(maximumFrameBytes, SyncProtocol.maximumFrameBytes)
         self.maximumPackBodyBytes = min(maximumPackBodyBytes, WireLimits.maximumPackBodyBytes)
     }
@@ -80,12 +87,7 @@ public struct ServerSession: Sendable {
         case (.open, .unsubscribe(let room)):
             return rooms.remove(room) == nil ? [] : [.stopFollowing(room: room)]
         case (.open, .push(let room, let pack)):
-            do {
-                let header = try PackCodec.validate(pack, maximumBodyBytes: maximumPackBodyBytes)
-                return [.append(room: room, pack: header.id, bytes: pack)]
-            } catch {
-                return fail(.malformedPack, "malformed pack: \(error)", close: .invalidPayload)
-            }
+            return push(room: room, pack: pack)
         case (.open(let device, _), .presence(let presence)):
             guard presence.device == device else {
                 return fail(.impersonation, "presence for another device", close: .policyViolation)
@@ -106,6 +108,39 @@ public struct ServerSession: Sendable {
         case (.closed, _):
             return []
         }
+    }
+
+    /// A pushed pack: stored if it verifies, refused with the code its fault has.
+    private mutating func push(room: String, pack: [UInt8]) -> [Action] {
+        let checked: PackCodec.Validated
+        do {
+            checked = try PackCodec.validate(pack, room: room, maximumBodyBytes: maximumPackBodyBytes)
+        } catch .badSignature {
+            return fail(.badSignature, "the pack's signature does not verify", close: .invalidPayload)
+        } catch .forgedAuthor {
+            return fail(.forgedAuthor, "the pack holds a change its signer does not own", close: .policyViolation)
+        } catch .wrongRoom {
+            return fail(.wrongRoom, "the pack was signed for another room", close: .policyViolation)
+        } catch {
+            return fail(.malformedPack, "malformed pack: \(error)", close: .invalidPayload)
+        }
+        let limit = wallClock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
+        if let latest = checked.latestStamp, latest.wallMilliseconds > limit {
+            // An honest device whose clock runs ahead: not stored, not fatal; it pushes again later.
+            return [
+                .send(
+                    .error(
+                        code: ErrorCode.stampAhead.rawValue,
+                        message:
+                            "a change is stamped \(latest.wallMilliseconds - limit + SyncProtocol.maximumStampLeadMilliseconds) ms "
+                            + "ahead of the server's clock; at most \(SyncProtocol.maximumStampLeadMilliseconds) ms is accepted",
+                        fatal: false,
+                        room: room
+                    )
+                )
+            ]
+        }
+        return [.append(room: room, pack: checked.id, bytes: pack)]
     }
 
     /// The shell made a pushed pack durable: acknowledge it.
@@ -160,7 +195,8 @@ public struct ServerSession: Sendable {
                 .welcome(
                     protocolVersion: spoken,
                     server: server,
-                    maximumFrameBytes: UInt32(maximumFrameBytes)
+                    maximumFrameBytes: UInt32(maximumFrameBytes),
+                    serverTime: wallClock.millisecondsSince1970()
                 )
             )
         ]

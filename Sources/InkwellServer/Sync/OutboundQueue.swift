@@ -1,3 +1,4 @@
+import InkwellWire
 import NIOCore
 import Synchronization
 

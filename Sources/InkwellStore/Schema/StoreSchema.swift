@@ -7,12 +7,13 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 2
+    static let version = 3
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createVersion1)
         migrator.registerMigration("v2", migrate: createVersion2)
+        migrator.registerMigration("v3", migrate: createVersion3)
         return migrator
     }
 
@@ -112,6 +113,20 @@ enum StoreSchema {
                     replica BLOB NOT NULL UNIQUE CHECK (length(replica) = 16)
                 ) WITHOUT ROWID;
                 PRAGMA user_version = 2;
+                """
+        )
+    }
+
+    /// Version 3: the Ed25519 key that owns each replica this device writes (see ``Store/authorKey(of:)``).
+    /// A room whose replica has no key gets a new, keyed replica on its next change.
+    private static func createVersion3(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE replica_key (
+                    replica BLOB PRIMARY KEY CHECK (length(replica) = 16),
+                    private_key BLOB NOT NULL CHECK (length(private_key) = 32)
+                ) WITHOUT ROWID;
+                PRAGMA user_version = 3;
                 """
         )
     }

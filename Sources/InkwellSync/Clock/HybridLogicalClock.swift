@@ -5,10 +5,17 @@
 /// a clock a year ahead. The wall time is passed in rather than read, so the clock is a pure state
 /// machine and tests control time exactly; ``WallClock`` supplies it in production.
 ///
-/// Nothing here overflows silently: when the 16-bit counter is exhausted within one millisecond the
-/// clock borrows the next millisecond (counted in ``Diagnostics/counterOverflows``), and a witnessed
-/// stamp far ahead of local wall time is reported to the caller as a ``Skew`` for logging.
+/// Nothing here overflows silently or traps: when the 16-bit counter is exhausted within one millisecond
+/// the clock borrows the next millisecond (counted in ``Diagnostics/counterOverflows``), and a witnessed
+/// stamp far ahead of local wall time is reported to the caller as a ``Skew`` for logging. A stamp more
+/// than ``maximumLeadMilliseconds`` ahead is not adopted at all: such a change is not applied until
+/// time catches up with it (a server refuses it, a receiver keeps it aside), so Lamport's rule holds for
+/// every change applied, and no stamp near the end of time can freeze a clock.
 public struct HybridLogicalClock: Sendable {
+    /// How far ahead of a receiver's clock a change's stamp may be and still be taken: five minutes,
+    /// room for ordinary clock error, too little for a stamp to win every later write.
+    public static let maximumLeadMilliseconds: UInt64 = 5 * 60_000
+
     public struct Configuration: Sendable {
         /// A witnessed stamp further ahead of local wall time than this is reported as skew.
         public var maximumForwardSkewMilliseconds: UInt64
@@ -28,12 +35,18 @@ public struct HybridLogicalClock: Sendable {
         public var largestSkewMilliseconds: UInt64 = 0
         /// Stamps issued while the clock ran ahead of wall time (because of a witnessed stamp or overflow).
         public var stampsAheadOfWall: UInt64 = 0
+        /// Witnessed stamps too far ahead to adopt.
+        public var refusedWitnesses: UInt64 = 0
+        /// Stamps issued at the very last stamp, which cannot grow (only at the end of year 10889).
+        public var exhaustedStamps: UInt64 = 0
     }
 
     /// A witnessed stamp that was far ahead of this replica's wall clock.
     public struct Skew: Hashable, Sendable {
         public let witnessed: Stamp
         public let localWallMilliseconds: UInt64
+        /// Whether the clock moved to it: false beyond ``HybridLogicalClock/maximumLeadMilliseconds``.
+        public var adopted = true
         public var aheadMilliseconds: UInt64 { witnessed.wallMilliseconds - localWallMilliseconds }
     }
 
@@ -57,7 +70,12 @@ public struct HybridLogicalClock: Sendable {
             latest = Stamp(wallMilliseconds: wall)
             return latest
         }
-        precondition(latest.rawValue < UInt64.max, "hybrid logical clock exhausted")
+        guard latest.rawValue < UInt64.max else {
+            // Unreachable from received stamps (never adopted this far ahead); the order stays total by
+            // (stamp, replica, seq), so repeating the last stamp is safe where growing is impossible.
+            diagnostics.exhaustedStamps += 1
+            return latest
+        }
         if latest.counter == Stamp.maxCounter { diagnostics.counterOverflows += 1 }
         // One more than the latest: the counter, or on overflow the next millisecond with counter 0.
         latest = Stamp(rawValue: latest.rawValue + 1)
@@ -65,16 +83,19 @@ public struct HybridLogicalClock: Sendable {
         return latest
     }
 
-    /// Takes note of a stamp made elsewhere, so that every later local stamp is greater.
+    /// Takes note of a stamp made elsewhere, so that every later local stamp is greater, unless it is
+    /// more than ``maximumLeadMilliseconds`` ahead of `now`: then the clock stays where it is.
     ///
     /// - Returns: a ``Skew`` if `remote` is further ahead of `now` than configured: log it.
     @discardableResult
     public mutating func witness(_ remote: Stamp, wallMilliseconds now: UInt64) -> Skew? {
-        if remote > latest { latest = remote }
-        guard remote.wallMilliseconds > now,
-            remote.wallMilliseconds - now > configuration.maximumForwardSkewMilliseconds
-        else { return nil }
-        let skew = Skew(witnessed: remote, localWallMilliseconds: now)
+        let lead = remote.wallMilliseconds > now ? remote.wallMilliseconds - now : 0
+        let adopted = lead <= Self.maximumLeadMilliseconds
+        if adopted, remote > latest { latest = remote }
+        if !adopted { diagnostics.refusedWitnesses += 1 }
+        guard lead > configuration.maximumForwardSkewMilliseconds else { return nil }
+        var skew = Skew(witnessed: remote, localWallMilliseconds: now)
+        skew.adopted = adopted
         diagnostics.skewedWitnesses += 1
         diagnostics.largestSkewMilliseconds = max(diagnostics.largestSkewMilliseconds, skew.aheadMilliseconds)
         return skew

@@ -61,15 +61,13 @@ nonisolated enum WireCompression: SwiftProtobuf.Enum, Swift.CaseIterable {
 
 }
 
-/// A batch of encoded changes, compressed, named by an id the client chose: pushing the same pack
-/// twice stores it once. Servers store and forward packs without opening them.
+/// A batch of encoded changes of one room and one author, compressed, signed by the author's key.
+/// Its id is the SHA-256 of these bytes: pushing the same pack twice stores it once, and no client
+/// can claim another pack's id. Servers store and forward packs without opening the body.
 nonisolated struct WirePack: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
-
-  /// 16 bytes.
-  var id: Data = Data()
 
   /// The newest schema among the changes inside.
   var schemaVersion: UInt32 = 0
@@ -92,6 +90,17 @@ nonisolated struct WirePack: Sendable {
   var hasEncryption: Bool {self._encryption != nil}
   /// Clears the value of `encryption`. Subsequent reads from it will return its default value.
   mutating func clearEncryption() {self._encryption = nil}
+
+  /// The room of every entry, signed with the rest: a pack replayed into another room is refused.
+  var room: String = String()
+
+  /// The author's Ed25519 public key (32 bytes). Every change inside belongs to the replica derived
+  /// from it: the first 16 bytes of SHA-256("inkwell-replica/1" + key).
+  var author: Data = Data()
+
+  /// Ed25519 signature (64 bytes) by `author` over "inkwell-pack-signature/1" followed by every byte
+  /// of the encoded pack before this field. Always the last field.
+  var signature: Data = Data()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -133,6 +142,8 @@ nonisolated struct WirePackEntry: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// Left out by writers: the pack's `room` names it once. A reader takes an empty room for the
+  /// pack's, and refuses any other.
   var room: String = String()
 
   /// An encoded Change, carried as bytes so that it is forwarded and stored exactly as made.
@@ -245,7 +256,7 @@ nonisolated extension WireCompression: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Pack"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}schema_version\0\u{1}compression\0\u{1}body\0\u{3}body_size\0\u{1}encryption\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{4}\u{2}schema_version\0\u{1}compression\0\u{1}body\0\u{3}body_size\0\u{1}encryption\0\u{1}room\0\u{1}author\0\u{1}signature\0\u{c}\u{1}\u{1}")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -253,12 +264,14 @@ nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
       case 3: try { try decoder.decodeSingularEnumField(value: &self.compression) }()
       case 4: try { try decoder.decodeSingularBytesField(value: &self.body) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.bodySize) }()
       case 6: try { try decoder.decodeSingularMessageField(value: &self._encryption) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.room) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.author) }()
+      case 9: try { try decoder.decodeSingularBytesField(value: &self.signature) }()
       default: break
       }
     }
@@ -269,9 +282,6 @@ nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
     // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.id.isEmpty {
-      try visitor.visitSingularBytesField(value: self.id, fieldNumber: 1)
-    }
     if self.schemaVersion != 0 {
       try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 2)
     }
@@ -287,16 +297,27 @@ nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
     try { if let v = self._encryption {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
     } }()
+    if !self.room.isEmpty {
+      try visitor.visitSingularStringField(value: self.room, fieldNumber: 7)
+    }
+    if !self.author.isEmpty {
+      try visitor.visitSingularBytesField(value: self.author, fieldNumber: 8)
+    }
+    if !self.signature.isEmpty {
+      try visitor.visitSingularBytesField(value: self.signature, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: WirePack, rhs: WirePack) -> Bool {
-    if lhs.id != rhs.id {return false}
     if lhs.schemaVersion != rhs.schemaVersion {return false}
     if lhs.compression != rhs.compression {return false}
     if lhs.body != rhs.body {return false}
     if lhs.bodySize != rhs.bodySize {return false}
     if lhs._encryption != rhs._encryption {return false}
+    if lhs.room != rhs.room {return false}
+    if lhs.author != rhs.author {return false}
+    if lhs.signature != rhs.signature {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

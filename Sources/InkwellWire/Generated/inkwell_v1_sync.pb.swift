@@ -213,6 +213,10 @@ nonisolated struct WireWelcome: Sendable {
   /// Clears the value of `limits`. Subsequent reads from it will return its default value.
   mutating func clearLimits() {self._limits = nil}
 
+  /// The server's wall clock, milliseconds since 1970: a client whose clock runs ahead stamps by it,
+  /// since the server refuses changes stamped too far ahead of its own clock.
+  var serverTime: UInt64 = 0
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -288,6 +292,7 @@ nonisolated struct WireAck: Sendable {
 
   var room: String = String()
 
+  /// The SHA-256 of the pack's bytes.
   var packID: Data = Data()
 
   var serverSeq: UInt64 = 0
@@ -762,7 +767,7 @@ nonisolated extension WireHello: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
 
 nonisolated extension WireWelcome: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Welcome"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}server\0\u{1}limits\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{1}server\0\u{1}limits\0\u{3}server_time\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -773,6 +778,7 @@ nonisolated extension WireWelcome: SwiftProtobuf.Message, SwiftProtobuf._Message
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.protocolVersion) }()
       case 2: try { try decoder.decodeSingularBytesField(value: &self.server) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._limits) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.serverTime) }()
       default: break
       }
     }
@@ -792,6 +798,9 @@ nonisolated extension WireWelcome: SwiftProtobuf.Message, SwiftProtobuf._Message
     try { if let v = self._limits {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    if self.serverTime != 0 {
+      try visitor.visitSingularUInt64Field(value: self.serverTime, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -799,6 +808,7 @@ nonisolated extension WireWelcome: SwiftProtobuf.Message, SwiftProtobuf._Message
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.server != rhs.server {return false}
     if lhs._limits != rhs._limits {return false}
+    if lhs.serverTime != rhs.serverTime {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

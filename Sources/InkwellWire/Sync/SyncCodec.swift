@@ -38,11 +38,12 @@ public enum SyncCodec {
     public static func encode(_ message: ServerMessage) -> [UInt8] {
         var frame = WireServerFrame()
         switch message {
-        case .welcome(let version, let server, let maximumFrameBytes):
+        case .welcome(let version, let server, let maximumFrameBytes, let serverTime):
             var welcome = WireWelcome()
             welcome.protocolVersion = version
             welcome.server = Data(server.bytes)
             welcome.limits.maxFrameBytes = maximumFrameBytes
+            welcome.serverTime = serverTime
             frame.frame = .welcome(welcome)
         case .ack(let room, let pack, let serverSeq):
             var ack = WireAck()
@@ -127,7 +128,8 @@ public enum SyncCodec {
             return .welcome(
                 protocolVersion: welcome.protocolVersion,
                 server: server,
-                maximumFrameBytes: welcome.limits.maxFrameBytes
+                maximumFrameBytes: welcome.limits.maxFrameBytes,
+                serverTime: welcome.serverTime
             )
         case .ack(let ack):
             guard let pack = PackID(bytes: ack.packID) else { throw .invalidField("ack.pack_id") }

@@ -13,7 +13,7 @@ public enum ClientMessage: Hashable, Sendable {
 
 /// What a server sends.
 public enum ServerMessage: Hashable, Sendable {
-    case welcome(protocolVersion: UInt32, server: ReplicaID, maximumFrameBytes: UInt32)
+    case welcome(protocolVersion: UInt32, server: ReplicaID, maximumFrameBytes: UInt32, serverTime: UInt64)
     /// The pushed pack is durable at `serverSeq`.
     case ack(room: String, pack: PackID, serverSeq: UInt64)
     /// Packs of a room in server order, and the room's newest position.

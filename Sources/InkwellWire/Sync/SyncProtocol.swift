@@ -1,11 +1,18 @@
+public import InkwellSync
+
 /// Versions and limits of the sync protocol spoken over one WebSocket (`Protos/inkwell/v1/sync.proto`).
 public enum SyncProtocol {
     /// The version this code speaks.
-    public static let version: UInt32 = 1
+    /// Version 2: packs are signed by their author's key and named by the SHA-256 of their bytes.
+    public static let version: UInt32 = 2
     /// The oldest version this code still speaks.
-    public static let minimumVersion: UInt32 = 1
+    public static let minimumVersion: UInt32 = 2
     /// One frame as received: larger ones are refused before they are parsed.
     public static let maximumFrameBytes = WireLimits.maximumPackBodyBytes + (1 << 20)
+    /// How far ahead of the receiver's clock a change's stamp may be: a server refuses a push with a
+    /// change stamped later than its own clock plus this, and a client keeps such a change aside until
+    /// its clock catches up. So no stamp near the end of time can freeze a clock or win every write.
+    public static let maximumStampLeadMilliseconds = HybridLogicalClock.maximumLeadMilliseconds
     /// A presence payload (cursor and in-progress ink).
     public static let maximumPresenceBytes = 64 << 10
 

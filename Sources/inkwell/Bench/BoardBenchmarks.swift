@@ -1,6 +1,7 @@
 import InkwellBoard
 import InkwellGeometry
 import InkwellSync
+import InkwellWire
 
 /// Board figures: the classic ink benchmark and the cost of one change on an empty and a full board.
 struct BoardBenchmarks {
@@ -77,13 +78,15 @@ extension BoardState {
 /// Makes a replica's changes for benchmarks: contiguous seqs, increasing stamps, seeded points.
 struct ChangeWriter {
     var random: SplitMix64
-    let replica: ReplicaID
+    /// Signs the writer's packs and owns its replica.
+    let key: AuthorKey
+    var replica: ReplicaID { key.replica }
     var seq: UInt64 = 0
     var clock = HybridLogicalClock()
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
-        replica = ReplicaID(using: &random)
+        key = AuthorKey(using: &random)
     }
 
     mutating func change(_ operations: [BoardOperation]) -> BoardChange {

@@ -47,9 +47,7 @@ struct WireBenchmarks {
         }
         let encoded = changes.map(ChangeCodec.encode)
         let points = Double(strokes.map(\.count).reduce(0, +))
-        let pack = PackCodec.encode(
-            Pack(id: PackID(high: 1, low: 1), entries: encoded.map { .init(room: "r", change: $0) })
-        )
+        let pack = PackCodec.encode(Pack(room: "r", changes: encoded), signedBy: writer.key)
         let raw = Double(encoded.map(\.count).reduce(0, +))
         return [
             Figure(workload: "wire_points", figure: "\(label)_bytes_per_point", value: raw / points),
@@ -68,13 +66,13 @@ struct WireBenchmarks {
         let changes = (0..<size(10_000)).map { _ in writer.change([writer.randomStroke(points: 50, grid: true)]) }
         let encoded = changes.map(ChangeCodec.encode)
         let megabytes = Double(encoded.map(\.count).reduce(0, +)) / 1e6
-        let pack = Pack(id: PackID(high: 2, low: 2), entries: encoded.map { .init(room: "r", change: $0) })
-        let bytes = PackCodec.encode(pack)
+        let pack = Pack(room: "r", changes: encoded)
+        let bytes = PackCodec.encode(pack, signedBy: writer.key)
         let encodeChanges = medianSeconds(runs: runs) { blackHole(changes.map(ChangeCodec.encode)) }
-        let encodePack = medianSeconds(runs: runs) { blackHole(PackCodec.encode(pack)) }
+        let encodePack = medianSeconds(runs: runs) { blackHole(PackCodec.encode(pack, signedBy: writer.key)) }
         let decode = medianSeconds(runs: runs) {
             let decoded = try! PackCodec.decode(bytes)
-            blackHole(decoded.entries.map { try! ChangeCodec.decode($0.change) })
+            blackHole(decoded.changes.map { try! ChangeCodec.decode($0) })
         }
         let decodeChanges = medianSeconds(runs: runs) { blackHole(encoded.map { try! ChangeCodec.decode($0) }) }
         return [

@@ -1,5 +1,6 @@
 import InkwellClient
 import InkwellSync
+import InkwellWire
 import Synchronization
 
 /// One connection of a load run: who it is, which room it is in, whether it draws, and the presence
@@ -44,7 +45,9 @@ final class LoadMember: Sendable {
     let index: Int
     let room: String
     let roomIndex: Int
-    let device: ReplicaID
+    /// Signs this member's packs; its replica is the member's device.
+    let key: AuthorKey
+    var device: ReplicaID { key.replica }
     let drawer: Bool
     let seed: UInt64
     let isLive = Atomic<Bool>(false)
@@ -59,11 +62,11 @@ final class LoadMember: Sendable {
         standingValue.store(standing.rawValue, ordering: .releasing)
     }
 
-    init(index: Int, room: String, roomIndex: Int, device: ReplicaID, drawer: Bool, seed: UInt64) {
+    init(index: Int, room: String, roomIndex: Int, key: AuthorKey, drawer: Bool, seed: UInt64) {
         self.index = index
         self.room = room
         self.roomIndex = roomIndex
-        self.device = device
+        self.key = key
         self.drawer = drawer
         self.seed = seed
     }

@@ -78,15 +78,12 @@ extension LoadRun {
                     operations: [.addStroke(style, points: points, pressures: steps.map { Float($0) / 255 })]
                 )
             )
-            let pack = PackID(room: member.room, changes: [id])
-            let push = SyncCodec.encode(
-                .push(
-                    room: member.room,
-                    pack: PackCodec.encode(
-                        Pack(id: pack, entries: [Pack.Entry(room: member.room, change: ChangeCodec.encode(change))])
-                    )
-                )
+            let bytes = PackCodec.encode(
+                Pack(room: member.room, changes: [ChangeCodec.encode(change)]),
+                signedBy: member.key
             )
+            let pack = PackID(of: bytes)
+            let push = SyncCodec.encode(.push(room: member.room, pack: bytes))
             recorder.pushing(pack, room: member.roomIndex, at: .now)
             do {
                 try socket.send(push)

@@ -1,5 +1,6 @@
 import InkwellClient
 import InkwellSync
+import InkwellWire
 import Logging
 import Synchronization
 
@@ -102,7 +103,7 @@ struct LoadRun: Sendable {
                 index: index,
                 room: configuration.room(roomIndex),
                 roomIndex: roomIndex,
-                device: ReplicaID.random(),
+                key: AuthorKey(),
                 drawer: index % configuration.members < configuration.drawers,
                 seed: random.next()
             )

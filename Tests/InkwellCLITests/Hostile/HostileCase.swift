@@ -91,7 +91,12 @@ extension HostileCase {
         HostileCase(name: "truncated hello", expected: [invalidPayload]) { context in
             let socket = try context.connect()
             let hello = SyncCodec.encode(
-                .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: context.device, agent: "hostile")
+                .hello(
+                    protocolVersion: SyncProtocol.version,
+                    minimumProtocolVersion: SyncProtocol.minimumVersion,
+                    device: context.device,
+                    agent: "hostile"
+                )
             )
             let cut = Int.random(in: 1..<hello.count, using: &context.random)
             return Attack(socket: socket, sentAt: socket.offend(frame(Array(hello[..<cut]), socket)))
@@ -162,7 +167,12 @@ extension HostileCase {
         HostileCase(name: "hello twice", expected: [protocolError]) { context in
             let socket = try context.connectAndHello()
             let hello = SyncCodec.encode(
-                .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: context.device, agent: "again")
+                .hello(
+                    protocolVersion: SyncProtocol.version,
+                    minimumProtocolVersion: SyncProtocol.minimumVersion,
+                    device: context.device,
+                    agent: "again"
+                )
             )
             return Attack(socket: socket, sentAt: socket.offend(frame(hello, socket)))
         },
@@ -181,49 +191,28 @@ extension HostileCase {
     static let packs: [HostileCase] = [
         HostileCase(name: "pack whose body length lies", expected: [invalidPayload]) { context in
             let socket = try context.connectAndHello()
-            let (id, plain) = context.packBody()
+            let plain = context.packBody()
             let body = BombBodies.deflate(plain)
             let lie = UInt64(body.count + Int.random(in: 1...64, using: &context.random))
-            let pack = ProtobufWriter.pack(
-                id: id,
-                compression: 1,
-                body: body,
-                bodySize: UInt64(plain.count),
-                announcingBody: lie
-            )
+            let pack = context.envelope(compression: 1, body: body, bodySize: UInt64(plain.count), announcingBody: lie)
             return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
         },
         HostileCase(name: "decompression bomb declaring 1 KiB", expected: [invalidPayload]) { context in
             let socket = try context.connectAndHello()
-            let id = PackID(using: &context.random)
-            context.record(pack: id)
-            let pack = ProtobufWriter.pack(
-                id: id.bytes,
-                compression: 1,
-                body: BombBodies.shared.thirtyTwoMiB,
-                bodySize: 1_024
-            )
+            let pack = context.envelope(compression: 1, body: BombBodies.shared.thirtyTwoMiB, bodySize: 1_024)
             return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
         },
         HostileCase(name: "decompression bomb declaring over the limit", expected: [invalidPayload]) { context in
             let socket = try context.connectAndHello()
-            let id = PackID(using: &context.random)
-            context.record(pack: id)
             let size: UInt64 = Bool.random(using: &context.random) ? 9 << 20 : UInt64(UInt32.max)
-            let pack = ProtobufWriter.pack(
-                id: id.bytes,
-                compression: 1,
-                body: BombBodies.shared.nineMiB,
-                bodySize: size
-            )
+            let pack = context.envelope(compression: 1, body: BombBodies.shared.nineMiB, bodySize: size)
             return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
         },
         HostileCase(name: "pack body larger than declared", expected: [invalidPayload]) { context in
             let socket = try context.connectAndHello()
-            let (id, plain) = context.packBody()
+            let plain = context.packBody()
             let deflated = Bool.random(using: &context.random)
-            let pack = ProtobufWriter.pack(
-                id: id,
+            let pack = context.envelope(
                 compression: deflated ? 1 : 0,
                 body: deflated ? BombBodies.deflate(plain) : plain,
                 bodySize: UInt64(plain.count - Int.random(in: 1...10, using: &context.random))
@@ -232,10 +221,9 @@ extension HostileCase {
         },
         HostileCase(name: "pack body smaller than declared", expected: [invalidPayload]) { context in
             let socket = try context.connectAndHello()
-            let (id, plain) = context.packBody()
+            let plain = context.packBody()
             let deflated = Bool.random(using: &context.random)
-            let pack = ProtobufWriter.pack(
-                id: id,
+            let pack = context.envelope(
                 compression: deflated ? 1 : 0,
                 body: deflated ? BombBodies.deflate(plain) : plain,
                 bodySize: UInt64(plain.count + Int.random(in: 1...100_000, using: &context.random))
@@ -244,19 +232,39 @@ extension HostileCase {
         },
         HostileCase(name: "pack with an unknown compression", expected: [invalidPayload]) { context in
             let socket = try context.connectAndHello()
-            let (id, plain) = context.packBody()
-            let pack = ProtobufWriter.pack(id: id, compression: 7, body: plain, bodySize: UInt64(plain.count))
+            let plain = context.packBody()
+            let pack = context.envelope(compression: 7, body: plain, bodySize: UInt64(plain.count))
             return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
         },
-        HostileCase(name: "pack with a 15-byte id", expected: [invalidPayload]) { context in
+        HostileCase(name: "pack with a 31-byte author key", expected: [invalidPayload]) { context in
             let socket = try context.connectAndHello()
-            let (id, plain) = context.packBody()
-            let pack = ProtobufWriter.pack(
-                id: Array(id.prefix(15)),
-                compression: 1,
-                body: BombBodies.deflate(plain),
-                bodySize: UInt64(plain.count)
-            )
+            let plain = context.packBody()
+            let key = Array(context.key.publicKey.prefix(31))
+            let pack = context.envelope(compression: 0, body: plain, bodySize: UInt64(plain.count), author: key)
+            return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
+        },
+        HostileCase(name: "pack with a flipped signature bit", expected: [invalidPayload]) { context in
+            let socket = try context.connectAndHello()
+            var pack = context.pack().bytes
+            pack[pack.count - 1 - Int.random(in: 0..<64, using: &context.random)] ^= 0x04
+            context.record(pack: PackID(of: pack))
+            return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
+        },
+        HostileCase(name: "pack with a truncated signature", expected: [invalidPayload]) { context in
+            let socket = try context.connectAndHello()
+            let pack = Array(context.pack().bytes.dropLast(Int.random(in: 1...66, using: &context.random)))
+            context.record(pack: PackID(of: pack))
+            return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
+        },
+        HostileCase(name: "pack holding another replica's change", expected: [policyViolation]) { context in
+            let socket = try context.connectAndHello()
+            let victim = AuthorKey(using: &context.random).replica
+            let pack = context.pack(replica: Bool.random(using: &context.random) ? victim : nil, forging: victim).bytes
+            return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
+        },
+        HostileCase(name: "pack signed for another room", expected: [policyViolation]) { context in
+            let socket = try context.connectAndHello()
+            let pack = context.pack(room: context.room + "-elsewhere").bytes
             return Attack(socket: socket, sentAt: socket.offend(frame(context.pushFrame(pack: pack), socket)))
         },
     ]

@@ -1,5 +1,7 @@
 import CompressNIO
 import Foundation
+import InkwellBoard
+import InkwellGeometry
 import InkwellSync
 import InkwellTesting
 import InkwellWire
@@ -55,15 +57,20 @@ struct HostileContext {
     let port: Int
     let room: String
     let device: ReplicaID
+    /// Signs this connection's packs: the replica of its changes is the key's, as the server requires,
+    /// so what it sends is refused for what it is meant to test, not for a missing signature.
+    let key: AuthorKey
     var random: SeededGenerator
     let ledger: HostileLedger
+    private var seq: UInt64 = 0
 
     init(name: String, port: Int, room: String, seed: UInt64, ledger: HostileLedger) {
         self.name = name
         self.port = port
         self.room = room
         self.random = SeededGenerator(seed: seed)
-        self.device = ReplicaID(using: &random)
+        self.key = AuthorKey(using: &random)
+        self.device = key.replica
         self.ledger = ledger
         ledger.record(device: device, by: name)
     }
@@ -78,7 +85,12 @@ struct HostileContext {
     mutating func connect() throws -> RawWebSocket {
         let socket = try RawWebSocket(port: port, random: SeededGenerator(seed: random.next()))
         let hello = SyncCodec.encode(
-            .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: device, agent: "inkwell-hostile/1")
+            .hello(
+                protocolVersion: SyncProtocol.version,
+                minimumProtocolVersion: SyncProtocol.minimumVersion,
+                device: device,
+                agent: "inkwell-hostile/1"
+            )
         )
         socket.followUp =
             RawFrame.binary(hello, mask: socket.maskKey()).bytes
@@ -98,14 +110,50 @@ struct HostileContext {
         (0..<Int.random(in: count, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
-    /// A pack the server would store if it ever got it as a proper push: noted in the ledger first.
-    mutating func pack() -> (id: PackID, bytes: [UInt8]) {
-        let id = PackID(using: &random)
-        record(pack: id)
-        let entries = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-            Pack.Entry(room: room, change: garbage(20...200))
+    /// Encoded changes by this connection's key (or by `replica`), stamped now: what the server accepts
+    /// from an honest client.
+    mutating func changes(_ count: Int, replica: ReplicaID? = nil) -> [[UInt8]] {
+        (0..<count).map { _ in
+            seq += 1
+            let points = (0..<Int.random(in: 2...40, using: &random)).map { _ in
+                Point(
+                    Double(Int.random(in: 0...8_000, using: &random)) / 8,
+                    Double(Int.random(in: 0...8_000, using: &random)) / 8
+                )
+            }
+            return ChangeCodec.encode(
+                BoardChange(
+                    id: ChangeID(replica: replica ?? key.replica, seq: seq),
+                    stamp: Stamp(wallMilliseconds: SystemWallClock().millisecondsSince1970()),
+                    payload: BoardEdit(
+                        board: "main",
+                        operations: [.addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)]
+                    )
+                )
+            )
         }
-        return (id, PackCodec.encode(Pack(id: id, entries: entries)))
+    }
+
+    /// A pack the server would store if it ever got it as a proper push: noted in the ledger first. With
+    /// `forging`, one change in it is made as that replica's.
+    mutating func pack(
+        room: String? = nil,
+        replica: ReplicaID? = nil,
+        forging: ReplicaID? = nil
+    ) -> (
+        id: PackID, bytes: [UInt8]
+    ) {
+        var changes = changes(Int.random(in: 1...3, using: &random), replica: replica)
+        if let forging {
+            changes.insert(
+                contentsOf: self.changes(1, replica: forging),
+                at: Int.random(in: 0...changes.count, using: &random)
+            )
+        }
+        let bytes = PackCodec.encode(Pack(room: room ?? self.room, changes: changes), signedBy: key)
+        let id = PackID(of: bytes)
+        record(pack: id)
+        return (id, bytes)
     }
 
     /// A `ClientFrame` pushing a fresh valid pack.
@@ -118,10 +166,30 @@ struct HostileContext {
         ProtobufWriter.clientFrame(4, ProtobufWriter.push(room: room, pack: pack))
     }
 
-    /// The body of a pack whose id is noted in the ledger, for envelopes a case takes apart.
-    mutating func packBody() -> (id: [UInt8], plain: [UInt8]) {
-        let id = PackID(using: &random)
-        record(pack: id)
-        return (id.bytes, ProtobufWriter.packBody(room: room, changes: [garbage(20...200)]))
+    /// The body of a valid pack, for envelopes a case takes apart.
+    mutating func packBody() -> [UInt8] {
+        ProtobufWriter.packBody(changes: changes(1))
+    }
+
+    /// An envelope around `body` as a case builds it, signed by this connection's key (claiming `author`
+    /// instead, when given) and noted in the ledger.
+    mutating func envelope(
+        compression: UInt64,
+        body: [UInt8],
+        bodySize: UInt64,
+        announcingBody length: UInt64? = nil,
+        author: [UInt8]? = nil
+    ) -> [UInt8] {
+        let unsigned = ProtobufWriter.pack(
+            compression: compression,
+            body: body,
+            bodySize: bodySize,
+            announcingBody: length,
+            room: room,
+            author: author ?? key.publicKey
+        )
+        let pack = PackCodec.signed(unsigned, by: key)
+        record(pack: PackID(of: pack))
+        return pack
     }
 }

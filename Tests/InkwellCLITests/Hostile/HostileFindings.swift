@@ -67,11 +67,10 @@ struct HostileFindings {
             }
             if stored.room != honestRoom { add("pack \(stored.id) of no known sender is stored in \(stored.room)") }
             do {
-                let pack = try PackCodec.decode(stored.bytes)
+                let pack = try PackCodec.decode(stored.bytes, room: stored.room)
                 if pack.id != stored.id { add("pack \(stored.id) is stored under the id of \(pack.id)") }
-                for entry in pack.entries {
-                    if entry.room != honestRoom { add("pack \(stored.id) holds a change for room \(entry.room)") }
-                    let change = try ChangeCodec.decode(entry.change)
+                for bytes in pack.changes {
+                    let change = try ChangeCodec.decode(bytes)
                     if !authors.contains(change.id.replica) {
                         add("pack \(stored.id) holds a change by \(change.id.replica), not an honest peer")
                     }

@@ -38,7 +38,7 @@ struct PackLogAudit {
                 StoredPackRow(
                     room: row["room"],
                     position: UInt64(row["position"] as Int64),
-                    id: PackID(bytes: id) ?? PackID(high: 0, low: 0),
+                    id: PackID(bytes: id) ?? PackID(of: []),
                     bytes: [UInt8](row["bytes"] as Data)
                 )
             )

@@ -57,28 +57,30 @@ struct ProtobufWriter {
     }
 
     /// A `Pack` envelope with whatever id, compression, body and declared size a test wants.
+    /// A `Pack` envelope up to its signature, which the caller appends.
     static func pack(
-        id: [UInt8],
         compression: UInt64,
         body: [UInt8],
         bodySize: UInt64,
-        announcingBody length: UInt64? = nil
+        announcingBody length: UInt64? = nil,
+        room: String,
+        author: [UInt8]
     ) -> [UInt8] {
         var writer = ProtobufWriter()
-        writer.field(1, bytes: id)
         writer.field(2, varint: 1)
         writer.field(3, varint: compression)
         writer.field(4, bytes: body, announcing: length)
         writer.field(5, varint: bodySize)
+        writer.field(7, string: room)
+        writer.field(8, bytes: author)
         return writer.bytes
     }
 
-    /// A `PackBody` of entries whose change bytes are opaque to the server.
-    static func packBody(room: String, changes: [[UInt8]]) -> [UInt8] {
+    /// A `PackBody` of entries, each leaving its room to the envelope.
+    static func packBody(changes: [[UInt8]]) -> [UInt8] {
         var writer = ProtobufWriter()
         for change in changes {
             var entry = ProtobufWriter()
-            entry.field(1, string: room)
             entry.field(2, bytes: change)
             writer.field(1, bytes: entry.bytes)
         }

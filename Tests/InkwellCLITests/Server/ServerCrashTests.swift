@@ -1,5 +1,7 @@
 import Foundation
+import InkwellBoard
 import InkwellClient
+import InkwellGeometry
 import InkwellServer
 import InkwellSync
 import InkwellTesting
@@ -92,14 +94,26 @@ import Testing
             return acknowledged
         }
         var generator = SeededGenerator(seed: seed)
+        let key = AuthorKey(using: &generator)
         var pushed = 0
         while true {
             let room = "room-\(pushed % 3)"
-            let change = (0..<Int.random(in: 16...2_048, using: &generator)).map { _ in
-                UInt8.random(in: 0...255, using: &generator)
+            // A stroke of 4 to 500 points by this connection's own key: a pack the server takes.
+            let points = (0..<Int.random(in: 4...500, using: &generator)).map { _ in
+                Point(
+                    Double(Int.random(in: 0...8_000, using: &generator)) / 8,
+                    Double(Int.random(in: 0...8_000, using: &generator)) / 8
+                )
             }
-            let id = PackID(using: &generator)
-            let pack = PackCodec.encode(Pack(id: id, entries: [Pack.Entry(room: room, change: change)]))
+            let change = BoardChange(
+                id: ChangeID(replica: key.replica, seq: UInt64(pushed + 1)),
+                stamp: Stamp(wallMilliseconds: SystemWallClock().millisecondsSince1970()),
+                payload: BoardEdit(
+                    board: "main",
+                    operations: [.addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)]
+                )
+            )
+            let pack = PackCodec.encode(Pack(room: room, changes: [ChangeCodec.encode(change)]), signedBy: key)
             do {
                 try await socket.send(.push(room: room, pack: pack))
             } catch {

@@ -4,8 +4,9 @@ import InkwellGeometry
 import InkwellStore
 import InkwellSync
 import InkwellTesting
-import InkwellWire
 import Synchronization
+
+@testable import InkwellWire
 
 /// A seed for a randomised test: `INKWELL_SEED` replays one. Printed with the test's name.
 func seed(_ test: String) -> UInt64 {
@@ -39,6 +40,19 @@ func queuedChange(
         schemaVersion: WireSchema.current,
         payload: randomBytes(payloadBytes, using: &random)
     )
+}
+
+/// What a pushed pack carries and who signed it, read after its signature is checked but without opening
+/// its changes (the planner's tests queue random payloads, which are not changes).
+func packContents(_ bytes: [UInt8]) throws -> (author: ReplicaID, room: String, changes: [[UInt8]]) {
+    let (wire, author) = try PackCodec.verified(bytes, room: nil)
+    let entries = try PackCodec.entries(ofBody: try PackCodec.inflate(wire), "pack body")
+    return (author, wire.room, entries.map(\.change))
+}
+
+/// Keys for `count` replicas, and the replicas they own.
+func authorKeys(_ count: Int, using random: inout SeededGenerator) -> [AuthorKey] {
+    (0..<count).map { _ in AuthorKey(using: &random) }
 }
 
 /// Incompressible bytes, eight per draw.

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+import InkwellBoard
 import InkwellClient
+import InkwellGeometry
 import InkwellSync
 import InkwellWire
 import Logging
@@ -81,7 +83,8 @@ final class TestPeer: Sendable {
     var hasEnded: Bool { finished.withLock { $0 } }
 }
 
-/// Packs whose bodies hold arbitrary change bytes: the server stores them without reading the changes.
+/// Packs of one change each, by a new author each, stamped now: the server checks signatures, authors
+/// and stamps, and stores the rest without reading it. `size` is about the change's bytes.
 enum TestPacks {
     static func make(
         room: String,
@@ -90,9 +93,23 @@ enum TestPacks {
     ) -> (
         id: PackID, bytes: [UInt8]
     ) {
-        let id = PackID(using: &generator)
-        let change = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return (id, PackCodec.encode(Pack(id: id, entries: [Pack.Entry(room: room, change: change)])))
+        let key = AuthorKey(using: &generator)
+        let points = (0..<max(1, size / 4)).map { _ in
+            Point(
+                Double(Int.random(in: 0...4_000, using: &generator)) / 8,
+                Double(Int.random(in: 0...4_000, using: &generator)) / 8
+            )
+        }
+        let change = BoardChange(
+            id: ChangeID(replica: key.replica, seq: 1),
+            stamp: Stamp(wallMilliseconds: SystemWallClock().millisecondsSince1970()),
+            payload: BoardEdit(
+                board: "main",
+                operations: [.addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)]
+            )
+        )
+        let bytes = PackCodec.encode(Pack(room: room, changes: [ChangeCodec.encode(change)]), signedBy: key)
+        return (PackID(of: bytes), bytes)
     }
 }
 

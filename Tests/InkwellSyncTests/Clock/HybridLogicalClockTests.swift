@@ -22,26 +22,52 @@ import Testing
     }
 
     @Test func aWriteMadeAfterSeeingASkewedOneStillWins() {
-        // A's clock is a year ahead, B's a year behind; B sees A's write, then writes.
+        // A's clock is four minutes ahead (inside the lead), B's a year behind; B sees A's write, then writes.
+        let lead: UInt64 = 4 * 60_000
         var ahead = HybridLogicalClock()
         var behind = HybridLogicalClock()
         let replicaA = ReplicaID(high: 0xA, low: 0)
         let replicaB = ReplicaID(high: 0xB, low: 0)
-        let stampA = ahead.next(wallMilliseconds: Self.now + Self.year)
+        let stampA = ahead.next(wallMilliseconds: Self.now + lead)
         let writeA = LWWRegister("A", at: OpStamp(stamp: stampA, change: ChangeID(replica: replicaA, seq: 1)))
 
-        let skew = behind.witness(stampA, wallMilliseconds: Self.now - Self.year)
-        #expect(skew?.aheadMilliseconds == 2 * Self.year, "the skew is reported for logging")
+        let skew = behind.witness(stampA, wallMilliseconds: Self.now)
+        #expect(skew?.aheadMilliseconds == lead, "the skew is reported for logging")
+        #expect(skew?.adopted == true)
         #expect(behind.diagnostics.skewedWitnesses == 1)
-        let stampB = behind.next(wallMilliseconds: Self.now - Self.year)
+        let stampB = behind.next(wallMilliseconds: Self.now)
         let writeB = LWWRegister("B", at: OpStamp(stamp: stampB, change: ChangeID(replica: replicaB, seq: 1)))
 
         #expect(stampB > stampA)
         #expect(writeA.merged(with: writeB).value == "B")
         #expect(writeB.merged(with: writeA).value == "B")
         // And back: A answers B's write, and its answer wins in turn.
-        ahead.witness(stampB, wallMilliseconds: Self.now + Self.year)
-        #expect(ahead.next(wallMilliseconds: Self.now + Self.year) > stampB)
+        ahead.witness(stampB, wallMilliseconds: Self.now + lead)
+        #expect(ahead.next(wallMilliseconds: Self.now + lead) > stampB)
+    }
+
+    /// A stamp further ahead than the lead is not adopted: the change carrying it waits aside until time
+    /// catches up, so it cannot drag this clock, and every later write, years ahead.
+    @Test func aStampBeyondTheLeadIsNotAdopted() {
+        var clock = HybridLogicalClock()
+        let lead = HybridLogicalClock.maximumLeadMilliseconds
+        let skew = clock.witness(Stamp(wallMilliseconds: Self.now + lead + 1), wallMilliseconds: Self.now)
+        #expect(skew?.adopted == false)
+        #expect(clock.diagnostics.refusedWitnesses == 1)
+        #expect(clock.next(wallMilliseconds: Self.now) == Stamp(wallMilliseconds: Self.now))
+        #expect(clock.witness(Stamp(wallMilliseconds: Self.now + lead), wallMilliseconds: Self.now)?.adopted == true)
+        #expect(clock.next(wallMilliseconds: Self.now) == Stamp(wallMilliseconds: Self.now + lead, counter: 1))
+    }
+
+    /// No stamp makes the clock trap: not the greatest stamp there is, witnessed or reached.
+    @Test func theEndOfTimeNeitherTrapsNorWinds() {
+        var clock = HybridLogicalClock()
+        clock.witness(Stamp(rawValue: .max), wallMilliseconds: Self.now)
+        #expect(clock.next(wallMilliseconds: Self.now) == Stamp(wallMilliseconds: Self.now))
+        var last = HybridLogicalClock(latest: Stamp(rawValue: .max - 1))
+        #expect(last.next(wallMilliseconds: Self.now) == Stamp(rawValue: .max))
+        #expect(last.next(wallMilliseconds: .max) == Stamp(rawValue: .max), "the last stamp repeats rather than wraps")
+        #expect(last.diagnostics.exhaustedStamps == 1)
     }
 
     @Test func ordinaryDriftIsNotReportedAsSkew() {

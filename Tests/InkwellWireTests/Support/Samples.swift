@@ -2,11 +2,15 @@ import Foundation
 import InkwellBoard
 import InkwellGeometry
 import InkwellSync
+import InkwellWire
 
 /// Changes covering every operation, for round trips and as fuzzing seeds.
 enum Samples {
-    static let alice = ReplicaID(high: 0xA11C_E000_0000_0001, low: 0x0000_0000_0000_00A1)
-    static let bob = ReplicaID(high: 0xB0B0_0000_0000_0002, low: 0x0000_0000_0000_00B2)
+    /// Keys from fixed seeds, so the replicas they own (and the packs they sign) are the same every run.
+    static let aliceKey = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0xA1, count: 32))
+    static let bobKey = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0xB2, count: 32))
+    static let alice = aliceKey.replica
+    static let bob = bobKey.replica
 
     static func change(_ replica: ReplicaID, _ seq: UInt64, _ operations: [BoardOperation]) -> BoardChange {
         Change(

@@ -20,12 +20,8 @@ extension AnchorWorkloads {
         let history = source.log.inOrder.map(\.payload)
         let stored = stride(from: 0, to: history.count, by: 512).map { start in
             PackCodec.encode(
-                Pack(
-                    id: PackID(high: 4, low: UInt64(start)),
-                    entries: history[start..<min(start + 512, history.count)].map {
-                        Pack.Entry(room: "bench", change: $0)
-                    }
-                )
+                Pack(room: "bench", changes: Array(history[start..<min(start + 512, history.count)])),
+                signedBy: source.key
             )
         }
         // Every change, as the sync path's one pack holds them.

@@ -102,10 +102,10 @@ struct W5Corpus {
         packs.reserveCapacity(boards)
         for index in 0..<boards {
             let room = "w5-room-\(index / Self.boardsPerRoom)"
-            let replica = ReplicaID(using: &random)
+            let key = AuthorKey(using: &random)
+            let replica = key.replica
             var clock = HybridLogicalClock()
-            var entries: [Pack.Entry] = []
-            var ids: [ChangeID] = []
+            var entries: [[UInt8]] = []
             for seq in 1...perBoard {
                 let colour = generator.choice(AnchorStroke.palette)
                 let width = generator.choice(AnchorStroke.widths)
@@ -126,10 +126,9 @@ struct W5Corpus {
                 )
                 let encoded = ChangeCodec.encode(change)
                 total += encoded.count
-                entries.append(Pack.Entry(room: room, change: encoded))
-                ids.append(change.id)
+                entries.append(encoded)
             }
-            packs.append((room, PackCodec.encode(Pack(id: PackID(room: room, changes: ids), entries: entries))))
+            packs.append((room, PackCodec.encode(Pack(room: room, changes: entries), signedBy: key)))
         }
         self.packs = packs
         bytes = total
@@ -219,8 +218,8 @@ struct W5Corpus {
                 for pack in stored {
                     bytes += pack.bytes.count
                     if decoding {
-                        for entry in try PackCodec.decode(pack.bytes).entries {
-                            blackHole(try ChangeCodec.decode(entry.change))
+                        for change in try PackCodec.decode(pack.bytes, room: room).changes {
+                            blackHole(try ChangeCodec.decode(change))
                             decoded += 1
                         }
                     }

@@ -6,7 +6,9 @@ import InkwellWire
 /// stamp it with the hybrid logical clock (reading the wall clock), apply it to the board, encode it for
 /// the wire, and keep the encoded change in its change log (the history, as the store keeps it).
 struct BenchReplica {
-    let replica: ReplicaID
+    /// The key that signs this device's packs, and owns its replica.
+    let key: AuthorKey
+    var replica: ReplicaID { key.replica }
     private(set) var seq: UInt64 = 0
     private(set) var clock = HybridLogicalClock()
     private(set) var board: BoardState
@@ -15,7 +17,7 @@ struct BenchReplica {
     private let wall = SystemWallClock()
 
     init(random: inout SplitMix64, board: BoardID = "board") {
-        replica = ReplicaID(using: &random)
+        key = AuthorKey(using: &random)
         self.board = BoardState(board: board)
     }
 
@@ -50,11 +52,11 @@ struct BenchReplica {
     /// Applies every change of an encoded pack; the clock witnesses the pack's latest stamp once, as
     /// `SyncClient` does for the packs of a frame.
     mutating func receive(pack bytes: [UInt8]) throws {
-        let entries = try PackCodec.decode(bytes).entries
-        board.reserveCapacity(changes: entries.count)
+        let changes = try PackCodec.decode(bytes).changes
+        board.reserveCapacity(changes: changes.count)
         var latest: Stamp?
-        for entry in entries {
-            let stamp = try take(change: entry.change)
+        for change in changes {
+            let stamp = try take(change: change)
             latest = max(latest ?? stamp, stamp)
         }
         if let latest { clock.witness(latest, wallMilliseconds: wall.millisecondsSince1970()) }
@@ -73,15 +75,12 @@ struct BenchReplica {
         board.reserveCapacity(changes: count)
     }
 
-    /// The changes a peer holding `vector` lacks, as one deflated pack.
+    /// The changes a peer holding `vector` lacks, as one deflated pack signed by this device: the
+    /// workloads exchange only changes the sender made itself (a pack carries its signer's changes).
     func pack(for vector: VersionVector, room: String = "bench") -> [UInt8] {
         let missing = log.changes(notIn: vector)
-        return PackCodec.encode(
-            Pack(
-                id: PackID(room: room, changes: missing.map(\.id)),
-                entries: missing.map { Pack.Entry(room: room, change: $0.payload) }
-            )
-        )
+        precondition(missing.allSatisfy { $0.id.replica == replica }, "a bench pack holds its signer's changes")
+        return PackCodec.encode(Pack(room: room, changes: missing.map(\.payload)), signedBy: key)
     }
 
     /// The board's snapshot: every logged change, with the cut, compressed as a snapshot stored on the

@@ -18,6 +18,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable {
     public static let tooBig = CloseCode(rawValue: 1009)
     /// The client's protocol version is one this server does not speak.
     public static let unsupportedVersion = CloseCode(rawValue: 4001)
+    /// A pushed pack's id is already stored with other bytes: the log keeps what it has.
+    public static let packConflict = CloseCode(rawValue: 4002)
 }
 
 /// Stable codes of error frames, so clients can react without parsing the message.
@@ -33,4 +35,15 @@ public enum ErrorCode: UInt32, Sendable {
     case rateLimited = 9
     /// No hello within the deadline, or a text frame where the protocol has only binary ones.
     case timeout = 10
+    /// A change stamped further ahead of the server's clock than ``SyncProtocol/maximumStampLeadMilliseconds``:
+    /// the pack is not stored; the client keeps it and pushes it again later.
+    case stampAhead = 11
+    /// A pack whose signature does not verify, or is missing.
+    case badSignature = 12
+    /// A pack holding a change of a replica its signer does not own.
+    case forgedAuthor = 13
+    /// A pack signed for another room than the one it was pushed to.
+    case wrongRoom = 14
+    /// A pack whose id is already stored with other bytes.
+    case packConflict = 15
 }
