@@ -67,11 +67,16 @@ import Testing
         var random = SeededGenerator(seed: seed("witnessedStampsComeBeforeTheNextLocalChange"))
         let store = try Store.inMemory()
         var author = try LocalAuthor(store: store, wallClock: SteppingClock())
-        let remote = Stamp(wallMilliseconds: 1_900_000_000_000, counter: 7)
+        // Four minutes ahead: within the lead, so adopted, and reported as skew.
+        let remote = Stamp(wallMilliseconds: 1_800_000_000_000 + 4 * 60_000, counter: 7)
         let skew = author.witness(remote)
-        #expect(skew != nil, "a stamp a day and more ahead is reported as skew")
+        #expect(skew?.adopted == true, "a stamp minutes ahead is reported as skew")
         let change = try author.record(randomStroke(using: &random), room: "room")
         #expect(change.stamp > remote)
+        // A day ahead: past the lead; reported, not adopted (its change waits aside).
+        let far = Stamp(wallMilliseconds: 1_900_000_000_000, counter: 7)
+        #expect(author.witness(far)?.adopted == false)
+        #expect(try author.record(randomStroke(using: &random), room: "room").stamp < far)
     }
 
     @Test func aRefusedEditStoresNothing() throws {

@@ -66,6 +66,12 @@ import Testing
             let again: [UInt8] = try OperationCodec.encode(decoded, pressures).serializedBytes()
             #expect(again == bytes, "points \(name) re-encode to the same bytes")
         }
+        // The page derives keys and replicas from seeds as Swift does.
+        for vector in try #require(file["authorKeys"] as? [[String: Any]]) {
+            let key = try AuthorKey(rawRepresentation: try WireHex.decode(vector["seed"]))
+            #expect(WireHex.encode(key.publicKey) == vector["publicKey"] as? String)
+            #expect(key.replica.description == vector["replica"] as? String)
+        }
         for vector in packs {
             let name = vector["name"] as? String ?? "?"
             let bytes = try WireHex.decode(vector["bytes"])

@@ -13,6 +13,57 @@ import Testing
 struct EndToEndTests {
     static let room = "studio"
 
+    /// A device whose date is an hour ahead learns the server's time at its welcome and stamps by it:
+    /// the server takes its changes (it refuses stamps more than five minutes ahead), the other device
+    /// applies them, both converge, and its changes stay visible.
+    @Test func aDeviceWithAClockAnHourAheadStillSyncsAndConverges() async throws {
+        let seed = seed("aDeviceWithAClockAnHourAheadStillSyncsAndConverges")
+        var random = SeededGenerator(seed: seed)
+        let serverData = try TemporaryDirectory("server")
+        try await withServer(data: serverData.url) { server in
+            var ahead = endToEndConfiguration(seed: seed)
+            ahead.wallClock = OffsetClock(offsetMilliseconds: 3_600_000)
+            let early = try SyncClient(
+                store: try Store.inMemory(),
+                url: server.syncURL,
+                rooms: [Self.room],
+                configuration: ahead
+            )
+            let onTime = try SyncClient(
+                store: try Store.inMemory(),
+                url: server.syncURL,
+                rooms: [Self.room],
+                configuration: endToEndConfiguration(seed: seed &+ 1)
+            )
+            var recorded: [BoardChange] = []
+            try await whileRunning([early, onTime]) {
+                try await eventually("the early device is welcomed") { await early.statistics.connectionsOpened > 0 }
+                for index in 0..<40 {
+                    let client = index.isMultiple(of: 2) ? early : onTime
+                    recorded.append(try await client.record(randomStroke(using: &random), room: Self.room))
+                }
+                try await early.waitUntilSynced(timeout: .seconds(60))
+                try await onTime.waitUntilSynced(timeout: .seconds(60))
+                try await eventually("both stores hold every change") {
+                    try early.store.changes(room: Self.room, board: "main").count == recorded.count
+                        && onTime.store.changes(room: Self.room, board: "main").count == recorded.count
+                }
+            }
+            let lead = SyncProtocol.maximumStampLeadMilliseconds
+            let now = SystemWallClock().millisecondsSince1970()
+            #expect(recorded.allSatisfy { $0.stamp.wallMilliseconds <= now + lead }, "every stamp within the lead")
+            let reference = referenceState(recorded)
+            let earlyState = try boardState(early.store, room: Self.room)
+            let onTimeState = try boardState(onTime.store, room: Self.room)
+            #expect(earlyState.canonicalHash == reference.canonicalHash)
+            #expect(onTimeState.canonicalHash == reference.canonicalHash)
+            #expect(
+                onTimeState.visibleStrokeCount == recorded.count,
+                "every stroke, the early device's too, is visible"
+            )
+        }
+    }
+
     @Test func twoClientsInOneRoomExchangeChangesAndConverge() async throws {
         let seed = seed("twoClientsInOneRoomExchangeChangesAndConverge")
         var random = SeededGenerator(seed: seed)

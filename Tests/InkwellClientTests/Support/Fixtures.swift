@@ -78,3 +78,12 @@ final class SteppingClock: WallClock {
         }
     }
 }
+
+/// The system clock shifted by a fixed offset: a device with a wrong date.
+struct OffsetClock: WallClock {
+    let offsetMilliseconds: Int64
+
+    func millisecondsSince1970() -> UInt64 {
+        UInt64(Int64(SystemWallClock().millisecondsSince1970()) + offsetMilliseconds)
+    }
+}

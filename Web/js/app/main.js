@@ -94,6 +94,10 @@ async function start() {
   new ResizeObserver(() => renderer.resize(surface.clientWidth, surface.clientHeight)).observe(surface);
   renderer.resize(surface.clientWidth, surface.clientHeight);
   session.addEventListener('change', (event) => renderer.noteDelta(event.detail.delta));
+  // Packs that failed verification were kept aside, not drawn: worth a line for whoever looks.
+  session.addEventListener('refused', (event) => {
+    console.warn(`inkwell: kept aside received packs that failed verification: ${event.detail.reasons.join(', ')}`);
+  });
 
   const presenceState = { cursor: null, ink: null };
   const sendPresence = () => {

@@ -87,12 +87,14 @@ export class Author {
   }
 
   /**
-   * Takes note of a stamp made elsewhere (call it for every remote change), so later changes sort after it.
+   * Takes note of a stamp made elsewhere (call it for every remote change applied), so later changes sort
+   * after it. One beyond the protocol's lead of `now` is not witnessed (see clock.js).
    * @param {Stamp} stamp
+   * @param {number} [now] the time to measure the lead from: the server-corrected time where it is known
    * @returns {import('./clock.js').Skew | null} the skew when the stamp is far ahead of this clock: log it
    */
-  witness(stamp) {
-    return this.#clock.witness(stamp, this.#now());
+  witness(stamp, now = this.#now()) {
+    return this.#clock.witness(stamp, now);
   }
 
   /**

@@ -3,14 +3,21 @@
 // Lamport's rule: every stamp issued is greater than every stamp this replica has issued or witnessed,
 // so a change made after seeing another sorts after it whatever the wall clocks say. Wall time is passed
 // in, not read, so the clock is a pure state machine and tests control time exactly.
+//
+// No remote stamp can stop it: one further ahead of `now` than the protocol's lead (5 minutes) is not
+// witnessed at all (its change is kept aside until the clock catches up, see sync/pack-intake.js), so
+// the clock can only reach the last stamp if the wall clock itself reads the year 10889; and even then
+// `next` does not throw.
 
+import { SyncProtocol } from '../wire/limits.js';
 import { MAX_COUNTER, MAX_WALL, ZERO_STAMP, compareStamps, isStamp } from './stamp.js';
 
 /** @typedef {import('./stamp.js').Stamp} Stamp */
 
 /**
- * A witnessed stamp far ahead of local wall time: worth a log line.
- * @typedef {{witnessed: Stamp, localWallMilliseconds: number, aheadMilliseconds: number}} Skew
+ * A witnessed stamp far ahead of local wall time: worth a log line. `ignored`: it was beyond the lead,
+ * and the clock did not move.
+ * @typedef {{witnessed: Stamp, localWallMilliseconds: number, aheadMilliseconds: number, ignored: boolean}} Skew
  */
 
 /** Default for `maximumForwardSkewMilliseconds`, as in Swift. */
@@ -22,13 +29,26 @@ export class HybridLogicalClock {
 
   /**
    * Resumes a clock from the greatest stamp a store holds (zero for a new one).
-   * @param {{latest?: Stamp, maximumForwardSkewMilliseconds?: number}} [options]
+   * @param {{latest?: Stamp, maximumForwardSkewMilliseconds?: number, maximumLeadMilliseconds?: number}} [options]
+   *   `maximumLeadMilliseconds`: stamps further ahead of `now` than this are not witnessed
    */
-  constructor({ latest = ZERO_STAMP, maximumForwardSkewMilliseconds = DEFAULT_MAXIMUM_FORWARD_SKEW } = {}) {
+  constructor({
+    latest = ZERO_STAMP,
+    maximumForwardSkewMilliseconds = DEFAULT_MAXIMUM_FORWARD_SKEW,
+    maximumLeadMilliseconds = SyncProtocol.maximumStampLeadMilliseconds,
+  } = {}) {
     this.#latest = checkedStamp(latest);
     this.maximumForwardSkewMilliseconds = maximumForwardSkewMilliseconds;
+    this.maximumLeadMilliseconds = maximumLeadMilliseconds;
     /** What the clock had to do beyond the ordinary, for metrics and logs. */
-    this.diagnostics = { counterOverflows: 0, skewedWitnesses: 0, largestSkewMilliseconds: 0, stampsAheadOfWall: 0 };
+    this.diagnostics = {
+      counterOverflows: 0,
+      skewedWitnesses: 0,
+      largestSkewMilliseconds: 0,
+      stampsAheadOfWall: 0,
+      ignoredWitnesses: 0,
+      exhausted: 0,
+    };
   }
 
   /** The greatest stamp issued or witnessed; the next stamp is greater. @returns {Stamp} */
@@ -39,8 +59,9 @@ export class HybridLogicalClock {
   /**
    * Issues the stamp of a local event at wall time `now` (milliseconds since 1970).
    *
-   * When the counter runs out within one millisecond the next millisecond is borrowed (and counted);
-   * only a clock at the very last stamp throws, never wraps.
+   * When the counter runs out within one millisecond the next millisecond is borrowed (and counted). A
+   * clock at the very last stamp gives it again (counted in `exhausted`) rather than throw or wrap: changes
+   * with equal stamps still have a total order, by replica and seq.
    * @param {number} now
    * @returns {Stamp}
    */
@@ -52,7 +73,8 @@ export class HybridLogicalClock {
       return { ...this.#latest };
     }
     if (latest.wall === MAX_WALL && latest.counter === MAX_COUNTER) {
-      throw new RangeError('hybrid logical clock exhausted');
+      this.diagnostics.exhausted += 1;
+      return { ...latest };
     }
     if (latest.counter === MAX_COUNTER) {
       this.diagnostics.counterOverflows += 1;
@@ -65,23 +87,29 @@ export class HybridLogicalClock {
   }
 
   /**
-   * Takes note of a stamp made elsewhere, so that every later local stamp is greater.
+   * Takes note of a stamp made elsewhere, so that every later local stamp is greater; unless it is further
+   * ahead of `now` than `maximumLeadMilliseconds`: then the clock does not move, and the report says so.
+   * Never throws for a stamp (every 64-bit value is one, up to wall 2^48 − 1 and counter 65535).
    * @param {Stamp} remote
-   * @param {number} now local wall time, milliseconds since 1970
-   * @returns {Skew | null} the skew if `remote` is further ahead of `now` than configured
+   * @param {number} now wall time, milliseconds since 1970 (the server's, as far as it is known)
+   * @returns {Skew | null} the skew if `remote` is further ahead of `now` than configured (always when ignored)
+   * @throws {RangeError} for a value that is not a stamp at all (a bug, not a remote's doing)
    */
   witness(remote, now) {
     const stamp = checkedStamp(remote);
-    if (compareStamps(stamp, this.#latest) > 0) this.#latest = { wall: stamp.wall, counter: stamp.counter };
     const local = wallMilliseconds(now);
-    if (!(stamp.wall > local && stamp.wall - local > this.maximumForwardSkewMilliseconds)) return null;
     const ahead = stamp.wall - local;
+    const ignored = ahead > this.maximumLeadMilliseconds;
+    if (ignored) this.diagnostics.ignoredWitnesses += 1;
+    else if (compareStamps(stamp, this.#latest) > 0) this.#latest = { wall: stamp.wall, counter: stamp.counter };
+    if (!ignored && !(ahead > 0 && ahead > this.maximumForwardSkewMilliseconds)) return null;
     this.diagnostics.skewedWitnesses += 1;
     this.diagnostics.largestSkewMilliseconds = Math.max(this.diagnostics.largestSkewMilliseconds, ahead);
     return {
       witnessed: { wall: stamp.wall, counter: stamp.counter },
       localWallMilliseconds: local,
       aheadMilliseconds: ahead,
+      ignored,
     };
   }
 }

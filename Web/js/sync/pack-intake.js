@@ -1,69 +1,89 @@
-// Reads the packs of one `packs` frame, as Swift's `PackIntake`: decodes them, keeps aside what this
-// version cannot read yet (a newer schema, an encrypted pack) and counts what is unreadable for good.
-// Storing is the caller's: all of one frame in one transaction.
+// Reads the packs of one `packs` frame, as Swift's `PackIntake`: verifies and decodes them, keeps aside
+// what this version cannot read yet (a newer schema, an encrypted pack), what failed verification (a bad
+// signature, a forged author, another room's pack, malformed bytes: kept with the reason, never applied)
+// and changes stamped too far ahead of this page's clock (kept until it catches up). Storing is the
+// caller's: all of one frame in one transaction.
 
 import { decodeChange } from '../wire/change.js';
-import { decodePack, packHeader } from '../wire/pack.js';
 import { WireError } from '../wire/errors.js';
+import { SyncProtocol } from '../wire/limits.js';
+import { decodePack, unverifiedPackHeader } from '../wire/pack.js';
 import { storedChange } from './store-records.js';
 
 /**
  * @typedef {import('../wire/change.js').Change} Change
  * @typedef {import('./store-records.js').StoredChange} StoredChange
  * @typedef {import('./store-records.js').AsideItem} AsideItem
- * @typedef {{
- *   positions: number[], packBytes: number, changes: {change: Change, stored: StoredChange}[],
- *   aside: AsideItem[], rejected: number
- * }} Intake
+ * @typedef {{now?: number, lead?: number}} Clock `now`: the server-corrected time, in milliseconds since
+ *   1970; `lead`: how far ahead of it a change may be stamped and still be applied
+ * @typedef {{changes: {change: Change, stored: StoredChange}[], aside: AsideItem[], refused: string[],
+ *   ahead: number, earliestAhead: number, rejected: number}} Read what to apply, what to keep aside, the
+ *   reasons of the packs refused, how many changes wait for the clock and the smallest wall time among
+ *   their stamps (Infinity for none), and how many entries were unreadable for good
+ * @typedef {Read & {positions: number[], packBytes: number}} Intake
  */
 
+/** The reason of an item kept aside for its stamp. */
+export const STAMP_AHEAD = 'stampAhead';
+
 /**
- * @param {string} room
+ * @param {string} room the room the packs arrived for
  * @param {{serverSeq: number, pack: Uint8Array}[]} packs
- * @returns {Promise<Intake>} every position counts as seen: what could not be read is kept or skipped
- * - Complexity: O(total bytes).
+ * @param {Clock} [clock]
+ * @returns {Promise<Intake>} every position counts as seen: what could not be applied is kept or skipped
+ * - Complexity: O(total bytes), plus one signature verification per pack.
  */
-export async function readPacks(room, packs) {
+export async function readPacks(room, packs, clock = {}) {
   /** @type {Intake} */
-  const intake = { positions: [], packBytes: 0, changes: [], aside: [], rejected: 0 };
+  const intake = { positions: [], packBytes: 0, ...emptyRead() };
   for (const stored of packs) {
     intake.positions.push(stored.serverSeq);
     intake.packBytes += stored.pack.length;
-    const read = await readPack(room, stored.pack);
+    const read = await readPack(room, stored.pack, clock);
     intake.changes.push(...read.changes);
     intake.aside.push(...read.aside);
+    intake.refused.push(...read.refused);
+    intake.ahead += read.ahead;
+    intake.earliestAhead = Math.min(intake.earliestAhead, read.earliestAhead);
     intake.rejected += read.rejected;
   }
   return intake;
 }
 
 /**
- * One pack's changes, what to keep aside, and how many entries were skipped.
+ * One pack, verified as received for `room`: its changes, and what to keep aside.
  * @param {string} room
  * @param {Uint8Array} bytes
- * @returns {Promise<{changes: {change: Change, stored: StoredChange}[], aside: AsideItem[], rejected: number}>}
+ * @param {Clock} [clock]
+ * @returns {Promise<Read>}
  */
-export async function readPack(room, bytes) {
-  const result = { changes: [], aside: [], rejected: 0 };
+export async function readPack(room, bytes, { now = Date.now(), lead = SyncProtocol.maximumStampLeadMilliseconds } = {}) {
+  const result = emptyRead();
   let pack;
   try {
-    pack = await decodePack(bytes);
+    pack = await decodePack(bytes, { room });
   } catch (error) {
+    // Not the pack's fault (no WebCrypto, say): thrown, so the packs are not counted as seen.
+    if (!(error instanceof WireError)) throw error;
     if (isForLaterVersion(error)) {
       // Kept whole, to be decoded by a version that can (DESIGN §6).
       result.aside.push({ room, kind: 'pack', schemaVersion: packSchema(bytes), bytes });
     } else {
-      result.rejected += 1;
+      // Kept whole too, with the reason, to be looked at; its changes never reach the board.
+      const reason = error.code;
+      result.aside.push({ room, kind: 'pack', schemaVersion: packSchema(bytes), bytes, reason });
+      result.refused.push(reason);
     }
     return result;
   }
-  for (const entry of pack.entries) {
-    if (entry.room !== room) {
-      result.rejected += 1;
-      continue;
-    }
-    const read = readChange(room, entry.change, pack.schemaVersion);
-    if (read.change !== null) result.changes.push(read.change);
+  for (const change of pack.changes) {
+    const read = readChange(room, change, pack.schemaVersion);
+    if (read.change !== null && !isDue(read.change.change.stamp, now, lead)) {
+      // Neither applied nor witnessed: the clock would have to jump there to keep Lamport's rule.
+      result.aside.push({ room, kind: 'change', schemaVersion: pack.schemaVersion, bytes: change, reason: STAMP_AHEAD });
+      result.ahead += 1;
+      result.earliestAhead = Math.min(result.earliestAhead, read.change.change.stamp.wall);
+    } else if (read.change !== null) result.changes.push(read.change);
     else if (read.aside !== null) result.aside.push(read.aside);
     else result.rejected += 1;
   }
@@ -89,6 +109,53 @@ export function readChange(room, bytes, schemaVersion) {
   }
 }
 
+/**
+ * Looks again at the changes kept aside for their stamp: those this page's clock has caught up with,
+ * decoded, and how many still wait and from when.
+ * @param {string} room
+ * @param {(AsideItem & {id: number})[]} items the room's aside items (others than `stampAhead` are skipped)
+ * @param {Clock} [clock]
+ * @returns {{due: {id: number, change: Change, stored: StoredChange}[], waiting: number, earliestAhead: number}}
+ */
+export function reviewAhead(room, items, { now = Date.now(), lead = SyncProtocol.maximumStampLeadMilliseconds } = {}) {
+  const result = { due: [], waiting: 0, earliestAhead: Infinity };
+  for (const item of items) {
+    if (item.reason !== STAMP_AHEAD || item.kind !== 'change') continue;
+    const read = readChange(room, item.bytes, item.schemaVersion).change;
+    if (read === null) continue;
+    if (isDue(read.change.stamp, now, lead)) {
+      result.due.push({ id: item.id, ...read });
+    } else {
+      result.waiting += 1;
+      result.earliestAhead = Math.min(result.earliestAhead, read.change.stamp.wall);
+    }
+  }
+  return result;
+}
+
+/**
+ * Whether a change stamped `stamp` may be applied (and witnessed) at `now`.
+ * @param {{wall: number}} stamp
+ * @param {number} now
+ * @param {number} [lead]
+ */
+export function isDue(stamp, now, lead = SyncProtocol.maximumStampLeadMilliseconds) {
+  return stamp.wall <= now + lead;
+}
+
+/**
+ * Whether an item was kept aside because it failed verification: it is never decoded into a board.
+ * @param {AsideItem} item
+ */
+export function isRefused(item) {
+  return item.reason !== undefined && item.reason !== STAMP_AHEAD;
+}
+
+/** @returns {Read} */
+function emptyRead() {
+  return { changes: [], aside: [], refused: [], ahead: 0, earliestAhead: Infinity, rejected: 0 };
+}
+
 /** @param {unknown} error */
 function isForLaterVersion(error) {
   return error instanceof WireError && (error.code === 'futureSchema' || error.code === 'encrypted');
@@ -97,7 +164,7 @@ function isForLaterVersion(error) {
 /** @param {Uint8Array} bytes */
 function packSchema(bytes) {
   try {
-    return packHeader(bytes).schemaVersion;
+    return unverifiedPackHeader(bytes).schemaVersion;
   } catch {
     return 0;
   }

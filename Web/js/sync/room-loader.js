@@ -1,9 +1,11 @@
 // Opening a room from the store: the timeline this page leases, its author resumed, every stored change
-// decoded for the board, the outbox of the leased timelines, and the packs still waiting for their acks.
-// All of it before any network: a reload while offline shows the board.
+// decoded for the board, the outbox of the leased timelines, the packs still waiting for their acks, and
+// the key that signs each leased timeline's packs. All of it before any network: a reload while offline
+// shows the board.
 
+import { packSigner } from '../wire/author-key.js';
 import { changeHeader, decodeChange } from '../wire/change.js';
-import { readChange, readPack } from './pack-intake.js';
+import { isDue, isRefused, readChange, readPack, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
 import { resumeAuthor } from './resume-author.js';
 
 /**
@@ -11,10 +13,13 @@ import { resumeAuthor } from './resume-author.js';
  * @typedef {import('./store-records.js').ReplicaLease} ReplicaLease
  * @typedef {import('./store-records.js').PendingPack} PendingPack
  * @typedef {import('./outbox-planner.js').QueuedChange} QueuedChange
+ * @typedef {import('../wire/author-key.js').PackSigner} PackSigner
  * @typedef {{
- *   leases: ReplicaLease[], author: import('../model/author.js').Author, changes: object[],
- *   queue: QueuedChange[], packs: PendingPack[], watermark: number
- * }} LoadedRoom
+ *   leases: ReplicaLease[], signers: Map<string, PackSigner>, author: import('../model/author.js').Author,
+ *   changes: object[], queue: QueuedChange[], packs: PendingPack[], watermark: number,
+ *   ahead: {waiting: number, earliestAhead: number}
+ * }} LoadedRoom `signers`: by replica, one for each leased timeline; `ahead`: the changes kept aside for
+ *   their stamp that are still ahead of the clock, and the smallest wall time among their stamps
  */
 
 /**
@@ -36,14 +41,14 @@ export async function loadRoom(store, room, { board, now }) {
         // Stored by a version that could read it; one that cannot stays stored and harms nothing.
       }
     }
-    const asideStamps = await promoteAside(store, room, contents.aside, decoded);
+    const aside = await promoteAside(store, room, contents.aside, decoded, now?.() ?? Date.now());
     const ownRecord = contents.replicas.find((record) => record.replica === own.replica);
     const author = resumeAuthor({
       replica: own.replica,
       lastSeq: Math.max(own.lastSeq, ownRecord?.lastSeq ?? 0),
       board,
       changes: [...decoded.values()],
-      stamps: asideStamps,
+      stamps: aside.stamps,
       now,
     });
     // Timelines a closed tab left with changes to push: taken over while no other page holds them.
@@ -53,6 +58,8 @@ export async function loadRoom(store, room, { board, now }) {
       const lease = await store.tryLease(room, replica);
       if (lease !== null) leases.push(lease);
     }
+    const signers = new Map();
+    for (const lease of leases) signers.set(lease.replica, await packSigner(lease.keys));
     const leased = leases.map((lease) => lease.replica);
     const bytes = new Map(contents.changes.map((stored) => [stored.key, stored.bytes]));
     const queue = contents.outbox
@@ -61,11 +68,13 @@ export async function loadRoom(store, room, { board, now }) {
       .map((entry) => ({ key: entry.key, room, id: { replica: entry.replica, seq: entry.seq }, bytes: /** @type {Uint8Array} */ (bytes.get(entry.key)) }));
     return {
       leases,
+      signers,
       author,
       changes: [...decoded.values()],
       queue,
       packs: contents.packs.filter((pack) => leased.includes(pack.replica)),
       watermark: contents.watermark,
+      ahead: { waiting: aside.waiting, earliestAhead: aside.earliestAhead },
     };
   } catch (error) {
     for (const lease of leases) lease.release();
@@ -74,20 +83,33 @@ export async function loadRoom(store, room, { board, now }) {
 }
 
 /**
- * Decodes what was kept aside from a newer schema, now that this version may read it; what still does
- * not decode stays aside. Returns the stamps of the changes that stay, so the clock sorts after them.
+ * Decodes what was kept aside and may be read now: bytes from a newer schema, now that this version may
+ * read them, and changes stamped ahead of the clock that it has caught up with; what still does not
+ * decode stays aside, and so does every pack that failed verification. Returns the stamps of the
+ * newer-schema changes that stay, so the clock sorts after them, and what still waits for the clock.
+ * @param {Store} store
+ * @param {string} room
+ * @param {(import('./store-records.js').AsideItem & {id: number})[]} items
+ * @param {Map<string, object>} decoded
+ * @param {number} now
  */
-async function promoteAside(store, room, items, decoded) {
+async function promoteAside(store, room, items, decoded, now) {
   const stamps = [];
+  const ahead = reviewAhead(room, items, { now });
+  const due = new Map(ahead.due.map((entry) => [entry.id, entry]));
   for (const item of items) {
+    if (isRefused(item)) continue;
     let changes;
-    if (item.kind === 'pack') {
-      const read = await readPack(room, item.bytes);
+    if (item.reason === STAMP_AHEAD) {
+      const entry = due.get(item.id);
+      changes = entry === undefined ? [] : [entry];
+    } else if (item.kind === 'pack') {
+      const read = await readPack(room, item.bytes, { now });
       changes = read.aside.length === 0 ? read.changes : [];
     } else {
       const read = readChange(room, item.bytes, item.schemaVersion);
-      changes = read.change === null ? [] : [read.change];
-      if (read.change === null) {
+      changes = read.change === null || !isDue(read.change.change.stamp, now) ? [] : [read.change];
+      if (changes.length === 0) {
         const stamp = headerStamp(item.bytes);
         if (stamp !== null) stamps.push(stamp);
       }
@@ -96,7 +118,7 @@ async function promoteAside(store, room, items, decoded) {
     await store.promoteAside(room, item.id, changes.map((c) => c.stored));
     for (const { change, stored } of changes) decoded.set(stored.key, change);
   }
-  return stamps;
+  return { stamps, waiting: ahead.waiting, earliestAhead: ahead.earliestAhead };
 }
 
 /** The stamp of an encoded change, or null if its header does not read. @param {Uint8Array} bytes */

@@ -4,22 +4,30 @@
 //
 // Local-first: the board is loaded from the store before any network, edits are stored (with their place
 // in the outbox) before they are pushed, and a reload while offline shows everything made or received.
+//
+// Every pack it pushes is signed by the key of the timeline it holds (replica-key.js); every pack it
+// receives is verified against the room it came for, and one that fails is kept aside with its reason,
+// never applied (a `refused` event says so). A change stamped further ahead of the server's time than the
+// protocol's lead waits aside too, neither applied nor witnessed, until a later intake or reconnection
+// finds the clock has caught up.
 
 import { Board } from '../model/board.js';
 import { toHex } from '../wire/bytes.js';
 import { encodeChange } from '../wire/change.js';
 import { SCHEMA_VERSION, isValidRoom } from '../wire/limits.js';
 import { encodePack } from '../wire/pack.js';
+import { packId } from '../wire/pack-id.js';
 import { decodeFrame, encodeFrame } from '../wire/sync.js';
 import { Backoff } from './backoff.js';
 import { Connector } from './connector.js';
 import { SyncError } from './errors.js';
 import { browserNetwork, syncURL } from './network.js';
 import { entryBytes } from './outbox-planner.js';
-import { readPacks } from './pack-intake.js';
+import { isDue, readPacks, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
 import { PresenceChannel } from './presence-channel.js';
 import { seededRandom } from './random.js';
 import { loadRoom } from './room-loader.js';
+import { ServerClock } from './server-clock.js';
 import { sameStatus, syncStatus } from './status.js';
 import { storedChange } from './store-records.js';
 import { SyncMachine } from './sync-machine.js';
@@ -69,30 +77,44 @@ export async function openSession(options) {
     const { openIndexedDBStore } = await import('./store-indexeddb.js');
     store = await openIndexedDBStore();
   }
+  const clock = new ServerClock(options.now);
   let loaded;
   try {
-    loaded = await loadRoom(store, room, { board: BOARD, now: options.now });
+    loaded = await loadRoom(store, room, { board: BOARD, now: () => clock.now() });
   } catch (error) {
     if (ownsStore) store.close();
     throw error instanceof SyncError ? error : SyncError.storage('read', error);
   }
-  return new Session({ ...options, url, WebSocket: WebSocketClass, store, ownsStore, loaded });
+  return new Session({ ...options, url, WebSocket: WebSocketClass, store, ownsStore, loaded, clock });
 }
 
 /**
  * A room's sync session. Events: `change` {changes, delta, origin: 'local' | 'remote'}, `presence`
- * {device, peer | null}, `status` (a SyncStatus). Made by `openSession`.
+ * {device, peer | null}, `status` (a SyncStatus), `refused` {reasons}: received packs kept aside because
+ * they failed verification (one reason each: `badSignature`, `forgedAuthor`, `wrongRoom`, …). Made by
+ * `openSession`.
  */
 export class Session extends EventTarget {
   /** The board, holding every change made here or received. */
   board = new Board(BOARD);
+  /**
+   * What was received and not applied: packs refused (by reason) and changes waiting for the clock.
+   * @type {{packsRefused: number, refusedReasons: Record<string, number>, changesAhead: number}}
+   */
+  diagnostics = { packsRefused: 0, refusedReasons: {}, changesAhead: 0 };
 
   #room;
   /** @type {Store} */
   #store;
   #ownsStore;
   #leases;
+  /** The key of each leased timeline, by replica. @type {Map<string, import('../wire/author-key.js').PackSigner>} */
+  #signers;
   #author;
+  /** @type {ServerClock} */
+  #clock;
+  /** The smallest wall time of a change kept aside for its stamp (Infinity for none). */
+  #earliestAhead;
   #machine;
   #connector;
   #presence;
@@ -110,7 +132,7 @@ export class Session extends EventTarget {
   /**
    * Use `openSession`.
    * @param {SessionOptions & {url: string, WebSocket: typeof WebSocket, store: Store, ownsStore: boolean,
-   *   loaded: import('./room-loader.js').LoadedRoom}} options
+   *   loaded: import('./room-loader.js').LoadedRoom, clock: ServerClock}} options
    */
   constructor(options) {
     super();
@@ -119,7 +141,11 @@ export class Session extends EventTarget {
     this.#store = options.store;
     this.#ownsStore = options.ownsStore;
     this.#leases = loaded.leases;
+    this.#signers = loaded.signers;
     this.#author = loaded.author;
+    this.#clock = options.clock;
+    this.#earliestAhead = loaded.ahead.earliestAhead;
+    this.diagnostics.changesAhead = loaded.ahead.waiting;
     this.#queue = loaded.queue;
     this.board.applyAll(loaded.changes);
     this.#machine = new SyncMachine({
@@ -266,25 +292,32 @@ export class Session extends EventTarget {
     if (!this.#closed) this.#perform(this.#machine.plan(this.#queue));
   }
 
-  /** Encodes a planned pack, stores it as waiting for its ack, then pushes it. @param {PlannedPack} pack */
+  /**
+   * Encodes a planned pack and signs it with its timeline's key, stores it as waiting for its ack, then
+   * pushes it. @param {PlannedPack} pack
+   */
   async #encode(pack) {
     const keys = new Set(pack.changes.map((change) => change.key));
     this.#queue = this.#queue.filter((change) => !keys.has(change.key));
     let bytes;
+    let hex;
     try {
-      bytes = await encodePack({ room: this.#room, changes: pack.changes.map((change) => change.bytes), id: pack.id });
+      const signer = this.#signers.get(pack.replica);
+      if (signer === undefined) throw new Error('no key for the timeline of a queued change');
+      bytes = await encodePack({ room: this.#room, changes: pack.changes.map((change) => change.bytes) }, signer);
+      hex = toHex(await packId(bytes));
     } catch (error) {
       // Stored changes always encode; should one not, it waits in the queue rather than being lost.
-      this.#machine.abandon(pack.hex);
+      this.#machine.abandon(pack.name);
       this.#queue.unshift(...pack.changes);
       this.#writes.failed('encoding a pack', error);
       return;
     }
-    const record = { hex: pack.hex, room: this.#room, replica: pack.changes[0].id.replica, changeKeys: [...keys], bytes };
+    const record = { hex, room: this.#room, replica: pack.replica, changeKeys: [...keys], bytes };
     // Stored before it is pushed, so a reload pushes the very same bytes (the server keeps a pack once).
     this.#writes.write('keeping a pack', () => this.#store.packPlanned(record));
     this.#writes.after(() => {
-      if (!this.#closed) this.#perform(this.#machine.encoded(pack.hex, bytes));
+      if (!this.#closed) this.#perform(this.#machine.encoded(pack.name, bytes, hex));
     });
   }
 
@@ -305,18 +338,27 @@ export class Session extends EventTarget {
       if (frame.room === this.#room) await this.#receivePacks(frame);
       return;
     }
-    if (frame.type === 'welcome') this.#connector.welcomed();
+    if (frame.type === 'welcome') {
+      this.#connector.welcomed();
+      this.#clock.learn(frame.serverTime);
+    }
     let ownChangesStored = true;
     if (frame.type === 'ack') {
       const pack = this.#machine.inFlight.find((known) => known.hex === toHex(frame.packId));
       ownChangesStored = pack === undefined || pack.changeKeys.every((key) => !this.#unsaved.has(key));
     }
     this.#perform(this.#machine.received(frame, { ownChangesStored }));
+    // A reconnection: the server's clock is known afresh, and what waited for it may be due.
+    if (frame.type === 'welcome') await this.#applyDueAhead();
   }
 
-  /** Stores a frame's packs in one transaction, applies their new changes, then lets the cursor see them. */
+  /**
+   * Stores a frame's packs in one transaction, applies their new changes, then lets the cursor see them.
+   * Packs that fail verification and changes stamped too far ahead are stored aside, and count as seen.
+   */
   async #receivePacks(frame) {
-    const intake = await readPacks(this.#room, frame.packs);
+    const now = this.#clock.now();
+    const intake = await readPacks(this.#room, frame.packs, { now });
     try {
       await this.#writes.enqueue(() =>
         this.#store.storeRemote(
@@ -332,14 +374,52 @@ export class Session extends EventTarget {
       return;
     }
     if (this.#closed) return;
-    for (const { change } of intake.changes) this.#author.witness(change.stamp);
-    // New to the board, not to the store: another tab of this room may have stored them first.
-    const changes = intake.changes.map((c) => c.change).filter((change) => !this.board.contains(change.id));
-    if (changes.length > 0) {
-      const delta = this.board.applyAll(changes);
-      this.#emit('change', { changes, delta, origin: 'remote' });
-    }
+    this.#applyRemote(intake.changes.map((c) => c.change), now);
+    this.diagnostics.changesAhead += intake.ahead;
+    const waitedBefore = this.#earliestAhead;
+    this.#earliestAhead = Math.min(this.#earliestAhead, intake.earliestAhead);
+    if (intake.refused.length > 0) this.#refused(intake.refused);
     this.#perform(this.#machine.stored(intake.positions, intake.packBytes, frame.head));
+    if (waitedBefore !== Infinity) await this.#applyDueAhead();
+  }
+
+  /** Witnesses and applies received changes, stored already. @param {object[]} received @param {number} now */
+  #applyRemote(received, now) {
+    for (const change of received) this.#author.witness(change.stamp, now);
+    // New to the board, not to the store: another tab of this room may have stored them first.
+    const changes = received.filter((change) => !this.board.contains(change.id));
+    if (changes.length === 0) return;
+    const delta = this.board.applyAll(changes);
+    this.#emit('change', { changes, delta, origin: 'remote' });
+  }
+
+  /** Applies the changes kept aside for their stamp that the server's time has now caught up with. */
+  async #applyDueAhead() {
+    const now = this.#clock.now();
+    if (this.#closed || this.#earliestAhead === Infinity || !isDue({ wall: this.#earliestAhead }, now)) return;
+    let review;
+    try {
+      review = await this.#writes.enqueue(async () => {
+        const items = (await this.#store.loadAside(this.#room)).filter((item) => item.reason === STAMP_AHEAD);
+        const found = reviewAhead(this.#room, items, { now });
+        for (const entry of found.due) await this.#store.promoteAside(this.#room, entry.id, [entry.stored]);
+        return found;
+      });
+    } catch (error) {
+      // They stay aside, and are looked at again next time.
+      this.#writes.failed('applying changes that waited for the clock', error);
+      return;
+    }
+    this.#earliestAhead = review.earliestAhead;
+    this.diagnostics.changesAhead = review.waiting;
+    if (!this.#closed) this.#applyRemote(review.due.map((entry) => entry.change), now);
+  }
+
+  /** Counts and reports received packs kept aside because they failed verification. @param {string[]} reasons */
+  #refused(reasons) {
+    this.diagnostics.packsRefused += reasons.length;
+    for (const reason of reasons) this.diagnostics.refusedReasons[reason] = (this.diagnostics.refusedReasons[reason] ?? 0) + 1;
+    this.#emit('refused', { reasons });
   }
 
   #disconnected(code, reason) {

@@ -5,9 +5,14 @@
 // held and takes, or creates, another. So two tabs never give out the same change id, and the seq check in
 // `recordLocal`'s transaction catches any writer that slipped past the lease. Without Web Locks (very old
 // browsers) every session creates a new timeline: more timelines, never a reused id.
+//
+// Each timeline's record keeps the Ed25519 key pair that owns it (`keys`, a CryptoKeyPair whose private half
+// is unextractable). Records an earlier version made have no key: they are never leased again, since their
+// packs could not be signed; a page gets a new, keyed timeline instead.
 
-import { newReplicaId } from '../model/ids.js';
+import { generateAuthorKey } from '../wire/author-key.js';
 import { SyncError } from './errors.js';
+import { newReplicaRecord } from './replica-key.js';
 import { tryLock } from './web-locks.js';
 
 /** @typedef {import('./store-records.js').StoredChange} StoredChange */
@@ -19,7 +24,9 @@ const VERSION = 1;
 
 /**
  * Opens (creating if needed) the page's store.
- * @param {{name?: string, indexedDB?: IDBFactory, locks?: LockManager | null}} [options]
+ * @param {{
+ *   name?: string, indexedDB?: IDBFactory, locks?: LockManager | null, generateKey?: () => Promise<CryptoKeyPair>
+ * }} [options] `generateKey` makes a new timeline's key pair (tests inject fixed ones)
  * @returns {Promise<IndexedDBStore>}
  * @throws {SyncError} `storage` when the browser refuses IndexedDB (private modes of some browsers)
  */
@@ -27,12 +34,13 @@ export async function openIndexedDBStore({
   name = 'inkwell',
   indexedDB = globalThis.indexedDB,
   locks = globalThis.navigator?.locks ?? null,
+  generateKey = generateAuthorKey,
 } = {}) {
   if (indexedDB === undefined) throw SyncError.storage('open', new Error('IndexedDB is not available'));
   const request = indexedDB.open(name, VERSION);
   request.onupgradeneeded = () => upgrade(request.result);
   try {
-    return new IndexedDBStore(await settle(request), name, locks);
+    return new IndexedDBStore(await settle(request), name, locks, generateKey);
   } catch (error) {
     throw SyncError.storage('open', error);
   }
@@ -52,12 +60,17 @@ export class IndexedDBStore {
   #db;
   #name;
   #locks;
+  #generateKey;
 
-  /** @param {IDBDatabase} db @param {string} name @param {LockManager | null} locks */
-  constructor(db, name, locks) {
+  /**
+   * @param {IDBDatabase} db @param {string} name @param {LockManager | null} locks
+   * @param {() => Promise<CryptoKeyPair>} generateKey
+   */
+  constructor(db, name, locks, generateKey) {
     this.#db = db;
     this.#name = name;
     this.#locks = locks;
+    this.#generateKey = generateKey;
     // Another tab upgrading the schema: step aside rather than block it.
     db.onversionchange = () => db.close();
   }
@@ -68,14 +81,16 @@ export class IndexedDBStore {
       const records = await this.#run('replicas', 'readonly', (stores) => all(stores.replicas.index('room'), room));
       records.sort((a, b) => a.created - b.created);
       for (const record of records) {
+        if (!record.keys) continue;
         const lease = await this.#lease(record);
         if (lease !== null) return lease;
       }
     }
-    const record = { id: '', room, replica: newReplicaId(), lastSeq: 0, created: Date.now() };
-    record.id = `${room}/${record.replica}`;
-    // A fresh random id: no other page can hold its lock yet.
-    const lease = (await this.#lease(record)) ?? { replica: record.replica, lastSeq: 0, release: () => {} };
+    // Made before the transaction: a transaction ends at the first await that is not its own.
+    const { replica, keys } = await newReplicaRecord(this.#generateKey);
+    const record = { id: `${room}/${replica}`, room, replica, lastSeq: 0, created: Date.now(), keys };
+    // A fresh key's id: no other page can hold its lock yet.
+    const lease = (await this.#lease(record)) ?? { replica, lastSeq: 0, keys, release: () => {} };
     await this.#run('replicas', 'readwrite', (stores) => request(stores.replicas.add(record)));
     return lease;
   }
@@ -83,10 +98,11 @@ export class IndexedDBStore {
   /** @param {string} room @param {string} replica @returns {Promise<ReplicaLease | null>} */
   async tryLease(room, replica) {
     const record = await this.#run('replicas', 'readonly', (stores) => request(stores.replicas.get(`${room}/${replica}`)));
-    if (record === undefined) return null;
+    // A timeline without a key cannot sign its packs: what it left queued stays here, unpushed.
+    if (record === undefined || !record.keys) return null;
     // Without Web Locks a closed tab's timeline cannot be told from a live one's; pushing its queue twice
     // costs bytes, never correctness (the server and every replica keep a change once).
-    if (this.#locks === null) return { replica, lastSeq: record.lastSeq, release: () => {} };
+    if (this.#locks === null) return { replica, lastSeq: record.lastSeq, keys: record.keys, release: () => {} };
     return this.#lease(record);
   }
 
@@ -111,6 +127,11 @@ export class IndexedDBStore {
         replicas: replicas.map(({ room, replica, lastSeq }) => ({ room, replica, lastSeq })),
       };
     });
+  }
+
+  /** @param {string} room */
+  async loadAside(room) {
+    return this.#run('aside', 'readonly', (stores) => all(stores.aside.index('room'), room));
   }
 
   /** @param {StoredChange} change */
@@ -179,7 +200,7 @@ export class IndexedDBStore {
   async #lease(record) {
     if (this.#locks === null) return null;
     const release = await tryLock(this.#locks, `inkwell:${this.#name}:${record.room}:${record.replica}`);
-    return release === null ? null : { replica: record.replica, lastSeq: record.lastSeq, release };
+    return release === null ? null : { replica: record.replica, lastSeq: record.lastSeq, keys: record.keys, release };
   }
 
   /**

@@ -2,8 +2,9 @@
 // store-records.js). Sessions opened on one MemoryStore behave like tabs sharing one browser profile:
 // timelines are leased in-process, and closing a session and opening another is a reload.
 
-import { newReplicaId } from '../model/ids.js';
+import { generateAuthorKey } from '../wire/author-key.js';
 import { SyncError } from './errors.js';
+import { newReplicaRecord } from './replica-key.js';
 
 /** @typedef {import('./store-records.js').StoredChange} StoredChange */
 /** @typedef {import('./store-records.js').PendingPack} PendingPack */
@@ -22,27 +23,35 @@ export class MemoryStore {
   #nextAside = 1;
   /** @type {Map<string, number>} */
   #watermarks = new Map();
-  /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number}[]} */
+  /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number, keys: CryptoKeyPair | null}[]} */
   #replicas = [];
   /** Leased timelines, as `room/replica`. @type {Set<string>} */
   #leases = new Set();
-  #newReplica;
+  #generateKey;
   /** Set to an Error to make every later write fail with it: for tests of a failing disk. */
   failWrites = null;
 
-  /** @param {{newReplica?: () => string}} [options] inject seeded replica ids in tests */
-  constructor({ newReplica = () => newReplicaId() } = {}) {
-    this.#newReplica = newReplica;
+  /**
+   * @param {{
+   *   generateKey?: () => Promise<CryptoKeyPair>,
+   *   legacyReplicas?: {room: string, replica: string, lastSeq: number}[]
+   * }} [options] `generateKey`: inject keys made from fixed seeds in tests; `legacyReplicas`: timelines an
+   *   earlier version made, without keys, for tests of the upgrade
+   */
+  constructor({ generateKey = generateAuthorKey, legacyReplicas = [] } = {}) {
+    this.#generateKey = generateKey;
+    for (const record of legacyReplicas) this.#replicas.push({ ...record, keys: null });
   }
 
   /** @param {string} room @returns {Promise<ReplicaLease>} */
   async claimReplica(room) {
     for (const record of this.#replicas) {
-      if (record.room !== room) continue;
+      if (record.room !== room || record.keys === null) continue;
       const lease = this.#lease(record);
       if (lease !== null) return lease;
     }
-    const record = { room, replica: this.#newReplica(), lastSeq: 0 };
+    const { replica, keys } = await newReplicaRecord(this.#generateKey);
+    const record = { room, replica, lastSeq: 0, keys };
     this.#replicas.push(record);
     return /** @type {ReplicaLease} */ (this.#lease(record));
   }
@@ -50,7 +59,8 @@ export class MemoryStore {
   /** @param {string} room @param {string} replica @returns {Promise<ReplicaLease | null>} */
   async tryLease(room, replica) {
     const record = this.#replicas.find((r) => r.room === room && r.replica === replica);
-    return record === undefined ? null : this.#lease(record);
+    // A timeline without a key cannot sign its packs: what it left queued stays here, unpushed.
+    return record === undefined || record.keys === null ? null : this.#lease(record);
   }
 
   /** @param {string} room */
@@ -62,8 +72,13 @@ export class MemoryStore {
       packs: [...this.#packs.values()].filter(inRoom).map((pack) => ({ ...pack, changeKeys: [...pack.changeKeys] })),
       aside: [...this.#aside].filter(([, item]) => item.room === room).map(([id, item]) => ({ ...item, id })),
       watermark: this.#watermarks.get(room) ?? 0,
-      replicas: this.#replicas.filter(inRoom).map((record) => ({ ...record })),
+      replicas: this.#replicas.filter(inRoom).map(({ room: name, replica, lastSeq }) => ({ room: name, replica, lastSeq })),
     };
+  }
+
+  /** The items kept aside for a room, with their ids. @param {string} room */
+  async loadAside(room) {
+    return [...this.#aside].filter(([, item]) => item.room === room).map(([id, item]) => ({ ...item, id }));
   }
 
   /** Stores a change made here and queues it, checking that its seq was never given out. @param {StoredChange} change */
@@ -138,6 +153,7 @@ export class MemoryStore {
     return {
       replica: record.replica,
       lastSeq: record.lastSeq,
+      keys: record.keys,
       release: () => {
         if (released) return;
         released = true;

@@ -15,25 +15,33 @@
  * @typedef {{hex: string, room: string, replica: string, changeKeys: string[], bytes: Uint8Array}} PendingPack
  *   a pack pushed (or about to be) and not yet acknowledged, kept byte for byte so a push again after a
  *   lost ack has the same id and the server stores it once
- * @typedef {{room: string, kind: 'pack' | 'change', schemaVersion: number, bytes: Uint8Array}} AsideItem
- *   bytes from a newer schema (or an encrypted pack), kept to be decoded after an upgrade
+ * @typedef {{room: string, kind: 'pack' | 'change', schemaVersion: number, bytes: Uint8Array, reason?: string}} AsideItem
+ *   bytes not applied, and why (`reason`): none, for bytes from a newer schema (or an encrypted pack), to
+ *   be decoded after an upgrade; `stampAhead`, for a change stamped further ahead of this page's clock
+ *   than the protocol's lead, to be applied once the clock has caught up; any other reason (a WireError
+ *   code: `badSignature`, `forgedAuthor`, `wrongRoom`, `invalidField`, `malformed`, …) for a pack that
+ *   failed verification, kept to be looked at and never decoded into a board
  * @typedef {{room: string, replica: string, lastSeq: number}} ReplicaRecord one timeline of this store
  * @typedef {{key: string, replica: string, seq: number}} OutboxEntry a local change not yet packed
  * @typedef {{
  *   changes: StoredChange[], outbox: OutboxEntry[], packs: PendingPack[],
  *   aside: (AsideItem & {id: number})[], watermark: number, replicas: ReplicaRecord[]
  * }} RoomContents everything a store holds for one room
- * @typedef {{replica: string, lastSeq: number, release: () => void}} ReplicaLease the right to write one
- *   timeline, held until released (or the page goes away)
+ * @typedef {{replica: string, lastSeq: number, keys: CryptoKeyPair, release: () => void}} ReplicaLease the
+ *   right to write one timeline, held until released (or the page goes away), with the key pair that owns
+ *   it and signs its packs (`replica` is derived from its public key)
  */
 
 /**
- * The store interface. `claimReplica` leases the room's first timeline no other session holds, creating one
- * if all are held; `tryLease` leases a given timeline if it is free (to push what a closed tab left queued).
+ * The store interface. `claimReplica` leases the room's first keyed timeline no other session holds,
+ * creating one (and its key) if all are held; `tryLease` leases a given keyed timeline if it is free (to
+ * push what a closed tab left queued). Timelines without a key (made before packs were signed) are never
+ * leased. `loadAside` reads what `loadRoom` reports as `aside`, for a session that looks again.
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
  *   loadRoom(room: string): Promise<RoomContents>,
+ *   loadAside(room: string): Promise<(AsideItem & {id: number})[]>,
  *   recordLocal(change: StoredChange): Promise<void>,
  *   storeRemote(room: string, changes: StoredChange[], aside: AsideItem[]): Promise<string[]>,
  *   promoteAside(room: string, id: number, changes: StoredChange[]): Promise<string[]>,

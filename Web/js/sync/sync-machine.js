@@ -4,22 +4,23 @@
 //
 // It keeps, across reconnects, the room's cursor and every pack pushed but not yet acknowledged; on each
 // welcome it subscribes from the watermark and pushes those packs again, byte for byte, before planning
-// new ones.
+// new ones. A pack is known by its plan's `name` until the shell has signed it; from then on by its id,
+// the SHA-256 of its bytes, which is what the server's ack names.
 
 import { fromHex, toHex } from '../wire/bytes.js';
 import { SyncProtocol } from '../wire/limits.js';
 import { SyncError } from './errors.js';
 import { DEFAULT_PACK_LIMITS, entryBytes, planPacks } from './outbox-planner.js';
 import { RoomCursor } from './room-cursor.js';
-import { STORAGE_FAILED_ERROR, UNSUPPORTED_VERSION_CLOSE, UNSUPPORTED_VERSION_ERROR } from './server-codes.js';
+import { STAMP_AHEAD_ERROR, STORAGE_FAILED_ERROR, UNSUPPORTED_VERSION_CLOSE, UNSUPPORTED_VERSION_ERROR } from './server-codes.js';
 
 /**
  * @typedef {import('./outbox-planner.js').QueuedChange} QueuedChange
  * @typedef {import('./outbox-planner.js').PlannedPack} PlannedPack
  * @typedef {import('../wire/sync.js').ServerFrame} ServerFrame
  * @typedef {import('../wire/sync.js').ClientFrame} ClientFrame
- * @typedef {{hex: string, changeKeys: string[], bytes: Uint8Array | null, estimate: number}} InFlightPack
- *   `bytes` is null while the pack is being encoded
+ * @typedef {{name: string, hex: string | null, changeKeys: string[], bytes: Uint8Array | null, estimate: number}} InFlightPack
+ *   `hex` (the id) and `bytes` are null while the pack is being encoded and signed
  * @typedef {(
  *   {type: 'send', frame: ClientFrame} |
  *   {type: 'persistWatermark', position: number} |
@@ -73,7 +74,8 @@ export class SyncMachine {
   restore(packs) {
     for (const pack of packs) {
       if (this.inFlight.some((known) => known.hex === pack.hex)) continue;
-      this.inFlight.push({ hex: pack.hex, changeKeys: [...pack.changeKeys], bytes: pack.bytes, estimate: pack.bytes.length });
+      const { hex, bytes } = pack;
+      this.inFlight.push({ name: hex, hex, changeKeys: [...pack.changeKeys], bytes, estimate: bytes.length });
       for (const key of pack.changeKeys) this.#inFlightKeys.add(key);
     }
   }
@@ -156,6 +158,10 @@ export class SyncMachine {
         }
         // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.
         if (frame.code === STORAGE_FAILED_ERROR) return [{ type: 'disconnect', reason: 'the server could not store a push' }];
+        // A change stamped ahead of the server's clock: the same, once the server's clock has caught up.
+        if (frame.code === STAMP_AHEAD_ERROR && frame.room === this.room) {
+          return [{ type: 'disconnect', reason: 'the server found a change stamped ahead of its clock' }];
+        }
         return [];
       default:
         return [];
@@ -188,7 +194,7 @@ export class SyncMachine {
 
   /**
    * Plans packs for the queued changes not already in flight, up to the free slots; the shell encodes
-   * them and reports each with `encoded`.
+   * and signs them and reports each with `encoded`.
    * @param {QueuedChange[]} queue oldest first
    * @returns {Action[]}
    * - Complexity: O(q) for q queued changes.
@@ -200,31 +206,33 @@ export class SyncMachine {
     return packs.map((pack) => {
       const changeKeys = pack.changes.map((change) => change.key);
       const estimate = pack.changes.reduce((sum, change) => sum + entryBytes(change), 0);
-      this.inFlight.push({ hex: pack.hex, changeKeys, bytes: null, estimate });
+      this.inFlight.push({ name: pack.name, hex: null, changeKeys, bytes: null, estimate });
       for (const key of changeKeys) this.#inFlightKeys.add(key);
       return /** @type {Action} */ ({ type: 'encode', pack });
     });
   }
 
   /**
-   * A planned pack is encoded (and stored): push it if connected, else it goes on the next welcome.
-   * @param {string} hex
+   * A planned pack is encoded, signed (and stored): push it if connected, else it goes on the next welcome.
+   * @param {string} name the plan's
    * @param {Uint8Array} bytes
+   * @param {string} hex its id, the SHA-256 of `bytes`
    * @returns {Action[]}
    */
-  encoded(hex, bytes) {
-    const pack = this.inFlight.find((known) => known.hex === hex);
+  encoded(name, bytes, hex) {
+    const pack = this.inFlight.find((known) => known.name === name && known.bytes === null);
     if (pack === undefined) return [];
     pack.bytes = bytes;
+    pack.hex = hex;
     return this.phase === 'open' ? [send({ type: 'push', room: this.room, pack: bytes })] : [];
   }
 
   /**
    * A planned pack could not be encoded or stored: its changes go back to the queue.
-   * @param {string} hex
+   * @param {string} name the plan's
    */
-  abandon(hex) {
-    const index = this.inFlight.findIndex((known) => known.hex === hex);
+  abandon(name) {
+    const index = this.inFlight.findIndex((known) => known.name === name && known.bytes === null);
     if (index < 0) return;
     const [pack] = this.inFlight.splice(index, 1);
     for (const key of pack.changeKeys) this.#inFlightKeys.delete(key);

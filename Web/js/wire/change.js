@@ -73,6 +73,20 @@ export function changeHeader(bytes) {
   return { ...checkHeader(wire), board: wire.board, schemaVersion: wire.schemaVersion };
 }
 
+/**
+ * Who made a change and when, read as Swift's `ChangeCodec.header(of:)` reads it: enough to check a
+ * pack's author and a stamp's lead without the operations, whatever schema wrote them. Unlike
+ * `changeHeader`, the seq and board are not checked (a pack's decoder leaves that to the change's).
+ * @param {Uint8Array} bytes
+ * @returns {{replica: string, seq: number | bigint, stamp: Stamp}}
+ * @throws {WireError} `malformed('change')`, `tooLarge('change')`, or `invalidField('change.replica')`
+ */
+export function changeOrigin(bytes) {
+  const wire = readChange(bytes);
+  if (wire.replica.length !== 16) throw WireError.invalidField('change.replica');
+  return { replica: toHex(wire.replica), seq: wire.seq, stamp: stampOf(wire.stamp) };
+}
+
 /** @param {Uint8Array} bytes */
 function readChange(bytes) {
   if (!(bytes instanceof Uint8Array)) throw WireError.invalidField('change');
@@ -92,11 +106,12 @@ function checkHeader(wire) {
     throw WireError.invalidField('change.board');
   }
   if (typeof wire.seq !== 'number') throw WireError.unrepresentable('change.seq');
-  const bits = /** @type {bigint} */ (wire.stamp);
-  return {
-    id: { replica: toHex(wire.replica), seq: wire.seq },
-    stamp: { wall: Number(bits >> 16n), counter: Number(bits & 0xffffn) },
-  };
+  return { id: { replica: toHex(wire.replica), seq: wire.seq }, stamp: stampOf(wire.stamp) };
+}
+
+/** @param {bigint} bits @returns {Stamp} */
+function stampOf(bits) {
+  return { wall: Number(bits >> 16n), counter: Number(bits & 0xffffn) };
 }
 
 /**

@@ -3,8 +3,9 @@
 // plain when deflate does not make it smaller). Any level and window inflates the same.
 //
 // The compressed bytes need not match Swift's byte for byte (zlib builds differ: Node and Chromium ship
-// Chromium's zlib); any valid stream of the same body decodes the same, and the pack id does not depend
-// on them.
+// Chromium's zlib); any valid stream of the same body decodes the same. A pack's id is the hash of its
+// bytes, so it does depend on them: one engine deflates the same body the same way every time, and a pack
+// waiting for its ack is kept byte for byte (and pushed again as it is), never deflated again.
 
 /**
  * @param {Uint8Array} bytes

@@ -3,12 +3,15 @@
 // Mirrors InkwellWire's `WireError` (Sources/InkwellWire/WireError.swift): the same codes and the same
 // messages, so a browser and a Swift peer report the same failure in the same words. Safe to log: a
 // message names what was wrong, never the content.
+//
+// `badSignature`, `forgedAuthor` and `wrongRoom` say a pack is not what it claims to be: keep it aside
+// with that reason, never decode it into a board.
 
 import { SCHEMA_VERSION } from './limits.js';
 
 /**
  * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
- *   | 'encrypted' | 'futureSchema' | 'unrepresentable'} WireErrorCode
+ *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'} WireErrorCode
  */
 
 /** The one error type the wire codecs throw. */
@@ -62,6 +65,21 @@ export class WireError extends Error {
   /** Written by a newer schema than this code knows. */
   static futureSchema(version) {
     return new WireError('futureSchema', version, `written by schema ${version}, newer than ${SCHEMA_VERSION}`);
+  }
+
+  /** A pack whose signature does not verify against the key it names. */
+  static badSignature() {
+    return new WireError('badSignature', null, "the pack's signature does not verify");
+  }
+
+  /** A pack holding a change of a replica other than its signer's. */
+  static forgedAuthor() {
+    return new WireError('forgedAuthor', null, 'the pack holds a change of a replica its signer does not own');
+  }
+
+  /** A pack signed for another room than the one it arrived for. */
+  static wrongRoom() {
+    return new WireError('wrongRoom', null, 'the pack was signed for another room');
   }
 
   /**

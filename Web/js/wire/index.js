@@ -3,10 +3,12 @@
 export { WireError } from './errors.js';
 export { SCHEMA_VERSION, SyncProtocol, WireLimits, isValidRoom } from './limits.js';
 export { fromHex, toHex } from './bytes.js';
-export { changeHeader, decodeChange, encodeChange } from './change.js';
+export { changeHeader, changeOrigin, decodeChange, encodeChange } from './change.js';
 export { decodePoints, encodePoints } from './points.js';
-export { decodePack, decodePackSync, encodePack, packHeader } from './pack.js';
+export { decodePack, encodePack, unverifiedPackHeader } from './pack.js';
 export { packId } from './pack-id.js';
+export { generateAuthorKey, packSigner, replicaOfKey } from './author-key.js';
+export { signPack } from './pack-signature.js';
 export {
   decodeClientFrame,
   decodeFrame,

@@ -21,12 +21,19 @@ export const WireLimits = Object.freeze({
 });
 
 export const SyncProtocol = Object.freeze({
-  /** The protocol version this code speaks. */
-  version: 1,
+  /** The protocol version this code speaks. 2: packs are signed by their author's key and named by the
+   * SHA-256 of their bytes. */
+  version: 2,
   /** The oldest version this code still speaks. */
-  minimumVersion: 1,
+  minimumVersion: 2,
   /** One frame as received: larger ones are refused before they are parsed. */
   maximumFrameBytes: (64 << 20) + (1 << 20),
+  /**
+   * How far ahead of the receiver's clock a change's stamp may be: the server refuses a push stamped later
+   * than its clock plus this, and a client keeps such a change aside until its clock catches up, so no
+   * stamp near the end of time can freeze a clock or win every write.
+   */
+  maximumStampLeadMilliseconds: 300_000,
   /** A presence payload (in-progress ink). */
   maximumPresenceBytes: 64 << 10,
   /** A server error's message, in UTF-8 bytes. */

@@ -1,88 +1,108 @@
-// Packs to and from bytes: a `PackBody` of entries, deflated, inside a `Pack` envelope, as
-// Sources/InkwellWire/Pack/PackCodec.swift does it.
+// Packs to and from bytes: a `PackBody` of entries, deflated, inside a `Pack` envelope signed by its
+// author, as Sources/InkwellWire/Pack/PackCodec.swift does it.
 //
-// Decoding checks the declared body size against the limit before it inflates anything, stores at most
-// that many bytes, and rejects bodies that turn out larger or smaller: a decompression bomb costs at most
-// the limit. Where Swift's single zlib call would stop (see inflate.js), so does this, so both sides
-// accept and refuse the same packs. A pack from a newer schema throws `futureSchema` before its body is
-// opened, so the caller can store the bytes aside and decode them after an upgrade.
+// A pack holds changes of one room and one replica: its author's, whose Ed25519 key signs it (see
+// pack-signature.js and author-key.js). Decoding checks, in this order: the envelope, a 32-byte author, a
+// signature that ends the bytes, a valid room (and the one the caller expected: `wrongRoom`), the
+// signature itself (`badSignature`); then as before a newer schema (`futureSchema`, so the caller can keep
+// it aside: at least it is the signer's), encryption and the body; then every entry's room and that every
+// change is the author's (`forgedAuthor`). Verifying is WebCrypto's, so decoding is async; only
+// `unverifiedPackHeader` is synchronous, and it vouches for nothing.
+//
+// The declared body size is checked against the limit before anything is inflated, at most that many
+// bytes are stored, and bodies that turn out larger or smaller are refused: a decompression bomb costs at
+// most the limit. Where Swift's single zlib call would stop (see inflate.js), so does this, so both sides
+// accept and refuse the same packs.
 
 import { WireError } from './errors.js';
-import { utf8Length } from './bytes.js';
-import { changeHeader, encodeChange } from './change.js';
+import { replicaOfKey, packSigner } from './author-key.js';
+import { changeHeader, changeOrigin, encodeChange } from './change.js';
 import { deflateRaw } from './deflate.js';
 import { inflateRaw } from './inflate.js';
-import { SCHEMA_VERSION, WireLimits } from './limits.js';
+import { SCHEMA_VERSION, WireLimits, isValidRoom } from './limits.js';
 import { decodeMessage, encodeMessage } from './message.js';
 import { packId } from './pack-id.js';
+import { checkSignaturePlacement, signPack, verifyPackSignature } from './pack-signature.js';
 import * as schema from './schema.js';
 
 /**
  * @typedef {import('./change.js').Change} Change
- * @typedef {{room: string, change: Uint8Array}} PackEntry
- * @typedef {{id: Uint8Array, schemaVersion: number, entries: PackEntry[]}} Pack
+ * @typedef {import('./author-key.js').SigningKey} SigningKey
+ * @typedef {{
+ *   id: Uint8Array, room: string, author: Uint8Array, replica: string, schemaVersion: number,
+ *   changes: Uint8Array[]
+ * }} Pack a pack as decoded and verified: `id` is the SHA-256 of its bytes, `author` the signer's public
+ *   key and `replica` the replica it owns (every change's), `changes` still encoded
  */
 
+const EMPTY = new Uint8Array(0);
+
 /**
- * Encodes the changes of one room as a pack whose id is derived from them (`packId`). A change may be
- * given encoded (for instance one kept aside from a newer schema): it travels as it is, and the pack's
- * schema is the newest of its changes'.
- * @param {{room: string, changes: (Change | Uint8Array)[], id?: Uint8Array}} pack
+ * Encodes the changes of one room and one replica as a pack signed by `key`, the key that owns that
+ * replica. A change may be given encoded (for instance one kept aside from a newer schema): it travels as
+ * it is, and the pack's schema is the newest of its changes'. Entries leave their room out: the envelope
+ * names it once. Its id is `packId` of the bytes; the same changes and key give the same bytes.
+ * @param {{room: string, changes: (Change | Uint8Array)[]}} pack
+ * @param {SigningKey} key a WebCrypto Ed25519 key pair, or a signer `{publicKey, sign}`
  * @param {{compression?: 'deflate' | 'none'}} [options]
  * @returns {Promise<Uint8Array>}
+ * @throws {WireError} `invalidField('pack.room')`, `forgedAuthor` for a change of another replica than
+ *   the key's, and whatever encoding a change throws
  */
-export async function encodePack({ room, changes, id }, { compression = 'deflate' } = {}) {
-  if (typeof room !== 'string' || room.length === 0 || utf8Length(room) > WireLimits.maximumNameBytes) {
-    throw WireError.invalidField('pack.entry.room');
-  }
+export async function encodePack({ room, changes }, key, { compression = 'deflate' } = {}) {
+  if (!isValidRoom(room)) throw WireError.invalidField('pack.room');
   if (!Array.isArray(changes)) throw WireError.invalidField('pack.changes');
-  const ids = [];
+  const signer = await packSigner(key);
+  const replica = await replicaOfKey(signer.publicKey);
   let schemaVersion = 0;
   const entries = changes.map((change) => {
+    let bytes;
+    let author;
     if (change instanceof Uint8Array) {
       const header = changeHeader(change);
-      ids.push(header.id);
+      [bytes, author] = [change, header.id.replica];
       schemaVersion = Math.max(schemaVersion, header.schemaVersion);
-      return { room, change };
+    } else {
+      [bytes, author] = [encodeChange(change), change.id.replica.toLowerCase()];
+      schemaVersion = Math.max(schemaVersion, SCHEMA_VERSION);
     }
-    const bytes = encodeChange(change);
-    ids.push(change.id);
-    schemaVersion = Math.max(schemaVersion, SCHEMA_VERSION);
-    return { room, change: bytes };
+    // Signed, it would only be refused by every receiver.
+    if (author !== replica) throw WireError.forgedAuthor();
+    return { room: '', change: bytes };
   });
-  if (id !== undefined && !(id instanceof Uint8Array && id.length === 16)) throw WireError.invalidField('pack.id');
   const body = encodeMessage(schema.PackBody, { entries });
   if (body.length > WireLimits.maximumPackBodyBytes) throw WireError.tooLarge('pack body');
   const deflate = compression === 'deflate';
   if (!deflate && compression !== 'none') throw WireError.unsupportedCompression();
-  return encodeMessage(schema.Pack, {
-    id: id ?? packId(room, ids),
+  const unsigned = encodeMessage(schema.Pack, {
     schemaVersion: changes.length === 0 ? SCHEMA_VERSION : schemaVersion,
     compression: deflate ? schema.Compression.deflate : schema.Compression.none,
     body: deflate ? await deflateRaw(body) : body,
     bodySize: body.length,
     encryption: null,
+    room,
+    author: signer.publicKey,
+    signature: EMPTY,
   });
+  return signPack(unsigned, signer);
 }
 
 /**
- * Decodes a pack; its changes stay encoded (decode each with `decodeChange`).
+ * Decodes and verifies a pack; its changes stay encoded (decode each with `decodeChange`).
  * @param {Uint8Array} bytes
+ * @param {{room?: string | null, schema?: number}} [options] `room`: the room the pack arrived for (a
+ *   Push's, a Packs frame's), refused with `wrongRoom` when the pack was signed for another; `schema`:
+ *   the newest schema understood (this code's, unless a test says otherwise)
  * @returns {Promise<Pack>}
+ * @throws {WireError} `futureSchema` and `encrypted` only once the signature holds
  */
-export async function decodePack(bytes) {
-  return decodePackSync(bytes);
-}
-
-/**
- * `decodePack` without the promise: inflating is synchronous.
- * @param {Uint8Array} bytes
- * @param {{schema?: number}} [options] the newest schema understood (this code's, unless a test says otherwise)
- * @returns {Pack}
- */
-export function decodePackSync(bytes, { schema: understood = SCHEMA_VERSION } = {}) {
+export async function decodePack(bytes, { room = null, schema: understood = SCHEMA_VERSION } = {}) {
   const wire = envelope(bytes);
-  if (wire.id.length !== 16) throw WireError.invalidField('pack.id');
+  if (wire.author.length !== 32) throw WireError.invalidField('pack.author');
+  checkSignaturePlacement(bytes, wire.signature);
+  if (!isValidRoom(wire.room)) throw WireError.invalidField('pack.room');
+  if (room !== null && room !== wire.room) throw WireError.wrongRoom();
+  if (!(await verifyPackSignature(bytes, wire.author))) throw WireError.badSignature();
   if (wire.schemaVersion > understood) throw WireError.futureSchema(wire.schemaVersion);
   if (wire.encryption !== null) throw WireError.encrypted();
   const plain = inflate(wire);
@@ -93,24 +113,26 @@ export function decodePackSync(bytes, { schema: understood = SCHEMA_VERSION } = 
     throw WireError.malformed('pack body', error);
   }
   if (body.entries.length > WireLimits.maximumEntriesPerPack) throw WireError.tooLarge('pack entries');
-  const entries = body.entries.map((/** @type {PackEntry} */ entry) => {
-    if (entry.room.length === 0 || utf8Length(entry.room) > WireLimits.maximumNameBytes) {
-      throw WireError.invalidField('pack.entry.room');
-    }
-    return { room: entry.room, change: entry.change };
+  const replica = await replicaOfKey(wire.author);
+  const changes = body.entries.map((/** @type {{room: string, change: Uint8Array}} */ entry) => {
+    // Empty means the envelope's room; a change of a newer schema is the caller's to keep aside, but its
+    // replica is checked all the same.
+    if (entry.room !== '' && entry.room !== wire.room) throw WireError.invalidField('pack.entry.room');
+    if (changeOrigin(entry.change).replica !== replica) throw WireError.forgedAuthor();
+    return entry.change;
   });
-  return { id: wire.id, schemaVersion: wire.schemaVersion, entries };
+  return { id: await packId(bytes), room: wire.room, author: wire.author, replica, schemaVersion: wire.schemaVersion, changes };
 }
 
 /**
- * The envelope alone: a pack's id and schema without opening its body.
+ * The envelope alone, UNVERIFIED: the room, author and schema a pack claims, without checking its
+ * signature or opening its body. Enough to file bytes kept aside; never a reason to trust them.
  * @param {Uint8Array} bytes
- * @returns {{id: Uint8Array, schemaVersion: number}}
+ * @returns {{room: string, author: Uint8Array, schemaVersion: number}}
  */
-export function packHeader(bytes) {
+export function unverifiedPackHeader(bytes) {
   const wire = envelope(bytes);
-  if (wire.id.length !== 16) throw WireError.invalidField('pack.id');
-  return { id: wire.id, schemaVersion: wire.schemaVersion };
+  return { room: wire.room, author: wire.author, schemaVersion: wire.schemaVersion };
 }
 
 /** @param {Uint8Array} bytes */

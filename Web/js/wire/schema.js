@@ -93,13 +93,17 @@ export const Encryption = descriptor('encryption', [
   field(3, 'nonce', 'bytes'),
 ]);
 
+// Field 1 (a 16-byte id the client chose) is reserved: a pack's id is the SHA-256 of its bytes. The
+// signature is always the last field (see pack-signature.js).
 export const Pack = descriptor('pack', [
-  field(1, 'id', 'bytes'),
   field(2, 'schemaVersion', 'uint32'),
   field(3, 'compression', 'enum'),
   field(4, 'body', 'bytes'),
   field(5, 'bodySize', 'uint32'),
   field(6, 'encryption', 'message', of(() => Encryption)),
+  field(7, 'room', 'string'),
+  field(8, 'author', 'bytes'),
+  field(9, 'signature', 'bytes'),
 ]);
 
 export const PackEntry = descriptor('pack_entry', [field(1, 'room', 'string'), field(2, 'change', 'bytes')]);
@@ -125,6 +129,7 @@ export const Welcome = descriptor('welcome', [
   field(1, 'protocolVersion', 'uint32'),
   field(2, 'server', 'bytes'),
   field(3, 'limits', 'message', of(() => ServerLimits)),
+  field(4, 'serverTime', 'uint64'),
 ]);
 
 export const Subscribe = descriptor('subscribe', [field(1, 'room', 'string'), field(2, 'after', 'uint64')]);

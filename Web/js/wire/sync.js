@@ -5,7 +5,9 @@
 // A frame is a plain object: `type` names the oneof member and the member's fields follow in
 // lowerCamelCase, bytes as Uint8Array, 64-bit counters as Numbers (a value above 2^53 − 1 is refused
 // with `unrepresentable` rather than rounded). Encoding writes what Swift writes: a presence's cursor only
-// when `hasCursor`, its `board` only with `ink`, a welcome's `limits` always.
+// when `hasCursor`, its `board` only with `ink`, a welcome's `limits` always. An ack names its pack by
+// the SHA-256 of the pack's bytes (32 bytes); a welcome carries the server's clock (`serverTime`, ms since
+// 1970, 0 when unknown).
 
 import { WireError } from './errors.js';
 import { utf8Length } from './bytes.js';
@@ -23,7 +25,7 @@ import * as schema from './schema.js';
  *   | {type: 'push', room: string, pack: Uint8Array}
  *   | PresenceFrame} ClientFrame
  * @typedef {{type: 'welcome', protocolVersion: number, server: Uint8Array,
- *     limits: {maxFrameBytes: number, maxMessageBytes: number, maxPackBodyBytes: number}}
+ *     limits: {maxFrameBytes: number, maxMessageBytes: number, maxPackBodyBytes: number}, serverTime: number}
  *   | {type: 'ack', room: string, packId: Uint8Array, serverSeq: number}
  *   | {type: 'packs', room: string, packs: {serverSeq: number, pack: Uint8Array}[], head: number}
  *   | PresenceFrame
@@ -66,10 +68,15 @@ export function encodeServerFrame(frame) {
   let value;
   switch (frame.type) {
     case 'welcome':
-      value = { ...frame, server: replica(frame.server, 'welcome.server'), limits: frame.limits ?? {} };
+      value = {
+        ...frame,
+        server: replica(frame.server, 'welcome.server'),
+        limits: frame.limits ?? {},
+        serverTime: frame.serverTime ?? 0,
+      };
       break;
     case 'ack':
-      value = { ...frame, packId: replica(frame.packId, 'ack.pack_id') };
+      value = { ...frame, packId: sized(frame.packId, 32, 'ack.pack_id') };
       break;
     case 'presence':
       value = presenceMessage(frame);
@@ -128,10 +135,16 @@ export function decodeServerFrame(bytes) {
     case 'welcome': {
       if (wire.server.length !== 16) throw WireError.invalidField('welcome.server');
       const limits = wire.limits ?? { maxFrameBytes: 0, maxMessageBytes: 0, maxPackBodyBytes: 0 };
-      return { type: 'welcome', protocolVersion: wire.protocolVersion, server: wire.server, limits };
+      return {
+        type: 'welcome',
+        protocolVersion: wire.protocolVersion,
+        server: wire.server,
+        limits,
+        serverTime: counter(wire.serverTime, 'welcome.server_time'),
+      };
     }
     case 'ack':
-      if (wire.packId.length !== 16) throw WireError.invalidField('ack.pack_id');
+      if (wire.packId.length !== 32) throw WireError.invalidField('ack.pack_id');
       return {
         type: 'ack',
         room: room(wire.room),
@@ -250,9 +263,14 @@ function frameType(frame, types) {
   return frame.type;
 }
 
-/** Ids are 16 bytes on the wire (Swift's types guarantee it). @param {unknown} bytes @param {string} name */
+/** Replica ids are 16 bytes on the wire (Swift's types guarantee it). @param {unknown} bytes @param {string} name */
 function replica(bytes, name) {
-  if (!(bytes instanceof Uint8Array) || bytes.length !== 16) throw WireError.invalidField(name);
+  return sized(bytes, 16, name);
+}
+
+/** @param {unknown} bytes @param {number} length @param {string} name @returns {Uint8Array} */
+function sized(bytes, length, name) {
+  if (!(bytes instanceof Uint8Array) || bytes.length !== length) throw WireError.invalidField(name);
   return bytes;
 }
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HybridLogicalClock } from '../../js/model/clock.js';
 import { MAX_COUNTER, MAX_WALL, compareStamps } from '../../js/model/stamp.js';
+import { SyncProtocol } from '../../js/wire/limits.js';
 
 const YEAR = 365 * 86_400_000;
 const NOW = 1_800_000_000_000;
@@ -25,8 +26,9 @@ test('stamps stay monotonic when the wall clock jumps backwards', () => {
 });
 
 test('a write made after seeing a skewed one still sorts after it, and the skew is reported', () => {
-  const ahead = new HybridLogicalClock();
-  const behind = new HybridLogicalClock();
+  // Clocks that accept any lead, as Lamport's rule is about what is witnessed.
+  const ahead = new HybridLogicalClock({ maximumLeadMilliseconds: Infinity });
+  const behind = new HybridLogicalClock({ maximumLeadMilliseconds: Infinity });
   const stampA = ahead.next(NOW + YEAR);
   const skew = behind.witness(stampA, NOW - YEAR);
   assert.equal(skew.aheadMilliseconds, 2 * YEAR);
@@ -72,11 +74,37 @@ test('a clock resumed from storage never reissues a stamp', () => {
   assert.ok(compareStamps(clock.next(NOW - 60_000), stored) > 0);
 });
 
-test('the very last stamp throws instead of wrapping; wall time is clamped to 48 bits', () => {
+test('the very last stamp is given again rather than thrown or wrapped; wall time is clamped to 48 bits', () => {
   const clock = new HybridLogicalClock({ latest: stamp(MAX_WALL, MAX_COUNTER) });
-  assert.throws(() => clock.next(NOW), RangeError);
+  assert.deepEqual(clock.next(NOW), stamp(MAX_WALL, MAX_COUNTER));
+  assert.deepEqual(clock.next(2 ** 52), stamp(MAX_WALL, MAX_COUNTER));
+  assert.equal(clock.diagnostics.exhausted, 2);
   assert.deepEqual(new HybridLogicalClock().next(2 ** 52), stamp(MAX_WALL));
   assert.deepEqual(new HybridLogicalClock().next(-5), stamp(0, 1), 'negative wall time reads as 0');
+});
+
+test('a stamp at the top of the range (2^64 − 1) is not witnessed, does not throw, and is reported', () => {
+  const clock = new HybridLogicalClock();
+  clock.next(NOW);
+  const report = clock.witness(stamp(MAX_WALL, MAX_COUNTER), NOW);
+  assert.equal(report.ignored, true);
+  assert.equal(report.aheadMilliseconds, MAX_WALL - NOW);
+  assert.deepEqual(clock.latest, stamp(NOW), 'the clock did not move');
+  assert.deepEqual(clock.next(NOW), stamp(NOW, 1), 'and goes on counting from where it was');
+  assert.equal(clock.diagnostics.ignoredWitnesses, 1);
+});
+
+test('a stamp just past the lead is not witnessed; one at the lead is', () => {
+  const lead = SyncProtocol.maximumStampLeadMilliseconds;
+  assert.equal(lead, 300_000);
+  const clock = new HybridLogicalClock();
+  const past = clock.witness(stamp(NOW + lead + 1), NOW);
+  assert.equal(past.ignored, true);
+  assert.deepEqual(clock.latest, stamp(0));
+  const at = clock.witness(stamp(NOW + lead, 3), NOW);
+  assert.equal(at.ignored, false, 'within the lead: witnessed, and still reported as skew');
+  assert.deepEqual(clock.next(NOW), stamp(NOW + lead, 4));
+  assert.equal(new HybridLogicalClock({ maximumLeadMilliseconds: 10 }).witness(stamp(NOW + 11), NOW).ignored, true);
 });
 
 test('malformed stamps are refused, never wrapped', () => {

@@ -9,6 +9,7 @@ import { encodeMessage } from '../../js/wire/message.js';
 import * as schema from '../../js/wire/schema.js';
 import { fromHex } from '../../js/wire/bytes.js';
 import { MemoryStore } from '../../js/sync/store-memory.js';
+import { testAuthor } from '../support/keys.mjs';
 import { FakeServer } from './support/fake-server.mjs';
 import { open, stroke, synced, TestNetwork, until } from './support/sessions.mjs';
 
@@ -16,8 +17,8 @@ import { open, stroke, synced, TestNetwork, until } from './support/sessions.mjs
 async function serverChanges(server, room = 'room-1') {
   const ids = [];
   for (const { pack } of server.log.get(room) ?? []) {
-    for (const entry of (await decodePack(pack)).entries) {
-      const change = decodeChange(entry.change);
+    for (const bytes of (await decodePack(pack, { room })).changes) {
+      const change = decodeChange(bytes);
       ids.push(`${change.id.replica}-${change.id.seq}`);
     }
   }
@@ -92,19 +93,19 @@ test('a pack whose ack was lost is pushed again under the same id, and the serve
 
 test('a restarted session subscribes from its watermark and downloads only what is new', async () => {
   const server = new FakeServer();
-  const other = '0c'.repeat(16);
+  const other = await testAuthor(0x0c);
   const packs = [];
   for (let seq = 1; seq <= 5; seq++) {
-    const change = { id: { replica: other, seq }, stamp: { wall: 1_000 + seq, counter: 0 }, board: 'main', operations: [stroke(seq)] };
-    packs.push(await encodePack({ room: 'room-1', changes: [change] }));
+    const change = { id: { replica: other.replica, seq }, stamp: { wall: 1_000 + seq, counter: 0 }, board: 'main', operations: [stroke(seq)] };
+    packs.push(await encodePack({ room: 'room-1', changes: [change] }, other.keys));
   }
-  for (const pack of packs.slice(0, 3)) server.inject('room-1', pack);
+  for (const pack of packs.slice(0, 3)) await server.inject('room-1', pack);
   const store = new MemoryStore();
   const first = await open({ WebSocket: server.WebSocket, storage: store });
   await synced(first);
   assert.equal(first.board.visibleStrokeCount, 3);
   await first.close();
-  for (const pack of packs.slice(3)) server.inject('room-1', pack);
+  for (const pack of packs.slice(3)) await server.inject('room-1', pack);
 
   const downloads = [];
   const again = await open({ WebSocket: server.WebSocket, storage: store });
@@ -270,15 +271,16 @@ test('a silent peer is removed after the expiry', async () => {
 
 test('a pack from a newer schema is kept aside and does not hold the watermark back', async () => {
   const server = new FakeServer();
+  const other = await testAuthor(0x0e);
   const future = encodeMessage(schema.Change, {
-    replica: fromHex('0e'.repeat(16)),
+    replica: fromHex(other.replica),
     seq: 1,
     stamp: (5_000n << 16n) | 0n,
     board: 'main',
     schemaVersion: 2,
     operations: [],
   });
-  server.inject('room-1', await encodePack({ room: 'room-1', changes: [future] }));
+  await server.inject('room-1', await encodePack({ room: 'room-1', changes: [future] }, other.keys));
   const store = new MemoryStore();
   const session = await open({ WebSocket: server.WebSocket, storage: store });
   await synced(session);

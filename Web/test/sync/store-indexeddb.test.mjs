@@ -14,7 +14,7 @@ test('the IndexedDB store keeps the store contract in Chromium', { skip: CHROMIU
       t.diagnostic(`${result.ok ? 'ok' : 'FAILED'}: ${result.name}`);
       assert.ok(result.ok, `${result.name}: ${result.error}`);
     }
-    assert.ok(outcome.length >= 6);
+    assert.ok(outcome.length >= 9);
   } finally {
     await pages.close();
   }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MemoryStore } from '../../js/sync/store-memory.js';
+import { seededKeys, testAuthor } from '../support/keys.mjs';
 import { storeCases } from './support/store-contract.mjs';
 
 for (const { name, run } of storeCases) {
@@ -17,4 +18,23 @@ test('a failing disk fails writes with a storage error and keeps what was stored
   store.failWrites = null;
   assert.equal((await store.loadRoom('r')).watermark, 0);
   lease.release();
+});
+
+test('a timeline an earlier version made, without a key, is never leased: a new keyed one is made', async () => {
+  const legacy = 'ee'.repeat(16);
+  const store = new MemoryStore({ legacyReplicas: [{ room: 'r', replica: legacy, lastSeq: 4 }] });
+  const lease = await store.claimReplica('r');
+  assert.notEqual(lease.replica, legacy);
+  assert.ok(lease.keys.privateKey !== undefined);
+  assert.equal(lease.lastSeq, 0);
+  assert.equal(await store.tryLease('r', legacy), null, 'its packs could not be signed');
+  assert.deepEqual((await store.loadRoom('r')).replicas.map((r) => r.replica), [legacy, lease.replica]);
+  lease.release();
+});
+
+test('keys come from the generator it is given: seeded keys make the same timelines every run', async () => {
+  const first = await new MemoryStore({ generateKey: seededKeys() }).claimReplica('r');
+  const second = await new MemoryStore({ generateKey: seededKeys() }).claimReplica('r');
+  assert.equal(first.replica, second.replica);
+  assert.equal(first.replica, (await testAuthor(1)).replica);
 });

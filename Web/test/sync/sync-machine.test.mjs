@@ -12,12 +12,16 @@ function queued(seq, size = 20) {
   return { key: `${DEVICE}-${seq}`, room: 'r', id: { replica: DEVICE, seq }, bytes: new Uint8Array(size) };
 }
 
+const welcome = (protocolVersion = 2) => ({ type: 'welcome', protocolVersion, server: new Uint8Array(16), limits: {}, serverTime: 0 });
+/** A pack's id (the SHA-256 of its bytes, as far as the machine cares: 32 bytes the shell computed). */
+const id = (byte) => new Uint8Array(32).fill(byte);
+
 /** A machine that has said hello and been welcomed. */
 function openMachine(options = {}) {
   const machine = new SyncMachine({ room: 'r', device: DEVICE, ...options });
   machine.connecting();
   machine.connected();
-  const actions = machine.received({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: {} });
+  const actions = machine.received(welcome());
   return { machine, actions };
 }
 
@@ -31,8 +35,8 @@ test('hello names the device and the versions; welcome subscribes from the water
   const [hello] = machine.connected();
   assert.equal(hello.frame.type, 'hello');
   assert.deepEqual(hello.frame.device, fromHex(DEVICE));
-  assert.equal(hello.frame.protocolVersion, 1);
-  const actions = machine.received({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: {} });
+  assert.deepEqual([hello.frame.protocolVersion, hello.frame.minimumProtocolVersion], [2, 2]);
+  const actions = machine.received(welcome());
   assert.deepEqual(types(actions), ['send subscribe', 'plan', 'joined']);
   assert.equal(actions[0].frame.after, 7);
 });
@@ -55,31 +59,44 @@ test('packs in flight are bounded, acknowledged, and pushed again byte for byte 
   assert.deepEqual(types(planned), ['encode', 'encode'], 'two packs at most in flight');
   assert.deepEqual(machine.plan(queue), [], 'no room left');
   const [first, second] = planned.map((action) => action.pack);
-  assert.deepEqual(types(machine.encoded(first.hex, new Uint8Array([1]))), ['send push']);
+  assert.deepEqual(types(machine.encoded(first.name, new Uint8Array([1]), '01'.repeat(32))), ['send push']);
   assert.equal(machine.status(0).bytesToUpload, 1 + machine.inFlight[1].estimate);
 
   // The connection drops before the ack: the welcome pushes the encoded pack again, the other once encoded.
   machine.disconnected(null);
-  assert.deepEqual(machine.encoded(second.hex, new Uint8Array([2])), [], 'not connected: it waits');
+  assert.deepEqual(machine.encoded(second.name, new Uint8Array([2]), '02'.repeat(32)), [], 'not connected: it waits');
   machine.connecting();
   machine.connected();
-  const welcome = machine.received({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: {} });
-  assert.deepEqual(types(welcome), ['send subscribe', 'send push', 'send push', 'plan', 'joined']);
-  assert.deepEqual(welcome[1].frame.pack, new Uint8Array([1]));
+  const again = machine.received(welcome());
+  assert.deepEqual(types(again), ['send subscribe', 'send push', 'send push', 'plan', 'joined']);
+  assert.deepEqual(again[1].frame.pack, new Uint8Array([1]));
 
-  const ack = machine.received({ type: 'ack', room: 'r', packId: first.id, serverSeq: 1 });
+  const ack = machine.received({ type: 'ack', room: 'r', packId: id(1), serverSeq: 1 });
   assert.deepEqual(types(ack), ['persistWatermark', 'acknowledge', 'plan']);
+  assert.equal(ack[1].hex, '01'.repeat(32), 'matched by the SHA-256 id');
   assert.deepEqual(ack[1].changeKeys, [queue[0].key]);
-  assert.deepEqual(types(machine.received({ type: 'ack', room: 'r', packId: first.id, serverSeq: 1 })), [], 'a repeated ack');
+  assert.deepEqual(types(machine.received({ type: 'ack', room: 'r', packId: id(1), serverSeq: 1 })), [], 'a repeated ack');
   const next = machine.plan(queue.slice(1));
   assert.deepEqual(next.map((action) => action.pack.changes[0].id.seq), [3], 'the change in flight is not planned twice');
+});
+
+test('packs of two timelines are planned apart, and a pack not yet signed is matched by no ack', () => {
+  const { machine } = openMachine();
+  const other = { key: `${OTHER}-1`, room: 'r', id: { replica: OTHER, seq: 1 }, bytes: new Uint8Array(20) };
+  const planned = machine.plan([queued(1), other, queued(2)]).map((action) => action.pack);
+  assert.deepEqual(planned.map((pack) => [pack.replica, pack.changes.length]), [[DEVICE, 2], [OTHER, 1]]);
+  assert.deepEqual(machine.inFlight.map((pack) => pack.hex), [null, null]);
+  assert.deepEqual(machine.received({ type: 'ack', room: 'r', packId: id(9), serverSeq: 1 }).filter((a) => a.type === 'acknowledge'), []);
+  machine.abandon(planned[1].name);
+  assert.deepEqual(machine.inFlight.map((pack) => pack.name), [planned[0].name], 'abandoned by its name');
+  assert.deepEqual(machine.encoded(planned[1].name, new Uint8Array([1]), '09'.repeat(32)), [], 'an abandoned pack is not pushed');
 });
 
 test('an ack whose changes the store failed to keep does not move the watermark', () => {
   const { machine } = openMachine();
   const [{ pack }] = machine.plan([queued(1)]);
-  machine.encoded(pack.hex, new Uint8Array([1]));
-  const actions = machine.received({ type: 'ack', room: 'r', packId: pack.id, serverSeq: 1 }, { ownChangesStored: false });
+  machine.encoded(pack.name, new Uint8Array([1]), '05'.repeat(32));
+  const actions = machine.received({ type: 'ack', room: 'r', packId: id(5), serverSeq: 1 }, { ownChangesStored: false });
   assert.deepEqual(types(actions), ['acknowledge', 'plan']);
   assert.equal(machine.cursor.watermark, 0);
   assert.equal(machine.status(0).state, 'downloading', 'the position comes again on the next subscribe');
@@ -111,17 +128,37 @@ test('close code 4001 after a fatal error frame fails with the frame’s message
 test('a welcome with a version this client does not speak fails', () => {
   const machine = new SyncMachine({ room: 'r', device: DEVICE });
   machine.connected();
-  const [fail] = machine.received({ type: 'welcome', protocolVersion: 9, server: new Uint8Array(16), limits: {} });
+  const [fail] = machine.received(welcome(9));
   assert.equal(fail.type, 'fail');
+  const old = new SyncMachine({ room: 'r', device: DEVICE });
+  old.connected();
+  assert.equal(old.received(welcome(1))[0].type, 'fail', 'protocol 1 (unsigned packs) is no longer spoken');
 });
 
 test('frames out of order drop the connection; a storage failure on the server too', () => {
   const machine = new SyncMachine({ room: 'r', device: DEVICE });
   machine.connected();
-  assert.deepEqual(types(machine.received({ type: 'ack', room: 'r', packId: new Uint8Array(16), serverSeq: 1 })), ['disconnect']);
+  assert.deepEqual(types(machine.received({ type: 'ack', room: 'r', packId: id(1), serverSeq: 1 })), ['disconnect']);
   const { machine: open } = openMachine();
   assert.deepEqual(types(open.received({ type: 'error', code: 8, message: 'not stored', fatal: false, room: 'r' })), ['disconnect']);
   assert.deepEqual(open.received({ type: 'error', code: 5, message: 'subscribe first', fatal: false, room: 'r' }), []);
+});
+
+test('a push stamped ahead of the server’s clock stays in flight and goes again after the reconnection', () => {
+  const { machine } = openMachine();
+  const [{ pack }] = machine.plan([queued(1)]);
+  machine.encoded(pack.name, new Uint8Array([7]), '07'.repeat(32));
+  const refusal = machine.received({ type: 'error', code: 11, message: 'a change is stamped ahead', fatal: false, room: 'r' });
+  assert.deepEqual(types(refusal), ['disconnect']);
+  assert.equal(machine.inFlight.length, 1, 'kept, not abandoned');
+  assert.deepEqual(machine.received({ type: 'error', code: 11, message: 'x', fatal: false, room: 'elsewhere' }), []);
+  machine.disconnected(1000);
+  machine.connecting();
+  machine.connected();
+  const again = machine.received(welcome());
+  assert.deepEqual(types(again), ['send subscribe', 'send push', 'plan', 'joined']);
+  assert.deepEqual(again[1].frame.pack, new Uint8Array([7]), 'the same bytes');
+  assert.equal(machine.failure, null, 'not fatal');
 });
 
 test('presence from others is delivered; its own and other rooms’ are not', () => {

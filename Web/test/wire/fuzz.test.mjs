@@ -1,15 +1,19 @@
 // Hostile bytes: random and mutated real encodings never make a decoder throw anything but WireError,
-// and whatever decodes re-encodes and decodes again to the same value. The seed is printed; set
-// INKWELL_SEED to replay a run, INKWELL_FUZZ_CASES to change its length.
+// and whatever decodes re-encodes and decodes again to the same value. Mutated packs almost never get
+// past their signature, so a second run mutates a pack's unsigned bytes and signs them again: what lies
+// behind the signature is fuzzed too. The seed is printed; set INKWELL_SEED to replay a run,
+// INKWELL_FUZZ_CASES to change its length.
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { WireError } from '../../js/wire/errors.js';
 import { decodeChange, encodeChange } from '../../js/wire/change.js';
-import { decodePackSync } from '../../js/wire/pack.js';
+import { decodePack, encodePack } from '../../js/wire/pack.js';
+import { signPack } from '../../js/wire/pack-signature.js';
 import { decodePoints, encodePoints } from '../../js/wire/points.js';
 import { decodeClientFrame, decodeServerFrame, encodeClientFrame, encodeServerFrame } from '../../js/wire/sync.js';
-import { fromHex, loadJSON, mutate, random, vectorBytes } from './support.mjs';
+import { testAuthor } from '../support/keys.mjs';
+import { fromHex, loadJSON, mutate, random, randomChange, reauthored, vectorBytes } from './support.mjs';
 
 const CASES = Number(process.env.INKWELL_FUZZ_CASES ?? 20_000);
 const SEED = Number(process.env.INKWELL_SEED ?? Math.floor(Math.random() * 2 ** 32));
@@ -20,11 +24,11 @@ const DECODERS = [
     const change = decodeChange(bytes);
     assert.deepEqual(decodeChange(encodeChange(change)), change);
   }],
-  ['pack', (bytes) => {
-    const pack = decodePackSync(bytes);
-    for (const entry of pack.entries) {
+  ['pack', async (bytes) => {
+    const pack = await decodePack(bytes);
+    for (const change of pack.changes) {
       try {
-        decodeChange(entry.change);
+        decodeChange(change);
       } catch (error) {
         if (!(error instanceof WireError)) throw error;
       }
@@ -44,10 +48,26 @@ const DECODERS = [
   }],
 ];
 
-test(`${CASES} random and mutated inputs throw only WireError (INKWELL_SEED=${SEED})`, (t) => {
+const author = await testAuthor(0xf0);
+/** The refusals a decoder makes before it verifies a signature. */
+const BEFORE_SIGNATURE = /^(malformed pack$|pack exceeds its size limit$|field pack\.(author|signature|room) )/;
+
+/** Signed packs of this code's, of a few shapes, to mutate. */
+async function signedSeeds() {
+  const rng = random(7);
+  const packs = [];
+  for (const [count, compression] of [[0, 'none'], [1, 'none'], [5, 'deflate'], [3, 'none']]) {
+    const changes = Array.from({ length: count }, () => reauthored(randomChange(rng), author.replica));
+    packs.push(await encodePack({ room: 'room-a', changes }, author.keys, { compression }));
+  }
+  return packs;
+}
+
+test(`${CASES} random and mutated inputs throw only WireError (INKWELL_SEED=${SEED})`, async (t) => {
   console.log(`wire fuzz: ${CASES} cases, INKWELL_SEED=${SEED}`);
   const wire = loadJSON('wire.json');
   const seeds = [
+    ...(await signedSeeds()),
     ...wire.changes.map((vector) => fromHex(vector.bytes)),
     ...wire.packs.map((vector) => fromHex(vector.bytes)),
     ...wire.frames.map((vector) => fromHex(vector.bytes)),
@@ -60,7 +80,7 @@ test(`${CASES} random and mutated inputs throw only WireError (INKWELL_SEED=${SE
     const bytes = mutate(rng.pick(seeds), rng);
     for (const [name, decode] of DECODERS) {
       try {
-        decode(bytes);
+        await decode(bytes);
         tally.decoded++;
       } catch (error) {
         if (!(error instanceof WireError)) {
@@ -74,17 +94,49 @@ test(`${CASES} random and mutated inputs throw only WireError (INKWELL_SEED=${SE
   assert.ok(tally.decoded > 0 && tally.rejected > 0);
 });
 
-test('bytes fed one at a time (every prefix) decode or throw WireError', () => {
+test(`mutated packs signed again reach the checks behind the signature, and throw only WireError (INKWELL_SEED=${SEED})`, async (t) => {
+  const rng = random(SEED ^ 0x519);
+  const unsigned = (await signedSeeds()).map((bytes) => bytes.subarray(0, bytes.length - 66));
+  const tally = { decoded: 0, rejected: 0, behind: 0, badSignature: 0 };
+  for (let round = 0; round < Math.ceil(CASES / 10); round++) {
+    const bytes = await signPack(mutate(rng.pick(unsigned), rng), author.keys);
+    try {
+      const pack = await decodePack(bytes);
+      assert.equal(pack.replica, author.replica);
+      for (const change of pack.changes) {
+        try {
+          decodeChange(change);
+        } catch (error) {
+          if (!(error instanceof WireError)) throw error;
+        }
+      }
+      tally.decoded++;
+    } catch (error) {
+      if (!(error instanceof WireError)) {
+        assert.fail(`decodePack threw ${error?.stack ?? error} for ${Buffer.from(bytes).toString('hex')} (INKWELL_SEED=${SEED}, round ${round})`);
+      }
+      // A mutation of the author's key is the one way such a pack fails its signature.
+      if (error.code === 'badSignature') tally.badSignature++;
+      else if (!BEFORE_SIGNATURE.test(error.message)) tally.behind++;
+      tally.rejected++;
+    }
+  }
+  t.diagnostic(`decoded ${tally.decoded}, rejected ${tally.rejected}: ${tally.behind} behind the signature, ${tally.badSignature} for a mutated key`);
+  assert.ok(tally.decoded > 0 && tally.behind > 0);
+});
+
+test('bytes fed one at a time (every prefix) decode or throw WireError', async () => {
   const wire = loadJSON('wire.json');
   for (const vector of [...wire.changes.slice(0, 10), ...wire.frames]) {
     const bytes = fromHex(vector.bytes);
     for (let length = 0; length <= bytes.length; length++) {
       for (const [, decode] of DECODERS) {
-        try {
-          decode(bytes.subarray(length));
-          decode(bytes.slice(0, length));
-        } catch (error) {
-          if (!(error instanceof WireError)) throw error;
+        for (const part of [bytes.subarray(length), bytes.slice(0, length)]) {
+          try {
+            await decode(part);
+          } catch (error) {
+            if (!(error instanceof WireError)) throw error;
+          }
         }
       }
     }

@@ -1,9 +1,13 @@
 // The cases of Conformance/wire-js.json: bytes made by the browser's codec, with the JSON they encode.
 // Swift's WireVectorTests decodes every one with the real Swift codecs (see write-js-vectors.mjs).
+//
+// Packs are signed with keys made from fixed seeds (`authorKeys`), so the file is the same every run
+// (deflate aside, see js-vectors.test.mjs): Swift checks each seed's public key and replica, verifies
+// every pack, and re-signs the unsigned bytes of each to the same signature.
 
 import { decodeChange, encodeChange } from '../../js/wire/change.js';
-import { decodePackSync, encodePack } from '../../js/wire/pack.js';
-import { packId } from '../../js/wire/pack-id.js';
+import { decodePack, encodePack } from '../../js/wire/pack.js';
+import { testAuthor } from '../support/keys.mjs';
 import { decodePoints, encodePoints } from '../../js/wire/points.js';
 import {
   decodeClientFrame,
@@ -11,7 +15,7 @@ import {
   encodeClientFrame,
   encodeServerFrame,
 } from '../../js/wire/sync.js';
-import { fromHex, loadJSON, random, randomChange, toHex, toJSONShape } from './support.mjs';
+import { fromHex, loadJSON, random, randomChange, reauthored, toHex, toJSONShape } from './support.mjs';
 
 const ALICE = 'a11ce000000000010000000000000000';
 const BOB = 'b0b00000000000020000000000000000';
@@ -112,6 +116,20 @@ function points() {
   });
 }
 
+/** The seeds the packs are signed with: a byte repeated, and RFC 8032's first test key. */
+const SEEDS = ['01'.repeat(32), 'a1'.repeat(32), '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'];
+
+/** Each seed's public key and the replica it owns. */
+async function authorKeys() {
+  return Promise.all(
+    SEEDS.map(async (seed) => {
+      const author = await testAuthor(seed);
+      return { seed, publicKey: toHex(author.publicKey), replica: author.replica };
+    }),
+  );
+}
+
+/** Changes of the vectors, each made again by the seed's replica: a pack holds its author's changes only. */
 async function packs(changeVectors) {
   const rooms = ['room-a', 'room-b', 'Room_1.x'];
   const result = [];
@@ -119,30 +137,27 @@ async function packs(changeVectors) {
   for (const [index, compression] of ['deflate', 'none', 'deflate', 'deflate', 'none'].entries()) {
     const count = [6, 6, 0, 30, 1][index];
     const room = rooms[index % rooms.length];
-    const selected = changeVectors.slice(offset, offset + count).map((vector) => fromHex(vector.bytes));
+    const seed = SEEDS[index % SEEDS.length];
+    const author = await testAuthor(seed);
+    const selected = changeVectors
+      .slice(offset, offset + count)
+      .map((vector) => encodeChange(reauthored(decodeChange(fromHex(vector.bytes)), author.replica)));
     offset += count;
-    const bytes = await encodePack({ room, changes: selected }, { compression });
-    const pack = decodePackSync(bytes);
+    const bytes = await encodePack({ room, changes: selected }, author.keys, { compression });
+    const pack = await decodePack(bytes, { room });
     result.push({
       name: `${compression}, ${count} changes`,
       room,
       compression,
-      changes: pack.entries.map((entry) => toJSONShape(decodeChange(entry.change))),
+      seed,
+      publicKey: toHex(pack.author),
+      replica: pack.replica,
+      changes: pack.changes.map((change) => toJSONShape(decodeChange(change))),
       id: toHex(pack.id),
       bytes: toHex(bytes),
     });
   }
   return result;
-}
-
-function packIds() {
-  const cases = [
-    ['room', []],
-    ['room', [{ replica: ALICE, seq: 1 }]],
-    ['room-a', [{ replica: BOB, seq: 3 }, { replica: ALICE, seq: 9 }, { replica: ALICE, seq: 2 }]],
-    ['pâge', [{ replica: ALICE, seq: 2 ** 53 - 1 }, { replica: ALICE, seq: 2 ** 53 - 1 }]],
-  ];
-  return cases.map(([room, ids]) => ({ room, changes: ids, id: toHex(packId(room, ids)) }));
 }
 
 function frames() {
@@ -163,7 +178,7 @@ function frames() {
     ...extra,
   });
   const client = [
-    ['hello', { type: 'hello', protocolVersion: 1, minimumProtocolVersion: 1, device, agent: 'inkwell-web/0.1 ✍' }],
+    ['hello', { type: 'hello', protocolVersion: 2, minimumProtocolVersion: 2, device, agent: 'inkwell-web/0.1 ✍' }],
     ['subscribe', { type: 'subscribe', room: 'room-a', after: 0 }],
     ['subscribe after a position', { type: 'subscribe', room: 'room-a', after: Number.MAX_SAFE_INTEGER }],
     ['unsubscribe', { type: 'unsubscribe', room: 'room-a' }],
@@ -173,8 +188,9 @@ function frames() {
     ['presence with ink', presence({ board: 'main', ink })],
   ];
   const serverFrames = [
-    ['welcome', { type: 'welcome', protocolVersion: 1, server, limits: { maxFrameBytes: 68157440, maxMessageBytes: 0, maxPackBodyBytes: 0 } }],
-    ['ack', { type: 'ack', room: 'room-a', packId: device, serverSeq: 7 }],
+    ['welcome', { type: 'welcome', protocolVersion: 2, server, limits: { maxFrameBytes: 68157440, maxMessageBytes: 0, maxPackBodyBytes: 0 }, serverTime: 1_800_000_000_123 }],
+    ['welcome without a server time', { type: 'welcome', protocolVersion: 2, server, limits: { maxFrameBytes: 68157440, maxMessageBytes: 0, maxPackBodyBytes: 0 }, serverTime: 0 }],
+    ['ack', { type: 'ack', room: 'room-a', packId: fromHex('ab'.repeat(32)), serverSeq: 7 }],
     ['packs', { type: 'packs', room: 'room-a', packs: [{ serverSeq: 1, pack: Uint8Array.from([0x0a, 0x00]) }], head: 1 }],
     ['presence', presence({ cursorX: 1, cursorY: 2, hasCursor: true, board: 'main', ink })],
     ['presences', { type: 'presences', presences: [presence({}), presence({ room: 'room-b', board: 'main', ink })] }],
@@ -203,9 +219,8 @@ export async function jsVectors() {
       '(the shapes of wire.json) and, except deflate output, re-encode it byte for byte.',
     changes: changeVectors,
     points: points(),
+    authorKeys: await authorKeys(),
     packs: await packs(changeVectors),
-    packIds: packIds(),
     frames: frames(),
   };
 }
-

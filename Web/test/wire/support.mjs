@@ -3,6 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fromHex, toHex } from '../../js/wire/bytes.js';
+import { encodeChange } from '../../js/wire/change.js';
+import { encodeMessage } from '../../js/wire/message.js';
+import { signPack } from '../../js/wire/pack-signature.js';
+import * as schema from '../../js/wire/schema.js';
 
 export const conformance = (name) => fileURLToPath(new URL(`../../../Conformance/${name}`, import.meta.url));
 
@@ -171,4 +175,72 @@ export function randomChange(rng, seq = 1 + rng.below(1_000_000)) {
     board: rng.pick(['main', 'page-2', 'pâge ✏️']),
     operations,
   };
+}
+
+/**
+ * A pack made by hand, as no honest encoder would make it: `changes` (encoded) under entries of
+ * `entryRoom` (empty: the envelope's), the envelope's other fields as given, signed by `signer` (a
+ * signing key) unless it is null. For tests of what decoders refuse.
+ * @param {{room?: string, author: Uint8Array, changes?: Uint8Array[], entryRoom?: string, schemaVersion?: number,
+ *   encryption?: object | null, body?: Uint8Array, bodySize?: number, compression?: number}} fields
+ * @param {import('../../js/wire/author-key.js').SigningKey | null} signer
+ */
+export async function handmadePack(fields, signer) {
+  const { room = 'room-a', author, changes = [], entryRoom = '', schemaVersion = 1, encryption = null } = fields;
+  const plain = encodeMessage(schema.PackBody, { entries: changes.map((change) => ({ room: entryRoom, change })) });
+  const unsigned = encodeMessage(schema.Pack, {
+    schemaVersion,
+    compression: fields.compression ?? schema.Compression.none,
+    body: fields.body ?? plain,
+    bodySize: fields.bodySize ?? plain.length,
+    encryption,
+    room,
+    author,
+    signature: new Uint8Array(0),
+  });
+  return signer === null ? unsigned : signPack(unsigned, signer);
+}
+
+/** A change of `replica` (hex), as its encoded bytes. */
+export function changeOf(replica, seq = 1, stamp = { wall: 1_800_000_000_000, counter: 0 }) {
+  return encodeChange({ id: { replica, seq }, stamp, board: 'main', operations: [{ op: 'clear' }] });
+}
+
+/** `change` as if `replica` had made it: its id, and its undo and redo (which name the change's own timeline). */
+export function reauthored(change, replica) {
+  return {
+    ...change,
+    id: { ...change.id, replica },
+    operations: change.operations.map((operation) =>
+      operation.op === 'undo' || operation.op === 'redo' ? { ...operation, change: { ...operation.change, replica } } : operation,
+    ),
+  };
+}
+
+/**
+ * A decoded pack in the JSON of the vector files: bytes as hex.
+ * @param {import('../../js/wire/pack.js').Pack} pack
+ */
+export function packJSON(pack) {
+  return toJSONShape({
+    id: pack.id,
+    room: pack.room,
+    author: pack.author,
+    replica: pack.replica,
+    schemaVersion: pack.schemaVersion,
+    changes: pack.changes,
+  });
+}
+
+/** The keys of `packJSON`. */
+const PACK_KEYS = ['id', 'room', 'author', 'replica', 'schemaVersion', 'changes'];
+
+/**
+ * `json` (a pack's `packJSON`, or a vector) in the keys of a pack that Swift recorded: the vector files
+ * write some of them, next to keys of their own (`name`, `seed`, `bytes`, …).
+ * @param {Record<string, any>} json
+ * @param {Record<string, any>} recorded
+ */
+export function recordedPackJSON(json, recorded) {
+  return Object.fromEntries(PACK_KEYS.filter((key) => key in recorded).map((key) => [key, json[key]]));
 }

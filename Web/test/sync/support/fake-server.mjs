@@ -1,16 +1,33 @@
 // An in-process stand-in for the Inkwell server, speaking the real frames through the wire codec, with
-// knobs for what a test wants to go wrong: refusing connections, losing acks, refusing the version.
+// knobs for what a test wants to go wrong: refusing connections, losing acks, refusing the version, a
+// clock of its own. It checks pushes as the real server does (ServerSession.push): the signature, the
+// room, the author, and no change stamped further ahead of its clock than the protocol's lead.
 // Its WebSocket class is what a session under test is given.
 
 import { toHex } from '../../../js/wire/bytes.js';
-import { packHeader } from '../../../js/wire/pack.js';
+import { changeOrigin } from '../../../js/wire/change.js';
+import { WireError } from '../../../js/wire/errors.js';
+import { SyncProtocol } from '../../../js/wire/limits.js';
+import { decodePack } from '../../../js/wire/pack.js';
+import { packId } from '../../../js/wire/pack-id.js';
 import { decodeClientFrame, encodeServerFrame } from '../../../js/wire/sync.js';
+
+/** How the real server answers a pack that fails verification: error code, close code. */
+const REFUSALS = {
+  badSignature: [12, 1007],
+  forgedAuthor: [13, 1008],
+  wrongRoom: [14, 1008],
+};
 
 export class FakeServer {
   /** room → stored packs, in log order. @type {Map<string, {serverSeq: number, pack: Uint8Array, hex: string}[]>} */
   log = new Map();
   /** Every push received, counting repeats. @type {{room: string, hex: string}[]} */
   pushes = [];
+  /** Pushes refused, with the error code sent. @type {{room: string, hex: string, code: number}[]} */
+  refused = [];
+  /** The server's clock, milliseconds since 1970: welcomes carry it, and pushes are judged by it. */
+  now = () => Date.now();
   /** Subscribe frames received. @type {{room: string, after: number}[]} */
   subscribes = [];
   /** Presence frames received, decoded. */
@@ -36,9 +53,13 @@ export class FakeServer {
     };
   }
 
-  /** Stores a pack as if another client had pushed it; fans it out. @param {string} room @param {Uint8Array} pack */
-  inject(room, pack) {
-    return this.#append(room, pack, null);
+  /**
+   * Stores bytes as if another client had pushed them, unchecked (as a hostile server, or a log kept from
+   * protocol 1, would hold them); fans them out.
+   * @param {string} room @param {Uint8Array} pack
+   */
+  async inject(room, pack) {
+    return this.#append(room, pack, toHex(await packId(pack)), null);
   }
 
   /** Closes every connection as a crashing server would (no close frame). */
@@ -46,8 +67,17 @@ export class FakeServer {
     for (const socket of [...this.sockets]) socket.serverClose(1006, '');
   }
 
+  /** Frames are handled one after another, as they arrived, though checking a push takes a while. */
+  #frames = Promise.resolve();
+
   /** @param {FakeSocket} socket @param {Uint8Array} bytes */
   receive(socket, bytes) {
+    this.#frames = this.#frames.then(() => this.#receive(socket, bytes));
+  }
+
+  /** @param {FakeSocket} socket @param {Uint8Array} bytes */
+  async #receive(socket, bytes) {
+    if (socket.readyState !== OPEN) return;
     const frame = decodeClientFrame(bytes);
     switch (frame.type) {
       case 'hello':
@@ -57,7 +87,13 @@ export class FakeServer {
           return;
         }
         socket.device = toHex(frame.device);
-        socket.deliver({ type: 'welcome', protocolVersion: 1, server: new Uint8Array(16), limits: { maxFrameBytes: 1 << 20, maxMessageBytes: 8 << 20, maxPackBodyBytes: 8 << 20 } });
+        socket.deliver({
+          type: 'welcome',
+          protocolVersion: 2,
+          server: new Uint8Array(16),
+          limits: { maxFrameBytes: 1 << 20, maxMessageBytes: 8 << 20, maxPackBodyBytes: 8 << 20 },
+          serverTime: this.now(),
+        });
         return;
       case 'subscribe': {
         this.subscribes.push({ room: frame.room, after: frame.after });
@@ -72,10 +108,20 @@ export class FakeServer {
         socket.deliver({ type: 'progress', room: frame.room, head, bytesBehind: 0, packsBehind: 0 });
         return;
       }
-      case 'push':
-        this.pushes.push({ room: frame.room, hex: toHex(packHeader(frame.pack).id) });
-        this.#append(frame.room, frame.pack, socket);
+      case 'push': {
+        const hex = toHex(await packId(frame.pack));
+        const refusal = await this.#check(frame.room, frame.pack);
+        // Counted once settled: a test that sees the push sees it stored or refused.
+        this.pushes.push({ room: frame.room, hex });
+        if (refusal === null) {
+          this.#append(frame.room, frame.pack, hex, socket);
+          return;
+        }
+        this.refused.push({ room: frame.room, hex, code: refusal.code });
+        socket.deliver({ type: 'error', code: refusal.code, message: refusal.message, fatal: refusal.close !== null, room: frame.room });
+        if (refusal.close !== null) socket.serverClose(refusal.close, refusal.message);
         return;
+      }
       case 'presence':
         this.presence.push(frame);
         for (const other of this.sockets) if (other !== socket && other.rooms.has(frame.room)) other.deliver(frame);
@@ -96,8 +142,28 @@ export class FakeServer {
     }
   }
 
-  #append(room, pack, pusher) {
-    const hex = toHex(packHeader(pack).id);
+  /**
+   * Why the real server would not store a push, or null.
+   * @param {string} room @param {Uint8Array} bytes
+   * @returns {Promise<{code: number, message: string, close: number | null} | null>}
+   */
+  async #check(room, bytes) {
+    let pack;
+    try {
+      pack = await decodePack(bytes, { room });
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      const [code, close] = REFUSALS[error.code] ?? [4, 1007];
+      return { code, message: error.message, close };
+    }
+    const limit = this.now() + SyncProtocol.maximumStampLeadMilliseconds;
+    if (pack.changes.some((change) => changeOrigin(change).stamp.wall > limit)) {
+      return { code: 11, message: 'a change is stamped ahead of the server\'s clock', close: null };
+    }
+    return null;
+  }
+
+  #append(room, pack, hex, pusher) {
     const log = this.log.get(room) ?? [];
     this.log.set(room, log);
     let stored = log.find((known) => known.hex === hex);
@@ -106,7 +172,7 @@ export class FakeServer {
       stored = { serverSeq: log.length + 1, pack, hex };
       log.push(stored);
     }
-    if (pusher !== null && this.acking) pusher.deliver({ type: 'ack', room, packId: packHeader(pack).id, serverSeq: stored.serverSeq });
+    if (pusher !== null && this.acking) pusher.deliver({ type: 'ack', room, packId: hexBytes(hex), serverSeq: stored.serverSeq });
     if (!isNew) return stored;
     for (const socket of this.sockets) {
       if (socket === pusher || !socket.rooms.has(room)) continue;

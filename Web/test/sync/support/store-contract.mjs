@@ -2,7 +2,19 @@
 // against IndexedDB in a real browser (store-indexeddb.test.mjs). Plain ES, no node imports: the
 // browser page imports it too.
 
+import { replicaOfKey } from '../../../js/wire/author-key.js';
+
 const A = 'aa'.repeat(16);
+
+/** Signs a few bytes with a lease's key; the signature, as an array. */
+async function signature(lease) {
+  return [...new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, lease.keys.privateKey, new Uint8Array([1, 2, 3])))];
+}
+
+/** The replica a lease's public key owns. */
+async function ownedReplica(lease) {
+  return replicaOfKey(new Uint8Array(await crypto.subtle.exportKey('raw', lease.keys.publicKey)));
+}
 const B = 'bb'.repeat(16);
 
 /** A stored change record. */
@@ -54,6 +66,29 @@ export const storeCases = [
     },
   },
   {
+    name: 'each timeline is owned by a key of its own: its id derived from the public key, the private key unextractable and kept',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const first = await store.claimReplica('r');
+      const second = await store.claimReplica('r');
+      assert.equal(await ownedReplica(first), first.replica, 'the replica is derived from the key');
+      assert.equal(await ownedReplica(second), second.replica);
+      assert.equal(first.keys.privateKey.extractable, false, 'the private key cannot leave');
+      const signed = await signature(first);
+      assert.equal(signed.length, 64);
+      first.release();
+      const again = await store.claimReplica('r');
+      assert.equal(again.replica, first.replica);
+      assert.deepEqual(await signature(again), signed, 'the same key after a reload (Ed25519 is deterministic)');
+      second.release();
+      const adopted = await store.tryLease('r', second.replica);
+      assert.equal(await ownedReplica(adopted), second.replica, 'a timeline taken over comes with its key');
+      adopted.release();
+      again.release();
+      store.close();
+    },
+  },
+  {
     name: 'a local change is stored and queued in one transaction, and a seq is never given twice',
     async run(makeStore, assert) {
       const store = await makeStore();
@@ -100,12 +135,31 @@ export const storeCases = [
     },
   },
   {
+    name: 'items aside keep their reason, and are read again with their ids',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const ahead = { room: 'r', kind: 'change', schemaVersion: 1, bytes: new Uint8Array([1]), reason: 'stampAhead' };
+      const forged = { room: 'r', kind: 'pack', schemaVersion: 1, bytes: new Uint8Array([2]), reason: 'forgedAuthor' };
+      const future = { room: 'r', kind: 'pack', schemaVersion: 2, bytes: new Uint8Array([3]) };
+      await store.storeRemote('r', [], [ahead, forged, future]);
+      await store.storeRemote('s', [], [{ ...forged, room: 's' }]);
+      const items = await store.loadAside('r');
+      assert.deepEqual(items.map((item) => [item.reason, [...item.bytes]]).sort(), [['forgedAuthor', [2]], ['stampAhead', [1]], [undefined, [3]]].sort());
+      assert.deepEqual(items.map((item) => item.id).sort(), (await store.loadRoom('r')).aside.map((item) => item.id).sort());
+      const waiting = items.find((item) => item.reason === 'stampAhead');
+      await store.promoteAside('r', waiting.id, [record('r', A, 1)]);
+      assert.equal((await store.loadAside('r')).length, 2);
+      assert.equal((await store.loadAside('s')).length, 1, 'rooms are apart');
+      store.close();
+    },
+  },
+  {
     name: 'a planned pack takes its changes off the queue until its ack',
     async run(makeStore, assert) {
       const store = await makeStore();
       const lease = await store.claimReplica('r');
       for (const seq of [1, 2, 3]) await store.recordLocal(record('r', lease.replica, seq));
-      const pack = { hex: 'ff'.repeat(16), room: 'r', replica: lease.replica, changeKeys: [`${lease.replica}-1`, `${lease.replica}-2`], bytes: new Uint8Array([1, 2]) };
+      const pack = { hex: 'ff'.repeat(32), room: 'r', replica: lease.replica, changeKeys: [`${lease.replica}-1`, `${lease.replica}-2`], bytes: new Uint8Array([1, 2]) };
       await store.packPlanned(pack);
       let room = await store.loadRoom('r');
       assert.deepEqual(room.outbox.map((entry) => entry.seq), [3]);
