@@ -20,10 +20,18 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable {
     public static let unsupportedVersion = CloseCode(rawValue: 4001)
     /// A pushed pack's id is already stored with other bytes: the log keeps what it has.
     public static let packConflict = CloseCode(rawValue: 4002)
+
+    /// Every code above by name, for documentation and for the page's copy (`Web/js/wire/protocol.js`,
+    /// generated from this list by `ProtocolFactsTests`).
+    public static let documented: KeyValuePairs<String, CloseCode> = [
+        "goingAway": goingAway, "protocolError": protocolError, "invalidPayload": invalidPayload,
+        "policyViolation": policyViolation, "tooBig": tooBig, "unsupportedVersion": unsupportedVersion,
+        "packConflict": packConflict,
+    ]
 }
 
 /// Stable codes of error frames, so clients can react without parsing the message.
-public enum ErrorCode: UInt32, Sendable {
+public enum ErrorCode: UInt32, Sendable, CaseIterable {
     case malformedFrame = 1
     case unsupportedVersion = 2
     case helloRequired = 3

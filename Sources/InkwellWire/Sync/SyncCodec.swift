@@ -156,7 +156,9 @@ public enum SyncCodec {
                 packsBehind: progress.packsBehind
             )
         case .error(let error):
-            guard error.message.utf8.count <= 4_096 else { throw .invalidField("error.message") }
+            guard error.message.utf8.count <= SyncProtocol.maximumErrorMessageBytes else {
+                throw .invalidField("error.message")
+            }
             return .error(code: error.code, message: error.message, fatal: error.fatal, room: error.room)
         case nil:
             throw .missingField("frame")

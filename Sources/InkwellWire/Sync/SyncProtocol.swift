@@ -13,6 +13,8 @@ public enum SyncProtocol {
     /// change stamped later than its own clock plus this, and a client keeps such a change aside until
     /// its clock catches up. So no stamp near the end of time can freeze a clock or win every write.
     public static let maximumStampLeadMilliseconds = HybridLogicalClock.maximumLeadMilliseconds
+    /// A server error frame's message, in UTF-8 bytes.
+    public static let maximumErrorMessageBytes = 4_096
     /// A presence payload (cursor and in-progress ink).
     public static let maximumPresenceBytes = 64 << 10
 

@@ -19,6 +19,7 @@ struct WireBenchmarks {
             Workload(name: "wire_packs", measure: packThroughput),
             Workload(name: "cold_open", measure: coldOpen),
             Workload(name: "wire_packs_deflate", measure: deflateLevels),
+            Workload(name: "wire_authentication", measure: authentication),
         ]
     }
 

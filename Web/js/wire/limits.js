@@ -1,44 +1,12 @@
-// Versions and sizes shared with Swift (Sources/InkwellWire/WireLimits.swift, WireError.swift's
-// WireSchema, Sync/SyncProtocol.swift). Checked before anything is allocated, so hostile input costs
+// Versions and sizes shared with Swift, from the generated protocol.js (Swift's WireLimits, WireSchema and
+// SyncProtocol are their one definition). Checked before anything is allocated, so hostile input costs
 // bounded memory.
 
-/** The schema version this code writes and fully understands. */
-export const SCHEMA_VERSION = 1;
+import { SCHEMA_VERSION, SYNC_PROTOCOL, WIRE_LIMITS } from './protocol.js';
 
-export const WireLimits = Object.freeze({
-  /** One encoded change. */
-  maximumChangeBytes: 4 << 20,
-  /** Operations in one change. */
-  maximumOperationsPerChange: 10_000,
-  /** Points in one operation (as the board accepts). */
-  maximumPointsPerOperation: 100_000,
-  /** A pack's body once decompressed. */
-  maximumPackBodyBytes: 64 << 20,
-  /** Changes in one pack. */
-  maximumEntriesPerPack: 200_000,
-  /** A room or board name, in UTF-8 bytes. */
-  maximumNameBytes: 256,
-});
-
-export const SyncProtocol = Object.freeze({
-  /** The protocol version this code speaks. 2: packs are signed by their author's key and named by the
-   * SHA-256 of their bytes. */
-  version: 2,
-  /** The oldest version this code still speaks. */
-  minimumVersion: 2,
-  /** One frame as received: larger ones are refused before they are parsed. */
-  maximumFrameBytes: (64 << 20) + (1 << 20),
-  /**
-   * How far ahead of the receiver's clock a change's stamp may be: the server refuses a push stamped later
-   * than its clock plus this, and a client keeps such a change aside until its clock catches up, so no
-   * stamp near the end of time can freeze a clock or win every write.
-   */
-  maximumStampLeadMilliseconds: 300_000,
-  /** A presence payload (in-progress ink). */
-  maximumPresenceBytes: 64 << 10,
-  /** A server error's message, in UTF-8 bytes. */
-  maximumErrorMessageBytes: 4_096,
-});
+export { SCHEMA_VERSION };
+export const WireLimits = WIRE_LIMITS;
+export const SyncProtocol = SYNC_PROTOCOL;
 
 /**
  * Whether `room` is a valid room name: 1–128 of `A–Z a–z 0–9 . _ -`, so names are safe in URLs, file

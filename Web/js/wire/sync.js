@@ -12,6 +12,7 @@
 import { WireError } from './errors.js';
 import { utf8Length } from './bytes.js';
 import { SyncProtocol, WireLimits, isValidRoom } from './limits.js';
+import { CLIENT_FRAMES, SERVER_FRAMES } from './protocol.js';
 import { decodeMessage, encodeMessage } from './message.js';
 import * as schema from './schema.js';
 
@@ -34,8 +35,9 @@ import * as schema from './schema.js';
  *   | {type: 'error', code: number, message: string, fatal: boolean, room: string}} ServerFrame
  */
 
-const CLIENT_TYPES = ['hello', 'subscribe', 'unsubscribe', 'push', 'presence'];
-const SERVER_TYPES = ['welcome', 'ack', 'packs', 'presence', 'progress', 'error', 'presences'];
+// The frame kinds of sync.proto, generated into protocol.js.
+const CLIENT_TYPES = CLIENT_FRAMES;
+const SERVER_TYPES = SERVER_FRAMES;
 
 /**
  * Encodes a frame a client sends.
