@@ -1,6 +1,9 @@
+import Foundation
+import GRDB
 import InkwellStore
 import InkwellSync
 import InkwellTesting
+import InkwellWire
 import Testing
 
 @Suite struct RoomReplicaTests {
@@ -20,5 +23,36 @@ import Testing
         let directory = try TemporaryDirectory()
         let before = try Store(path: directory.file).replica(for: "room")
         #expect(try Store(path: directory.file).replica(for: "room") == before)
+    }
+
+    /// Each room's replica is owned by a key the store keeps: the replica is the key's, and the key survives
+    /// reopening, so packs signed after a restart verify as the same author.
+    @Test func eachReplicaHasAKeyThatOwnsIt() throws {
+        let directory = try TemporaryDirectory()
+        let replica = try Store(path: directory.file).replica(for: "room")
+        let key = try #require(try Store(path: directory.file).authorKey(of: replica))
+        #expect(key.replica == replica)
+        #expect(try Store(path: directory.file).authorKey(of: ReplicaID(high: 1, low: 2)) == nil)
+    }
+
+    /// A store from before replicas had keys: the room's keyless replica is replaced by a keyed one, since
+    /// nothing could sign its packs.
+    @Test func aReplicaWithoutAKeyIsReplaced() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Store(path: directory.file)
+        let keyless = ReplicaID(high: 0xBEEF, low: 1)
+        let queue = try DatabaseQueue(path: directory.file)
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO room_replica (room, replica) VALUES (?, ?)",
+                arguments: ["room", Data(keyless.bytes)]
+            )
+        }
+        try queue.close()
+        let store = try Store(path: directory.file)
+        let replica = try store.replica(for: "room")
+        #expect(replica != keyless)
+        #expect(try store.authorKey(of: replica)?.replica == replica)
+        #expect(try store.replica(for: "room") == replica)
     }
 }
