@@ -90,6 +90,38 @@ import Testing
         #expect(PackCodec.encode(pack, signedBy: Samples.aliceKey, compression: compression) == bytes)
     }
 
+    /// Every byte of a pack is signed or is the signature: a flipped bit anywhere, a byte cut off or
+    /// added, is refused, never read as another pack.
+    @Test func anyAlterationOfASignedPackIsRefused() throws {
+        let seed: UInt64 = 71
+        var generator = SplitMix64(seed: seed)
+        for compression in [PackCodec.Compression.none, .deflate] {
+            let bytes = Self.sampleBytes(compression: compression)
+            _ = try PackCodec.decode(bytes, room: "room-a")
+            for index in bytes.indices {
+                var flipped = bytes
+                flipped[index] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+                #expect(throws: WireError.self, "seed \(seed), byte \(index)") {
+                    try PackCodec.decode(flipped, room: "room-a")
+                }
+            }
+            #expect(throws: WireError.self) { try PackCodec.decode(Array(bytes.dropLast()), room: "room-a") }
+            #expect(throws: WireError.self) { try PackCodec.decode(bytes + [0], room: "room-a") }
+            #expect(throws: WireError.self) { try PackCodec.decode(bytes + [0x10, 0x01], room: "room-a") }
+        }
+    }
+
+    /// The replica of a key is the first half of a domain-separated SHA-256 of it, as the page derives it.
+    @Test func aKeysReplicaIsDerivedFromItsPublicKey() throws {
+        let key = try AuthorKey(rawRepresentation: [UInt8](repeating: 0x01, count: 32))
+        // RFC 8032's public key for that seed is fixed; so is its replica (Conformance/wire-js.json agrees).
+        #expect(WireHex.encode(key.publicKey) == "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c")
+        #expect(key.replica.description == "a8ebaa5718de52becf39e57ab2a40c79")
+        #expect(ReplicaID(authorKey: key.publicKey) == key.replica)
+        #expect(try AuthorKey(rawRepresentation: key.rawRepresentation).replica == key.replica)
+        #expect(throws: WireError.self) { try AuthorKey(rawRepresentation: [1, 2, 3]) }
+    }
+
     @Test func manySmallChangesCoalesceAndCompress() throws {
         let changes = (1...1_000 as ClosedRange<UInt64>).map { seq in
             ChangeCodec.encode(
