@@ -6,9 +6,11 @@ import NIOCore
 import SwiftProtobuf
 
 /// Packs to and from bytes: a `PackBody` of entries, deflated, inside a `Pack` envelope
-/// (`Protos/inkwell/v1/pack.proto`).
+/// (`Protos/inkwell/v1/pack.proto`) that names the room and the author's key and ends with the author's
+/// signature. A pack's id is the SHA-256 of its bytes (``PackID/init(of:)``).
 ///
-/// Decoding checks the declared body size against ``WireLimits/maximumPackBodyBytes`` before it
+/// Decoding checks the signature before anything else is opened (``verified(_:room:)``), then the
+/// declared body size against ``WireLimits/maximumPackBodyBytes`` before it
 /// inflates anything, inflates into a buffer of exactly that size, and rejects bodies that turn out
 /// larger or smaller: a decompression bomb costs at most the limit. A pack from a newer schema
 /// throws ``WireError/futureSchema(_:)`` before its body is opened, so the caller can store the
