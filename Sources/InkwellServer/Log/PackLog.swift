@@ -41,11 +41,11 @@ public final class PackLog: Sendable {
 
     let pool: DatabasePool
 
-    /// How much of the log's file each connection maps into memory (SQLite clamps it to its build's
-    /// limit, 2 GiB by default). A catch-up reads packs of a few KB, which spill past a 4 KiB page onto
-    /// overflow pages: mapped, those are plain memory reads instead of a `pread` each. Only the main
-    /// file is mapped; pages still in the WAL are read as before.
-    static let mappedBytes = 1 << 30
+    /// How much of the log's file each connection maps into memory: none. Mapped, a page that cannot be
+    /// read (an I/O error, a file cut short) raises SIGBUS in whichever thread touches it and ends the
+    /// process; read with `pread`, it is an error SQLite reports. The map saved a `pread` per overflow
+    /// page of a catch-up (BENCHMARKS.md, "Storage faults", gives the cost).
+    static let mappedBytes = 0
 
     /// Opens or creates the log at `path`.
     public init(path: String) throws {

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import InkwellSync
+import InkwellTesting
+import InkwellWire
+import NIOCore
+import Testing
+
+@testable import InkwellServer
+
+/// A pack log whose file fails under it: every read or commit that cannot be made throws, none answers
+/// 0 or nothing, and nothing brings the process down.
+@Suite struct PackLogFaultTests {
+    /// A push of `size` seeded bytes: the log stores packs without opening them. The one place these
+    /// tests make packs, for when a pack's id changes.
+    static func push(_ room: String, size: Int, using random: inout SeededGenerator) -> PackLog.Push {
+        PackLog.Push(
+            room: room,
+            pack: PackID(using: &random),
+            bytes: (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
+        )
+    }
+
+    /// A log as a running server's is between checkpoints: rooms `b` and `c` (200 packs of 3 KB each)
+    /// in its main file, one later commit (room `a`) in its WAL, and a reader that has read room `c`'s
+    /// head, so its connection has mapped the file (or cached those pages).
+    static func logWithAWarmReader(in folder: PackLogTests.Folder) async throws -> PackLog {
+        let log = try PackLog(path: folder.file)
+        var random = SeededGenerator(seed: 7)
+        _ = try await log.append((0..<400).map { Self.push($0 < 200 ? "b" : "c", size: 3_000, using: &random) })
+        try await log.pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        _ = try await log.append([Self.push("a", size: 10, using: &random)])
+        #expect(try await log.head(room: "c") == 200)
+        return log
+    }
+
+    /// What a reader sees of a disk that fails under it: the log's pages past the first cannot be read.
+    /// (Cut short, a file mapped into memory raises SIGBUS where its pages are gone, as an I/O error under
+    /// a map does.)
+    static func losePages(of file: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        try handle.truncate(atOffset: 4_096)
+        try handle.close()
+    }
+
+    @Test func aHeadReadOfPagesThatCannotBeReadThrows() async throws {
+        let folder = try PackLogTests.Folder()
+        let log = try await Self.logWithAWarmReader(in: folder)
+        try Self.losePages(of: folder.file)
+        await #expect(throws: (any Error).self) { _ = try await log.head(room: "b") }
+        await #expect(throws: (any Error).self) { _ = try await log.progress(room: "b", after: 0) }
+    }
+
+    @Test func aCatchUpReadOfPagesThatCannotBeReadThrows() async throws {
+        let folder = try PackLogTests.Folder()
+        let log = try await Self.logWithAWarmReader(in: folder)
+        try Self.losePages(of: folder.file)
+        await #expect(throws: (any Error).self) {
+            _ = try await log.catchUp(
+                [.init(room: "b", after: 0, withProgress: true)],
+                maximumBytes: 4 << 20,
+                allocator: ByteBufferAllocator()
+            )
+        }
+    }
+}
