@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
+import InMemoryLogging
 import InkwellSync
 import InkwellTesting
 import InkwellWire
+import Logging
 import NIOCore
 import Testing
 
@@ -24,8 +26,12 @@ import Testing
     /// A log as a running server's is between checkpoints: rooms `b` and `c` (200 packs of 3 KB each)
     /// in its main file, one later commit (room `a`) in its WAL, and a reader that has read room `c`'s
     /// head, so its connection has mapped the file (or cached those pages).
-    static func logWithAWarmReader(in folder: PackLogTests.Folder) async throws -> PackLog {
-        let log = try PackLog(path: folder.file)
+    static func logWithAWarmReader(
+        in folder: PackLogTests.Folder,
+        metrics: ServerMetrics? = nil,
+        logs: InMemoryLogHandler = InMemoryLogHandler()
+    ) async throws -> PackLog {
+        let log = try PackLog(path: folder.file, metrics: metrics, logger: Logger(label: "test.log") { _ in logs })
         var random = SeededGenerator(seed: 7)
         _ = try await log.append((0..<400).map { Self.push($0 < 200 ? "b" : "c", size: 3_000, using: &random) })
         try await log.pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
@@ -61,6 +67,52 @@ import Testing
                 maximumBytes: 4 << 20,
                 allocator: ByteBufferAllocator()
             )
+        }
+    }
+
+    @Test func theFirstFaultStopsEveryLaterCommitAndIsLoggedOnce() async throws {
+        let folder = try PackLogTests.Folder()
+        let metrics = ServerMetrics()
+        let logs = InMemoryLogHandler()
+        let log = try await Self.logWithAWarmReader(in: folder, metrics: metrics, logs: logs)
+        #expect(log.fault == nil)
+        try Self.losePages(of: folder.file)
+        await #expect(throws: StorageFault.corrupt) { _ = try await log.head(room: "b") }
+        #expect(log.fault == .corrupt)
+
+        // Refused without touching the file: no second error is counted or logged.
+        var random = SeededGenerator(seed: 8)
+        let push = Self.push("a", size: 10, using: &random)
+        await #expect(throws: StorageFault.corrupt) { _ = try await log.append([push], watermarks: []) }
+        #expect(throws: StorageFault.corrupt) { _ = try log.append([push]) }
+        #expect(throws: StorageFault.corrupt) { try log.setWatermark(room: "a", device: .random(), to: 1) }
+        let samples = ServerMetricsTests.samples(metrics)
+        #expect(samples.contains(#"inkwell_storage_errors_total{kind="corrupt"} 1"#))
+        #expect(samples.contains("inkwell_storage_failed 1.0"))
+        let critical = logs.entries.filter { $0.level == .critical }
+        #expect(critical.count == 1)
+        #expect(critical.first?.metadata["reason"] == "\(StorageFault.corrupt.reason)")
+    }
+
+    /// Every commit error is a fault but a cancelled one; a read error is one only when it is about the file.
+    @Test func faultsAreToldApartFromErrorsThatSayNothingOfTheStorage() {
+        let cases: [(ResultCode, StorageFault.Kind)] = [
+            (.SQLITE_FULL, .diskFull), (.SQLITE_IOERR_FSYNC, .io), (.SQLITE_IOERR_READ, .io),
+            (.SQLITE_IOERR_WRITE, .io), (.SQLITE_CORRUPT, .corrupt), (.SQLITE_NOTADB, .corrupt),
+            (.SQLITE_CANTOPEN, .unavailable), (.SQLITE_READONLY, .unavailable),
+        ]
+        for (code, kind) in cases {
+            for committing in [true, false] {
+                #expect(StorageFault(DatabaseError(resultCode: code), committing: committing)?.kind == kind, "\(code)")
+            }
+        }
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_IOERR_FSYNC), committing: true) == .syncFailed)
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_BUSY), committing: true) == .commitFailed)
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_BUSY), committing: false) == nil)
+        #expect(StorageFault(DatabaseError(resultCode: .SQLITE_INTERRUPT), committing: true) == nil)
+        #expect(StorageFault(CancellationError(), committing: true) == nil)
+        for fault in [StorageFault.diskFull, .syncFailed, .ioError, .corrupt, .unavailable, .commitFailed] {
+            #expect(!fault.reason.isEmpty && !fault.reason.contains("SQLite"), "plain words: \(fault.reason)")
         }
     }
 }

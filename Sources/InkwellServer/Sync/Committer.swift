@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// When idle, a push is committed at once (after ``linger``, zero by default: see BENCHMARKS.md); acks
 /// and fan-out follow each commit in commit order. On graceful shutdown it commits what is pending
-/// before it returns, so a server stopped with SIGTERM loses nothing it accepted.
+/// before it returns, so a server stopped with SIGTERM loses nothing it accepted. A commit that fails
+/// acknowledges nothing: each of its pushes is answered `storageFailed`, and the client keeps it; after a
+/// storage fault the log refuses every later commit the same way (``PackLog/fault``).
 final class Committer: Service, Sendable {
     struct Pending: Sendable {
         let push: PackLog.Push
@@ -149,7 +151,8 @@ final class Committer: Service, Sendable {
             let acknowledged = ContinuousClock.now
             for pending in batch { metrics.pushToAckSeconds.record(acknowledged - pending.received) }
         } catch {
-            logger.error("commit of \(batch.count) pushes failed: \(error)")
+            // A storage fault is logged once, by the log; this is the rest (a commit cancelled at shutdown).
+            if !(error is StorageFault) { logger.info("commit of \(batch.count) pushes not made: \(error)") }
             for pending in batch {
                 let actions = pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }
                 for case .send(let message) in actions {
