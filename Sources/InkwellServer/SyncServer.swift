@@ -95,7 +95,8 @@ public final class SyncServer: Service, Sendable {
             metrics: metrics,
             configuration: .init(maximumBlobBytes: limits.maximumBlobBytes, webRoot: configuration.webRoot),
             logger: logger,
-            isDraining: { [unowned self] in self.isDraining }
+            isDraining: { [unowned self] in self.isDraining },
+            storageFault: { [log] in log.fault }
         ).add(to: router)
         // Reached only when the handshake was refused: say why.
         router.get("/sync") { [origins, endpoint] request, _ -> Response in
