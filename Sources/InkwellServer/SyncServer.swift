@@ -43,10 +43,10 @@ public final class SyncServer: Service, Sendable {
             atPath: configuration.dataDirectory,
             withIntermediateDirectories: true
         )
-        log = try PackLog(path: configuration.dataDirectory + "/packs.sqlite")
+        metrics = ServerMetrics()
+        log = try PackLog(path: configuration.dataDirectory + "/packs.sqlite", metrics: metrics, logger: logger)
         id = try log.serverID()
         blobs = try BlobStore(directory: configuration.dataDirectory + "/blobs")
-        metrics = ServerMetrics()
         hub = RoomHub(metrics: metrics)
         committer = Committer(
             log: log,
@@ -83,6 +83,10 @@ public final class SyncServer: Service, Sendable {
     /// Whether a graceful shutdown has begun (health checks then say so).
     public var isDraining: Bool { draining.load(ordering: .relaxed) }
 
+    /// What stopped the pack log, if anything has: the server then refuses pushes until it restarts, and
+    /// health checks say why.
+    public var storageFault: StorageFault? { log.fault }
+
     private func makeApplication() -> some ApplicationProtocol {
         let limits = configuration.limits
         let router = Router(context: BasicRequestContext.self)
@@ -91,7 +95,8 @@ public final class SyncServer: Service, Sendable {
             metrics: metrics,
             configuration: .init(maximumBlobBytes: limits.maximumBlobBytes, webRoot: configuration.webRoot),
             logger: logger,
-            isDraining: { [unowned self] in self.isDraining }
+            isDraining: { [unowned self] in self.isDraining },
+            storageFault: { [log] in log.fault }
         ).add(to: router)
         // Reached only when the handshake was refused: say why.
         router.get("/sync") { [origins, endpoint] request, _ -> Response in

@@ -26,8 +26,12 @@ import Testing
     @Test func positionsGrowPerRoomAndABatchCommitsTogether() throws {
         let folder = try Folder()
         let log = try PackLog(path: folder.file)
-        #expect(try log.append([Self.push("a", 1), Self.push("b", 2), Self.push("a", 3)]) == [1, 1, 2])
-        #expect(try log.append([Self.push("a", 4)]) == [3])
+        #expect(
+            try log.append([Self.push("a", 1), Self.push("b", 2), Self.push("a", 3)]) == [
+                .stored(1), .stored(1), .stored(2),
+            ]
+        )
+        #expect(try log.append([Self.push("a", 4)]) == [.stored(3)])
         #expect(try log.packs(room: "a", after: 0).map(\.serverSeq) == [1, 2, 3])
         #expect(try log.packs(room: "a", after: 2).map(\.bytes) == [Self.push("a", 4).bytes])
     }
@@ -36,11 +40,29 @@ import Testing
         let folder = try Folder()
         do {
             let log = try PackLog(path: folder.file)
-            #expect(try log.append([Self.push("a", 1), Self.push("a", 1)]) == [1, 1])
+            #expect(try log.append([Self.push("a", 1), Self.push("a", 1)]) == [.stored(1), .stored(1)])
         }
         let reopened = try PackLog(path: folder.file)
-        #expect(try reopened.append([Self.push("a", 1), Self.push("a", 2)]) == [1, 2])
+        #expect(try reopened.append([Self.push("a", 1), Self.push("a", 2)]) == [.stored(1), .stored(2)])
         #expect(try reopened.packs(room: "a", after: 0).count == 2)
+    }
+
+    /// The same id with other bytes is refused, in the same batch as honest pushes, and what is stored
+    /// stays: an id names exactly one pack.
+    @Test func theSameIdWithOtherBytesIsRefusedAndTheStoredPackStays() throws {
+        let folder = try Folder()
+        let log = try PackLog(path: folder.file)
+        let original = Self.push("a", 1)
+        #expect(try log.append([original]) == [.stored(1)])
+        var impostor = original
+        impostor.bytes[0] ^= 0xFF
+        let honest = Self.push("a", 2)
+        #expect(try log.append([impostor, honest, original]) == [.conflict, .stored(2), .stored(1)])
+        #expect(try log.packs(room: "a", after: 0).map(\.bytes) == [original.bytes, honest.bytes])
+        // The same id in another room is another room's business.
+        var elsewhere = impostor
+        elsewhere.room = "b"
+        #expect(try log.append([elsewhere]) == [.stored(1)])
     }
 
     @Test func catchUpIsCoalescedIntoFramesOfBoundedSize() throws {

@@ -4,16 +4,26 @@ import Prometheus
 extension HTTPRoutes {
     private struct Health: Encodable {
         var status: String
+        var reason: String?
         var uptimeSeconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case status
+            case reason
             case uptimeSeconds = "uptime_seconds"
         }
     }
 
-    /// `GET /healthz`: 200 `{"status":"ok","uptime_seconds":…}`, or 503 `{"status":"draining"}` during shutdown.
+    /// `GET /healthz`: 200 `{"status":"ok","uptime_seconds":…}`; 503 `{"status":"storage_failed","reason":…}`
+    /// once the pack log has failed (until restart), or 503 `{"status":"draining"}` during shutdown.
     func health() -> Response {
+        if let fault = storageFault() {
+            return .json(
+                Health(status: "storage_failed", reason: fault.reason),
+                status: .serviceUnavailable,
+                headers: [.cacheControl: "no-store"]
+            )
+        }
         if isDraining() {
             return .json(Health(status: "draining"), status: .serviceUnavailable, headers: [.cacheControl: "no-store"])
         }

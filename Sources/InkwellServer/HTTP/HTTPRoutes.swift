@@ -31,19 +31,22 @@ public struct HTTPRoutes: Sendable {
     public let configuration: Configuration
     let startedAt: ContinuousClock.Instant
     let isDraining: @Sendable () -> Bool
+    let storageFault: @Sendable () -> StorageFault?
     let logger: Logger
     let fileIO = FileIO()
 
     /// - Parameters:
     ///   - startedAt: When the server started, for the uptime `/healthz` reports.
     ///   - isDraining: Whether the server is shutting down; `/healthz` then answers 503 so load balancers move on.
+    ///   - storageFault: What stopped the pack log, if anything has; `/healthz` then answers 503 with its reason.
     public init(
         blobs: BlobStore,
         metrics: ServerMetrics,
         configuration: Configuration = Configuration(),
         startedAt: ContinuousClock.Instant = .now,
         logger: Logger = Logger(label: "inkwell.http"),
-        isDraining: @escaping @Sendable () -> Bool = { false }
+        isDraining: @escaping @Sendable () -> Bool = { false },
+        storageFault: @escaping @Sendable () -> StorageFault? = { nil }
     ) {
         self.blobs = blobs
         self.metrics = metrics
@@ -51,6 +54,7 @@ public struct HTTPRoutes: Sendable {
         self.startedAt = startedAt
         self.logger = logger
         self.isDraining = isDraining
+        self.storageFault = storageFault
     }
 
     /// Adds the middleware, then the routes, to `router`.

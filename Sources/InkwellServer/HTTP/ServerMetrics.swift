@@ -33,6 +33,10 @@ public final class ServerMetrics: Sendable {
     /// latency (reading, validation, waiting for and making the commit, fan-out), without the network
     /// or the writer.
     public let pushToAckSeconds: DurationHistogram
+    /// 1 once a storage fault has stopped the pack log's commits (until the server restarts), else 0.
+    public let storageFailed: Gauge
+    /// Storage errors by ``StorageFault/Kind``, made at the start so each shows 0 until it happens.
+    private let storageErrors: [StorageFault.Kind: Counter]
 
     /// Histogram buckets for latencies, 0.5 ms to 1 s.
     public static let latencyBuckets: [Duration] = [
@@ -85,6 +89,27 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name("commit_batch", unit: "packs", "Packs per committed batch."),
             buckets: Self.batchBuckets
         )
+        storageFailed = registry.makeGauge(
+            descriptor: Self.name("storage_failed", "1 once a storage fault has stopped commits until restart.")
+        )
+        var storageErrors: [StorageFault.Kind: Counter] = [:]
+        for kind in StorageFault.Kind.allCases {
+            storageErrors[kind] = registry.makeCounter(
+                descriptor: Self.name("storage_errors", unit: "total", "Pack log errors, by kind."),
+                labels: [("kind", kind.rawValue)]
+            )
+        }
+        self.storageErrors = storageErrors
+    }
+
+    /// Counts an error of the pack log's storage.
+    public func storageError(_ kind: StorageFault.Kind) {
+        storageErrors[kind]?.increment()
+    }
+
+    /// A storage fault stopped the pack log's commits.
+    public func storageStopped() {
+        storageFailed.set(1.0)
     }
 
     /// `inkwell_<name>_<unit>`.

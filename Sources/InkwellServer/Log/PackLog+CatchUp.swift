@@ -34,8 +34,10 @@ extension PackLog {
         maximumBytes: Int,
         allocator: ByteBufferAllocator
     ) async throws -> [CatchUpRead] {
-        try await pool.read { db in
-            try Self.catchUp(requests, maximumBytes: maximumBytes, allocator: allocator, in: db)
+        try await reading {
+            try await pool.read { db in
+                try Self.catchUp(requests, maximumBytes: maximumBytes, allocator: allocator, in: db)
+            }
         }
     }
 

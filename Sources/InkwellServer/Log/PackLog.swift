@@ -3,7 +3,9 @@ import GRDB
 import InkwellStore
 public import InkwellSync
 public import InkwellWire
+public import Logging
 import NIOCore
+import Synchronization
 
 /// The server's durable log of packs: per room, in the order they were committed, each at a server
 /// position (1, 2, 3, …) that never changes. The server stores packs without opening them.
@@ -11,7 +13,8 @@ import NIOCore
 /// Pushing a pack again, even after a restart, returns its first position and stores nothing.
 /// ``append(_:)`` commits a whole batch in one transaction, so under load many pushes share one
 /// fsync (WAL, `synchronous=FULL`, read back at open); a push is acknowledged only after the
-/// transaction that holds it has committed.
+/// transaction that holds it has committed. Once a commit has failed, or a read found the file unreadable,
+/// the log takes no more commits (``fault``, in PackLog+Faults.swift).
 public final class PackLog: Sendable {
     /// One pushed pack.
     public struct Push: Hashable, Sendable {
@@ -23,6 +26,20 @@ public final class PackLog: Sendable {
             self.room = room
             self.pack = pack
             self.bytes = bytes
+        }
+    }
+
+    /// What became of one push in a commit.
+    public enum Appended: Hashable, Sendable {
+        /// Stored at this position, or already stored there with the same bytes.
+        case stored(UInt64)
+        /// Its id is already stored in the room with other bytes (a SHA-256 collision, or a stored pack
+        /// that no longer matches its id): refused, and the stored pack stays as it is.
+        case conflict
+
+        /// The position, when stored.
+        public var position: UInt64? {
+            if case .stored(let position) = self { position } else { nil }
         }
     }
 
@@ -40,15 +57,27 @@ public final class PackLog: Sendable {
     }
 
     let pool: DatabasePool
+    /// The fault that stopped the log's commits, once there is one.
+    let failure = Mutex<StorageFault?>(nil)
+    /// Told of every storage error, by kind, and of the fault.
+    let metrics: ServerMetrics?
+    let logger: Logger
 
-    /// How much of the log's file each connection maps into memory (SQLite clamps it to its build's
-    /// limit, 2 GiB by default). A catch-up reads packs of a few KB, which spill past a 4 KiB page onto
-    /// overflow pages: mapped, those are plain memory reads instead of a `pread` each. Only the main
-    /// file is mapped; pages still in the WAL are read as before.
-    static let mappedBytes = 1 << 30
+    /// How much of the log's file each connection maps into memory: none. Mapped, a page that cannot be
+    /// read (an I/O error, a file cut short) raises SIGBUS in whichever thread touches it and ends the
+    /// process; read with `pread`, it is an error SQLite reports and ``fault`` records. The map saved a
+    /// `pread` per overflow page of a catch-up (BENCHMARKS.md, "Storage faults", gives the cost).
+    static let mappedBytes = 0
 
-    /// Opens or creates the log at `path`.
-    public init(path: String) throws {
+    /// Opens or creates the log at `path`. Storage errors are counted in `metrics`, and the fault that
+    /// stops the log is logged to `logger`, once.
+    public init(
+        path: String,
+        metrics: ServerMetrics? = nil,
+        logger: Logger = Logger(label: "inkwell.pack-log")
+    ) throws {
+        self.metrics = metrics
+        self.logger = logger
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
@@ -112,51 +141,64 @@ public final class PackLog: Sendable {
         return migrator
     }
 
-    /// Stores a batch of pushes in one transaction and returns each one's position, in order. A pack
-    /// already in its room keeps its first position. Nothing is acknowledged before this returns.
+    /// Stores a batch of pushes in one transaction and returns what became of each, in order. A pack
+    /// already in its room keeps its first position; a push whose id is stored with other bytes is
+    /// refused (``Appended/conflict``). Nothing is acknowledged before this returns.
     ///
     /// - Complexity: O(k log n) for k pushes into rooms of n packs.
-    public func append(_ pushes: [Push]) throws -> [UInt64] {
-        try pool.write { db in try Self.append(pushes, in: db) }
+    public func append(_ pushes: [Push]) throws -> [Appended] {
+        try committing { try pool.write { db in try Self.append(pushes, in: db) } }
     }
 
     /// ``append(_:)`` without blocking the caller's thread (GRDB runs the transaction on its writer
     /// queue), recording device watermarks in the same transaction.
-    public func append(_ pushes: [Push], watermarks: [Watermark] = []) async throws -> [UInt64] {
-        try await pool.write { db in
-            for mark in watermarks {
-                try Self.setWatermark(room: mark.room, device: mark.device, to: mark.position, in: db)
+    public func append(_ pushes: [Push], watermarks: [Watermark] = []) async throws -> [Appended] {
+        try await committing {
+            try await pool.write { db in
+                for mark in watermarks {
+                    try Self.setWatermark(room: mark.room, device: mark.device, to: mark.position, in: db)
+                }
+                return try Self.append(pushes, in: db)
             }
-            return try Self.append(pushes, in: db)
         }
     }
 
     /// ``packs(room:after:maximumBytes:)`` without blocking the caller's thread.
     public func packs(room: String, after position: UInt64, maximumBytes: Int = 4 << 20) async throws -> [StoredPack] {
-        try await pool.read { db in try Self.packs(room: room, after: position, maximumBytes: maximumBytes, in: db) }
+        try await reading {
+            try await pool.read { db in
+                try Self.packs(room: room, after: position, maximumBytes: maximumBytes, in: db)
+            }
+        }
     }
 
     /// ``progress(room:after:)`` without blocking the caller's thread.
     public func progress(room: String, after position: UInt64) async throws -> (head: UInt64, bytesAfter: UInt64) {
-        try await pool.read { db in try Self.progress(room: room, after: position, in: db) }
+        try await reading { try await pool.read { db in try Self.progress(room: room, after: position, in: db) } }
     }
 
-    /// The room's newest position (0 for a room with no packs), without blocking the caller's thread.
+    /// The room's newest position (0 for a room with no packs), without blocking the caller's thread. A
+    /// read that fails throws: an unreadable room is not an empty one.
     public func head(room: String) async throws -> UInt64 {
-        try await pool.read { db in
-            UInt64(
-                try Int64.fetchOne(
-                    db,
-                    sql: "SELECT IFNULL(MAX(position), 0) FROM pack WHERE room = ?",
-                    arguments: [room]
-                ) ?? 0
-            )
+        try await reading {
+            try await pool.read { db in
+                guard
+                    let head = try Int64.fetchOne(
+                        db,
+                        sql: "SELECT IFNULL(MAX(position), 0) FROM pack WHERE room = ?",
+                        arguments: [room]
+                    )
+                else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "no head for the room") }
+                return UInt64(head)
+            }
         }
     }
 
     /// ``setWatermark(room:device:to:)`` without blocking the caller's thread.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) async throws {
-        try await pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+        try await committing {
+            try await pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+        }
     }
 
     /// The server's own replica id, made when the log was created and kept for its life.
@@ -174,15 +216,18 @@ public final class PackLog: Sendable {
         }
     }
 
-    private static func append(_ pushes: [Push], in db: Database) throws -> [UInt64] {
+    private static func append(_ pushes: [Push], in db: Database) throws -> [Appended] {
         try pushes.map { push in
             let id = Data(push.pack.bytes)
-            if let existing = try Int64.fetchOne(
+            if let existing = try Row.fetchOne(
                 db,
-                sql: "SELECT position FROM pack WHERE room = ? AND pack_id = ?",
+                sql: "SELECT position, bytes FROM pack WHERE room = ? AND pack_id = ?",
                 arguments: [push.room, id]
             ) {
-                return UInt64(existing)
+                // The id is a hash of the bytes, so equal ids with unequal bytes mean a collision or a
+                // damaged row: either way, what is stored stays and the push is refused.
+                guard (existing["bytes"] as Data).elementsEqual(push.bytes) else { return .conflict }
+                return .stored(UInt64(existing["position"] as Int64))
             }
             let head =
                 try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM pack WHERE room = ?", arguments: [push.room])
@@ -191,14 +236,16 @@ public final class PackLog: Sendable {
                 sql: "INSERT INTO pack (room, position, pack_id, bytes) VALUES (?, ?, ?, ?)",
                 arguments: [push.room, head + 1, id, Data(push.bytes)]
             )
-            return UInt64(head + 1)
+            return .stored(UInt64(head + 1))
         }
     }
 
     /// The room's packs after `position`, oldest first, up to about `maximumBytes` (at least one):
     /// a catch-up sends these as one large frame, then asks for the next.
     public func packs(room: String, after position: UInt64, maximumBytes: Int = 4 << 20) throws -> [StoredPack] {
-        try pool.read { db in try Self.packs(room: room, after: position, maximumBytes: maximumBytes, in: db) }
+        try reading {
+            try pool.read { db in try Self.packs(room: room, after: position, maximumBytes: maximumBytes, in: db) }
+        }
     }
 
     private static func packs(
@@ -235,7 +282,7 @@ public final class PackLog: Sendable {
     /// The room's newest position (0 when it is empty), and the bytes stored after `position`:
     /// what a subscriber still has to download.
     public func progress(room: String, after position: UInt64) throws -> (head: UInt64, bytesAfter: UInt64) {
-        try pool.read { db in try Self.progress(room: room, after: position, in: db) }
+        try reading { try pool.read { db in try Self.progress(room: room, after: position, in: db) } }
     }
 
     static func progress(
@@ -253,12 +300,18 @@ public final class PackLog: Sendable {
                 """,
             arguments: [room, room, Int64(clamping: position)]
         )
-        return (UInt64(row?[0] as Int64? ?? 0), UInt64(row?[1] as Int64? ?? 0))
+        // The query always gives one row of two numbers; anything else is not a room's progress.
+        guard let row, let head = row[0] as Int64?, let bytes = row[1] as Int64? else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "no progress for the room")
+        }
+        return (UInt64(head), UInt64(bytes))
     }
 
     /// Records that `device` holds the room up to `position`; a watermark only moves forward.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) throws {
-        try pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+        try committing {
+            try pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+        }
     }
 
     private static func setWatermark(room: String, device: ReplicaID, to position: UInt64, in db: Database) throws {
@@ -272,14 +325,16 @@ public final class PackLog: Sendable {
     }
 
     public func watermark(room: String, device: ReplicaID) throws -> UInt64 {
-        try pool.read { db in
-            UInt64(
-                try Int64.fetchOne(
-                    db,
-                    sql: "SELECT position FROM device_watermark WHERE room = ? AND device = ?",
-                    arguments: [room, Data(device.bytes)]
-                ) ?? 0
-            )
+        try reading {
+            try pool.read { db in
+                UInt64(
+                    try Int64.fetchOne(
+                        db,
+                        sql: "SELECT position FROM device_watermark WHERE room = ? AND device = ?",
+                        arguments: [room, Data(device.bytes)]
+                    ) ?? 0
+                )
+            }
         }
     }
 }

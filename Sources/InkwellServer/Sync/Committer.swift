@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// When idle, a push is committed at once (after ``linger``, zero by default: see BENCHMARKS.md); acks
 /// and fan-out follow each commit in commit order. On graceful shutdown it commits what is pending
-/// before it returns, so a server stopped with SIGTERM loses nothing it accepted.
+/// before it returns, so a server stopped with SIGTERM loses nothing it accepted. A commit that fails
+/// acknowledges nothing: each of its pushes is answered `storageFailed`, and the client keeps it; after a
+/// storage fault the log refuses every later commit the same way (``PackLog/fault``).
 final class Committer: Service, Sendable {
     struct Pending: Sendable {
         let push: PackLog.Push
@@ -130,13 +132,18 @@ final class Committer: Service, Sendable {
     private func commit(_ batch: [Pending], watermarks: [PackLog.Watermark]) async {
         let started = ContinuousClock.now
         do {
-            let positions = try await log.append(batch.map(\.push), watermarks: watermarks)
+            let outcomes = try await log.append(batch.map(\.push), watermarks: watermarks)
             metrics.commitSeconds.record(ContinuousClock.now - started)
             metrics.commitBatches.increment()
             metrics.commitBatchPacks.record(Double(batch.count))
-            metrics.packsStored.increment(by: Int64(batch.count))
-            hub.fanOut(
-                zip(batch, positions).map { pending, position in
+            var committed: [RoomHub.Committed] = []
+            committed.reserveCapacity(batch.count)
+            for (pending, outcome) in zip(batch, outcomes) {
+                guard let position = outcome.position else {
+                    refuseConflict(pending)
+                    continue
+                }
+                committed.append(
                     RoomHub.Committed(
                         room: pending.push.room,
                         pack: pending.push.pack,
@@ -144,12 +151,15 @@ final class Committer: Service, Sendable {
                         position: position,
                         pusher: pending.connection
                     )
-                }
-            )
+                )
+            }
+            metrics.packsStored.increment(by: Int64(committed.count))
+            hub.fanOut(committed)
             let acknowledged = ContinuousClock.now
             for pending in batch { metrics.pushToAckSeconds.record(acknowledged - pending.received) }
         } catch {
-            logger.error("commit of \(batch.count) pushes failed: \(error)")
+            // A storage fault is logged once, by the log; this is the rest (a commit cancelled at shutdown).
+            if !(error is StorageFault) { logger.info("commit of \(batch.count) pushes not made: \(error)") }
             for pending in batch {
                 let actions = pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }
                 for case .send(let message) in actions {
@@ -158,5 +168,24 @@ final class Committer: Service, Sendable {
             }
         }
         for pending in batch { pending.connection.pushes.leave() }
+    }
+
+    /// A push whose id the log holds with other bytes: the connection is told and closed (4002); the
+    /// stored pack stays.
+    private func refuseConflict(_ pending: Pending) {
+        logger.error(
+            "a pushed pack's id is stored with other bytes; refused",
+            metadata: ["room": "\(pending.push.room)", "pack": "\(pending.push.pack)"]
+        )
+        let actions = pending.connection.session.withLock {
+            $0.refuse(.packConflict, "a pack with this id is stored with other bytes", close: .packConflict)
+        }
+        for action in actions {
+            switch action {
+            case .send(let message): pending.connection.push(.frame(.init(bytes: SyncCodec.encode(message))))
+            case .close(let code, let reason): pending.connection.push(.close(code, reason: reason))
+            default: break
+            }
+        }
     }
 }

@@ -170,7 +170,9 @@ final class SyncEndpoint: Sendable {
 
     /// Carries out the session's actions for the reader. Pushes wait until the committer has room for
     /// the connection, and a subscription waits for the room's head from the log, so the reader stops
-    /// reading meanwhile; nothing here blocks a thread.
+    /// reading meanwhile; nothing here blocks a thread. Once the log has failed, a push is answered
+    /// `storageFailed` at once, as the pushes of the failed commit were: the client keeps it and tries
+    /// again after its backoff.
     private func performWaiting(
         _ actions: [ServerSession.Action],
         for connection: Connection,
@@ -196,6 +198,10 @@ final class SyncEndpoint: Sendable {
                 }
                 perform(refusal, for: connection)
                 return
+            }
+            if log.fault != nil {
+                perform(connection.session.withLock { $0.storageFailed(room: room) }, for: connection)
+                continue
             }
             await connection.pushes.enter()
             let submitted = committer.submit(
@@ -235,19 +241,34 @@ final class SyncEndpoint: Sendable {
     }
 
     /// Subscribes `connection` to `room`. The head is read before the hub's lock is taken (see
-    /// ``RoomHub/subscribe(_:room:after:head:)``); if the read fails, 0 is as safe as any stale head.
+    /// ``RoomHub/subscribe(_:room:after:head:)``). A head that cannot be read ends the connection: taken
+    /// as 0, it would send the follower the room from its start and let it go live behind the log's head.
     private func follow(_ connection: Connection, room: String, after: UInt64) async {
         let head: UInt64
         do {
             head = try await log.head(room: room)
         } catch {
-            connection.logger.warning("could not read the head of \(room): \(error)")
-            head = 0
+            connection.logger.warning("could not read the head of a room: \(error)")
+            refuseUnreadable(connection)
+            return
         }
         hub.subscribe(connection, room: room, after: after, head: head)
         if let device = connection.device {
             committer.note(PackLog.Watermark(room: room, device: device, position: after))
         }
+    }
+
+    /// Ends a connection that asked for what the log could not read: a fatal `storageFailed` error and close
+    /// 1011, so the client reconnects after its backoff and subscribes again from its watermark.
+    private func refuseUnreadable(_ connection: Connection) {
+        let actions = connection.session.withLock {
+            $0.refuse(
+                .storageFailed,
+                "the server could not read the room's log; try again later",
+                close: .internalError
+            )
+        }
+        perform(actions, for: connection)
     }
 
     /// Tells the room's other members that this device left, so its cursor and ink disappear.
@@ -369,11 +390,19 @@ final class SyncEndpoint: Sendable {
                 return true
             }
             guard !requests.isEmpty else { return }
-            var reads = try await log.catchUp(
-                requests,
-                maximumBytes: limits.catchUpFrameBytes,
-                allocator: ByteBufferAllocator()
-            )
+            var reads: [PackLog.CatchUpRead]
+            do {
+                reads = try await log.catchUp(
+                    requests,
+                    maximumBytes: limits.catchUpFrameBytes,
+                    allocator: ByteBufferAllocator()
+                )
+            } catch {
+                // What was sent stands; nothing more is, and the client catches up again after reconnecting.
+                connection.logger.warning("catch-up read failed: \(error)")
+                refuseUnreadable(connection)
+                return
+            }
             var messages: [ByteBuffer] = []
             var waiting: [Following] = []
             for (index, room) in following.enumerated() {

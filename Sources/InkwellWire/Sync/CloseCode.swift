@@ -16,6 +16,9 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable {
     public static let policyViolation = CloseCode(rawValue: 1008)
     /// A frame over the size limit.
     public static let tooBig = CloseCode(rawValue: 1009)
+    /// The server could not read what the connection asked for: its storage failed. The client reconnects
+    /// after its backoff and asks again.
+    public static let internalError = CloseCode(rawValue: 1011)
     /// The client's protocol version is one this server does not speak.
     public static let unsupportedVersion = CloseCode(rawValue: 4001)
     /// A pushed pack's id is already stored with other bytes: the log keeps what it has.
@@ -25,7 +28,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable {
     /// generated from this list by `ProtocolFactsTests`).
     public static let documented: KeyValuePairs<String, CloseCode> = [
         "goingAway": goingAway, "protocolError": protocolError, "invalidPayload": invalidPayload,
-        "policyViolation": policyViolation, "tooBig": tooBig, "unsupportedVersion": unsupportedVersion,
+        "policyViolation": policyViolation, "tooBig": tooBig, "internalError": internalError,
+        "unsupportedVersion": unsupportedVersion,
         "packConflict": packConflict,
     ]
 }

@@ -66,7 +66,8 @@ struct HTTPFixture: Sendable {
     init(
         maximumBlobBytes: Int = 32 * 1024 * 1024,
         startedAt: ContinuousClock.Instant = .now,
-        isDraining: @escaping @Sendable () -> Bool = { false }
+        isDraining: @escaping @Sendable () -> Bool = { false },
+        storageFault: @escaping @Sendable () -> StorageFault? = { nil }
     ) throws {
         blobFolder = try TemporaryDirectory("blobs")
         webFolder = try TemporaryDirectory("web")
@@ -78,7 +79,8 @@ struct HTTPFixture: Sendable {
             configuration: .init(maximumBlobBytes: maximumBlobBytes, webRoot: webFolder.path),
             startedAt: startedAt,
             logger: Logger(label: "inkwell.http") { _ in logs },
-            isDraining: isDraining
+            isDraining: isDraining,
+            storageFault: storageFault
         )
     }
 

@@ -25,6 +25,22 @@ import Testing
         }
     }
 
+    @Test func healthSaysWhyOnceStorageHasFailedEvenWhileDraining() async throws {
+        let failed = Flag()
+        let fixture = try HTTPFixture(isDraining: { true }, storageFault: { failed.isSet ? .diskFull : nil })
+        try await fixture.run { client in
+            #expect(try await client.execute(uri: "/healthz", method: .get).text == #"{"status":"draining"}"#)
+            failed.set()
+            let response = try await client.execute(uri: "/healthz", method: .get)
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.headers[.cacheControl] == "no-store")
+            let body = try response.json()
+            #expect(body.count == 2)
+            #expect(body["status"] as? String == "storage_failed")
+            #expect(body["reason"] as? String == "the disk holding the pack log is full")
+        }
+    }
+
     @Test func metricsExposeTheServersCounts() async throws {
         let fixture = try HTTPFixture()
         fixture.metrics.packsStored.increment(by: Int64(7))

@@ -8,7 +8,7 @@ import Testing
         "inkwell_frames_sent_total", "inkwell_bytes_received_total", "inkwell_bytes_sent_total",
         "inkwell_packs_stored_total", "inkwell_packs_duplicate_total", "inkwell_commit_batches_total",
         "inkwell_catch_ups_total", "inkwell_slow_subscriber_fallbacks_total", "inkwell_presence_relayed_total",
-        "inkwell_presence_dropped_total", "inkwell_blob_bytes_stored_total",
+        "inkwell_presence_dropped_total", "inkwell_blob_bytes_stored_total", "inkwell_storage_failed",
     ]
 
     /// The exposition's sample lines, without comments.
@@ -47,6 +47,20 @@ import Testing
         #expect(samples.contains(#"inkwell_protocol_errors_total{reason="tooBig"} 1"#))
         #expect(samples.contains(#"inkwell_http_requests_total{method="GET",status="200"} 1"#))
         #expect(samples.contains(#"inkwell_http_requests_total{method="OTHER",status="404"} 1"#))
+    }
+
+    @Test func storageErrorsAreCountedByKindAndAFaultRaisesTheGauge() {
+        let metrics = ServerMetrics()
+        for kind in StorageFault.Kind.allCases {
+            #expect(Self.samples(metrics).contains(#"inkwell_storage_errors_total{kind="\#(kind.rawValue)"} 0"#))
+        }
+        metrics.storageError(.diskFull)
+        metrics.storageError(.diskFull)
+        metrics.storageStopped()
+        let samples = Self.samples(metrics)
+        #expect(samples.contains(#"inkwell_storage_errors_total{kind="disk_full"} 2"#))
+        #expect(samples.contains(#"inkwell_storage_errors_total{kind="io"} 0"#))
+        #expect(samples.contains("inkwell_storage_failed 1.0"))
     }
 
     @Test func histogramsUseTheirBuckets() {

@@ -70,6 +70,27 @@ import Testing
         await server.stop()
     }
 
+    /// A log row whose id names other bytes (planted here beside the running server, as a damaged file or
+    /// a hash collision would leave it): the push of the real pack is refused with 4002, and the stored
+    /// pack stays as it is.
+    @Test func aPushWhoseIdIsStoredWithOtherBytesIsRefusedWith4002() async throws {
+        var random = SeededGenerator(seed: 20)
+        let server = try await RunningServer.start()
+        let key = AuthorKey(using: &random)
+        let real = Self.pack(room: "room", by: key)
+        let planted = Array(real.reversed())
+        _ = try await server.packLog().append([PackLog.Push(room: "room", pack: PackID(of: real), bytes: planted)])
+        let peer = try await server.peer(device: key.replica)
+        try await peer.send(.push(room: "room", pack: real))
+        guard case .error(let code, _, true, _) = try await peer.next(where: \.isError) else {
+            throw TestFailure("no refusal")
+        }
+        #expect(code == ErrorCode.packConflict.rawValue)
+        #expect(await peer.socket.closure.code == CloseCode.packConflict.rawValue)
+        #expect(try await server.stored(room: "room").map(\.bytes) == [planted])
+        await server.stop()
+    }
+
     /// Each forgery closes its connection with its code; the log holds only what honest peers pushed, and
     /// a follower receives exactly that.
     @Test func forgedReplayedAndTruncatedPacksAreRefusedWhileHonestPeersSync() async throws {

@@ -32,6 +32,7 @@ export const CLOSE_CODES = Object.freeze({
   invalidPayload: 1007,
   policyViolation: 1008,
   tooBig: 1009,
+  internalError: 1011,
   unsupportedVersion: 4001,
   packConflict: 4002,
 });
