@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "InkwellServer", targets: ["InkwellServer"]),
         .library(name: "InkwellClient", targets: ["InkwellClient"]),
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
+        .library(name: "InkwellBoardTesting", targets: ["InkwellBoardTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
     ],
     dependencies: [
@@ -120,6 +121,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Board changes and signed packs for tests of servers and clients.
+        .target(
+            name: "InkwellBoardTesting",
+            dependencies: ["InkwellSync", "InkwellGeometry", "InkwellBoard", "InkwellWire"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "inkwell",
             dependencies: [
@@ -198,6 +205,7 @@ let package = Package(
             name: "InkwellServerTests",
             dependencies: [
                 "InkwellServer",
+                "InkwellBoardTesting",
                 "InkwellBoard",
                 "InkwellGeometry",
                 "InkwellWire",
@@ -220,6 +228,7 @@ let package = Package(
             name: "InkwellCLITests",
             dependencies: [
                 "inkwell",
+                "InkwellBoardTesting",
                 "InkwellTesting",
                 // The hostile-client tests build frames and packs by hand and audit the server's pack log.
                 "InkwellSync",

@@ -1,7 +1,6 @@
 import CompressNIO
 import Foundation
-import InkwellBoard
-import InkwellGeometry
+import InkwellBoardTesting
 import InkwellSync
 import InkwellTesting
 import InkwellWire
@@ -115,22 +114,8 @@ struct HostileContext {
     mutating func changes(_ count: Int, replica: ReplicaID? = nil) -> [[UInt8]] {
         (0..<count).map { _ in
             seq += 1
-            let points = (0..<Int.random(in: 2...40, using: &random)).map { _ in
-                Point(
-                    Double(Int.random(in: 0...8_000, using: &random)) / 8,
-                    Double(Int.random(in: 0...8_000, using: &random)) / 8
-                )
-            }
-            return ChangeCodec.encode(
-                BoardChange(
-                    id: ChangeID(replica: replica ?? key.replica, seq: seq),
-                    stamp: Stamp(wallMilliseconds: SystemWallClock().millisecondsSince1970()),
-                    payload: BoardEdit(
-                        board: "main",
-                        operations: [.addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)]
-                    )
-                )
-            )
+            let points = Int.random(in: 2...40, using: &random)
+            return TestStrokes.change(replica: replica ?? key.replica, seq: seq, points: points, using: &random)
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
-import InkwellBoard
+import InkwellBoardTesting
 import InkwellClient
-import InkwellGeometry
 import InkwellServer
 import InkwellSync
 import InkwellTesting
@@ -186,31 +185,14 @@ import Testing
     }
 }
 
-/// The packs this test pushes: one change each, a stroke of about `size` bytes, by a new author each,
-/// stamped now, which the server takes. The one place the test makes packs.
+/// The packs this test pushes: one change each, by a new author each, stamped now.
 enum FullDiskPacks {
     static func make(
         room: String,
         size: Int = 64,
         using random: inout SeededGenerator
     ) -> (id: PackID, bytes: [UInt8]) {
-        let key = AuthorKey(using: &random)
-        let points = (0..<max(1, size / 4)).map { _ in
-            Point(
-                Double(Int.random(in: 0...8_000, using: &random)) / 8,
-                Double(Int.random(in: 0...8_000, using: &random)) / 8
-            )
-        }
-        let change = BoardChange(
-            id: ChangeID(replica: key.replica, seq: 1),
-            stamp: Stamp(wallMilliseconds: SystemWallClock().millisecondsSince1970()),
-            payload: BoardEdit(
-                board: "main",
-                operations: [.addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)]
-            )
-        )
-        let bytes = PackCodec.encode(Pack(room: room, changes: [ChangeCodec.encode(change)]), signedBy: key)
-        return (PackID(of: bytes), bytes)
+        TestStrokes.pack(room: room, size: size, using: &random)
     }
 }
 

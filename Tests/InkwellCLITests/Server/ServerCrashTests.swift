@@ -1,7 +1,6 @@
 import Foundation
-import InkwellBoard
+import InkwellBoardTesting
 import InkwellClient
-import InkwellGeometry
 import InkwellServer
 import InkwellSync
 import InkwellTesting
@@ -99,21 +98,13 @@ import Testing
         while true {
             let room = "room-\(pushed % 3)"
             // A stroke of 4 to 500 points by this connection's own key: a pack the server takes.
-            let points = (0..<Int.random(in: 4...500, using: &generator)).map { _ in
-                Point(
-                    Double(Int.random(in: 0...8_000, using: &generator)) / 8,
-                    Double(Int.random(in: 0...8_000, using: &generator)) / 8
-                )
-            }
-            let change = BoardChange(
-                id: ChangeID(replica: key.replica, seq: UInt64(pushed + 1)),
-                stamp: Stamp(wallMilliseconds: SystemWallClock().millisecondsSince1970()),
-                payload: BoardEdit(
-                    board: "main",
-                    operations: [.addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)]
-                )
+            let change = TestStrokes.change(
+                replica: key.replica,
+                seq: UInt64(pushed + 1),
+                points: Int.random(in: 4...500, using: &generator),
+                using: &generator
             )
-            let pack = PackCodec.encode(Pack(room: room, changes: [ChangeCodec.encode(change)]), signedBy: key)
+            let pack = PackCodec.encode(Pack(room: room, changes: [change]), signedBy: key)
             do {
                 try await socket.send(.push(room: room, pack: pack))
             } catch {

@@ -1,8 +1,7 @@
 import Foundation
 import HTTPTypes
-import InkwellBoard
+import InkwellBoardTesting
 import InkwellClient
-import InkwellGeometry
 import InkwellSync
 import InkwellWire
 import Logging
@@ -83,33 +82,14 @@ final class TestPeer: Sendable {
     var hasEnded: Bool { finished.withLock { $0 } }
 }
 
-/// Packs of one change each, by a new author each, stamped now: the server checks signatures, authors
-/// and stamps, and stores the rest without reading it. `size` is about the change's bytes.
+/// Packs of one change each, by a new author each, stamped now (``TestStrokes/pack(room:size:using:)``).
 enum TestPacks {
     static func make(
         room: String,
         size: Int = 64,
         using generator: inout some RandomNumberGenerator
-    ) -> (
-        id: PackID, bytes: [UInt8]
-    ) {
-        let key = AuthorKey(using: &generator)
-        let points = (0..<max(1, size / 4)).map { _ in
-            Point(
-                Double(Int.random(in: 0...4_000, using: &generator)) / 8,
-                Double(Int.random(in: 0...4_000, using: &generator)) / 8
-            )
-        }
-        let change = BoardChange(
-            id: ChangeID(replica: key.replica, seq: 1),
-            stamp: Stamp(wallMilliseconds: SystemWallClock().millisecondsSince1970()),
-            payload: BoardEdit(
-                board: "main",
-                operations: [.addStroke(StrokeStyle(colour: .black, width: 2), points: points, pressures: nil)]
-            )
-        )
-        let bytes = PackCodec.encode(Pack(room: room, changes: [ChangeCodec.encode(change)]), signedBy: key)
-        return (PackID(of: bytes), bytes)
+    ) -> (id: PackID, bytes: [UInt8]) {
+        TestStrokes.pack(room: room, size: size, using: &generator)
     }
 }
 
