@@ -12,4 +12,7 @@ public enum WireLimits {
     public static let maximumEntriesPerPack = 200_000
     /// A room or board name, in UTF-8 bytes.
     public static let maximumNameBytes = 256
+    /// A change's seq (and a cut's): stores keep seqs as signed 64-bit integers, and a timeline that ends
+    /// below `UInt64.max` always has a next seq to name.
+    public static let maximumSeq = UInt64(Int64.max)
 }

@@ -153,6 +153,42 @@ import Testing
         #expect(mirror.drawing.map(\.colour) == source.drawing.map(\.colour))
     }
 
+    /// What a change decoder hands over from a hostile replica's bytes (no points, non-finite numbers, an
+    /// append to or undo of another's work): the board ignores it, and so does the description sent to the app.
+    @Test func operationsTheBoardIgnoresAreNotDescribed() throws {
+        var alice = Author(1)
+        var mallory = Author(6)
+        let real = alice.change(add(line(3)))
+        let ignored = [
+            mallory.change(.addStroke(pen, points: [], pressures: nil)),
+            mallory.change(add(line(2), style: StrokeStyle(colour: .black, width: .nan))),
+            mallory.change(add([Point(.nan, 0), Point(.infinity, 1)])),
+            mallory.change(.addStroke(pen, points: line(2), pressures: [.nan, 0.5])),
+            mallory.change(.appendPoints(stroke(of: real), points: line(2), pressures: nil)),
+            alice.change(.appendPoints(stroke(of: real), points: [Point(0, .infinity)], pressures: nil)),
+            alice.change(.appendPoints(stroke(of: real), points: [], pressures: nil)),
+            mallory.change(.erase(stroke(of: real), [interval(-.infinity, 2), interval(1, .nan)])),
+            mallory.change(.undo(real.id)),
+        ]
+        var board = BoardState(board: "main")
+        board.apply(real)
+        let session = InteropSession(replica: ReplicaID(high: 8, low: 8), board: "main")
+        let drawn = board.canonicalEncoding()
+        for change in ignored {
+            board.apply(change)
+            let messages = session.messages(for: change, in: board)
+            #expect(messages.isEmpty, "\(change.payload.operations)")
+            for message in messages { _ = message.json }
+        }
+        #expect(board.canonicalEncoding() == drawn)
+
+        let partly = mallory.change(.erase(stroke(of: real), [interval(0.5, 1), interval(-.infinity, 2)]))
+        board.apply(partly)
+        let messages = session.messages(for: partly, in: board)
+        #expect(messages == [.delete(identifier: stroke(of: real).description, startOffset: 0.5, endOffset: 1)])
+        #expect(try messages.map { try InteropMessage(json: $0.json) } == messages)
+    }
+
     /// Random bytes, random JSON and mutated valid messages: each either decodes or throws a typed error.
     @Test func hostileInputNeverCrashes() {
         var generator = SplitMix64(seed: 2026)

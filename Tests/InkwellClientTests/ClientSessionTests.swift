@@ -274,6 +274,22 @@ import Testing
         }
     }
 
+    /// Bytes behind are the server's word, room by room: their sum stops at the largest figure rather
+    /// than overflowing.
+    @Test func bytesBehindFromTheServerAddUpWithoutOverflowing() {
+        var session = Self.session()
+        _ = session.join("a", watermark: 0)
+        _ = session.join("b", watermark: 0)
+        _ = Self.open(&session)
+        _ = session.received(.progress(room: "a", head: .max, bytesBehind: .max, packsBehind: .max))
+        _ = session.received(.progress(room: "b", head: .max, bytesBehind: .max - 1, packsBehind: 1))
+        #expect(
+            session.progress(outboxBytes: 0) == SyncProgress(state: .syncing, bytesToUpload: 0, bytesToDownload: .max)
+        )
+        _ = session.stored(room: "a", positions: [.max, 0, 1], packBytes: .max, head: .max)
+        #expect(session.progress(outboxBytes: 0).bytesToDownload == UInt64.max - 1)
+    }
+
     @Test func progressAddsUpWhatIsLeftEachWay() {
         var session = Self.session()
         #expect(session.progress(outboxBytes: 5) == SyncProgress(state: .offline, bytesToUpload: 5, bytesToDownload: 0))

@@ -54,6 +54,16 @@ import Testing
         }
     }
 
+    /// Positions are the server's word: the last one there is waits past the gap like any other.
+    @Test func positionsAtTheEndOfTheRangeWaitPastTheGap() throws {
+        var cursor = RoomCursor(watermark: 0)
+        let moves = [cursor.see(.max), cursor.see(0)]
+        #expect(moves == [false, false])
+        cursor.learn(head: .max)
+        #expect(cursor.watermark == 0 && cursor.pending == [.max] && cursor.head == .max && !cursor.isAtHead)
+        try cursor.checkInvariants()
+    }
+
     @Test func aGapHoldsTheWatermarkUntilItFills() throws {
         var cursor = RoomCursor(watermark: 10)
         let moves = [cursor.see(12), cursor.see(13), cursor.see(9)]

@@ -27,6 +27,20 @@ import Testing
         }
     }
 
+    /// A cut is counted (``VersionVector/changeCount``) and stored as signed 64-bit seqs: one naming
+    /// seqs past ``WireLimits/maximumSeq`` is refused as it is decoded.
+    @Test func aCutPastTheSeqLimitIsRefused() throws {
+        var cut = Cut()
+        for (number, seq) in [(1, UInt64.max), (2, .max), (3, WireLimits.maximumSeq + 1)] as [(UInt64, UInt64)] {
+            cut.include(ChangeID(replica: ReplicaID(high: number, low: 0), seq: seq), Stamp(rawValue: 9))
+        }
+        let bytes = BoardSnapshot(room: "r", board: "main", cut: cut, changes: []).encoded()
+        #expect(throws: WireError.invalidField("snapshot.cut")) {
+            let decoded = try BoardSnapshot(decoding: bytes)
+            #expect(decoded.cut.vector.changeCount > 0)
+        }
+    }
+
     @Test func damagedSnapshotsAreRejected() throws {
         let bytes = BoardSnapshot(room: "r", board: "main", changes: Array(Samples.changes.prefix(3))).encoded()
         #expect(throws: WireError.self) { try BoardSnapshot(decoding: Array(bytes.prefix(bytes.count / 2))) }

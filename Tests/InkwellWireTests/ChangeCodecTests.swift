@@ -268,6 +268,23 @@ import Testing
         #expect(throws: WireError.futureSchema(9)) { try ChangeCodec.decode(try wire.serializedBytes()) }
     }
 
+    /// A seq past ``WireLimits/maximumSeq`` is refused by both readers, before a change log or a store
+    /// could meet it: at `UInt64.max` a log's next seq does not exist.
+    @Test func aSeqPastTheLimitIsRefusedBeforeAnyLogSeesIt() throws {
+        var log = ChangeLog<BoardEdit>()
+        for seq in [WireLimits.maximumSeq + 1, .max] {
+            let canonical = ChangeCodec.encode(Samples.change(Samples.alice, seq: seq))
+            // An unknown field sends the bytes to the generated decoder.
+            for bytes in [canonical, canonical + [0x78, 0x01]] {
+                #expect(throws: WireError.invalidField("change.seq")) { try log.insert(try ChangeCodec.decode(bytes)) }
+            }
+        }
+        #expect(log.gaps.isEmpty)
+        #expect(log.isEmpty)
+        let last = Samples.change(Samples.alice, seq: WireLimits.maximumSeq)
+        #expect(try ChangeCodec.decode(ChangeCodec.encode(last)) == last)
+    }
+
     @Test func residualsThatOverflowAreRejected() {
         #expect(throws: WireError.self) {
             try PointCodec.points(fromResiduals: [Int64.max, 0, Int64.max, 0], scale: 1)

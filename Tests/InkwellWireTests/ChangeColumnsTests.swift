@@ -160,7 +160,7 @@ import Testing
     enum ColumnDamage: CaseIterable, Sendable {
         case missingStamp, replicaIndexOutOfRange, repeatedReplica, shortReplica, seqZero, operationSizesTooLarge
         case operationCountsTooMany, operationCountsTooFew, wholeOutOfOrder, wholePastTheEnd, wholeWithoutPosition
-        case futureSchema
+        case futureSchema, seqPastTheLimit
 
         func apply(to columns: inout WireChangeColumns) {
             switch self {
@@ -178,8 +178,17 @@ import Testing
             case .wholePastTheEnd: columns.wholePositions[0] = UInt32(columns.replicaIndexes.count + 1)
             case .wholeWithoutPosition: columns.wholePositions.removeAll()
             case .futureSchema: columns.schemaVersion = WireSchema.current + 1
+            case .seqPastTheLimit: columns.seqDeltas[0] = Int64.min
             }
         }
+    }
+
+    @Test func aChangeWithASeqPastTheLimitIsKeptWholeAndRefusedOnRestore() throws {
+        let bytes = ChangeCodec.encode(Samples.change(Samples.alice, seq: WireLimits.maximumSeq + 1))
+        let snapshot = BoardSnapshot(room: "r", board: "main", cut: Cut(), changes: [bytes])
+        #expect(snapshot.columns.laidOutCount == 0)
+        #expect(snapshot.changes == [bytes])
+        #expect(throws: WireError.invalidField("change.seq")) { try snapshot.restore() }
     }
 
     /// One-point changes, as a stroke drawn a point at a time makes: by column, what each costs

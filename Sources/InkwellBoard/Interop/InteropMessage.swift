@@ -61,7 +61,8 @@ public enum InteropMessage: Hashable, Sendable {
         }
     }
 
-    /// The message as compact JSON with sorted keys.
+    /// The message as compact JSON with sorted keys. Its numbers must be finite, as in every message
+    /// decoded or described by ``InteropSession``: JSON has no NaN or infinity.
     public var json: [UInt8] {
         let object: [String: Any]
         switch self {

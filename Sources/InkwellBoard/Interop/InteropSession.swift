@@ -77,23 +77,28 @@ public struct InteropSession: Sendable {
 
     /// The messages that describe `change`, made by another replica, to the app. `board` is the
     /// board after the change was applied: it gives point counts and what a clear or delete hid.
+    ///
+    /// Operations the board ignores (no points, numbers out of range, an append or undo by another
+    /// replica) are left out: the app sees what the board shows, and JSON has no NaN or infinity.
     public func messages(for change: BoardChange, in board: BoardState) -> [InteropMessage] {
         guard change.id.replica != replica, change.payload.board == self.board else { return [] }
         var messages: [InteropMessage] = []
         for (index, operation) in change.payload.operations.enumerated() {
             switch operation {
-            case .addStroke(let style, let points, _):
+            case .addStroke(let style, let points, let pressures):
+                guard BoardLimits.acceptsStroke(style, points, pressures) else { continue }
                 let identifier = StrokeID(change: change.id, index: UInt32(index)).description
                 let colour = style.colour
                 messages.append(.add(identifier: identifier, weight: style.width, colour: colour, start: points[0]))
                 if points.count > 1 {
                     messages.append(.append(identifier: identifier, points: Array(points.dropFirst())))
                 }
-            case .appendPoints(let id, let points, _):
+            case .appendPoints(let id, let points, let pressures):
+                guard BoardLimits.acceptsAppend(to: id, by: change.id, points, pressures) else { continue }
                 messages.append(.append(identifier: id.description, points: points))
             case .erase(let id, let intervals):
                 let identifier = identifierForApp(id)
-                for interval in intervals where !interval.isEmpty {
+                for interval in BoardLimits.erasedIntervals(intervals) ?? [] {
                     messages.append(
                         .delete(identifier: identifier, startOffset: interval.lower, endOffset: interval.upper)
                     )
@@ -102,6 +107,7 @@ public struct InteropSession: Sendable {
                 messages.append(contentsOf: hideWhole(id, in: board))
             case .undo(let target):
                 // Undoing an add hides the stroke; other undos cannot be said in this protocol.
+                guard BoardLimits.acceptsUndo(of: target, in: change.id) else { continue }
                 messages.append(contentsOf: board.strokesAdded(by: target).flatMap { hideWhole($0, in: board) })
             case .clear:
                 let position = change.opStamp(index)

@@ -49,22 +49,20 @@ extension BoardState {
         let change = position.change
         switch operation {
         case .addStroke(let style, let points, let pressures):
-            guard BoardLimits.accepts(points, pressures), AttributeValue.width(style.width).isValid else { return }
+            guard BoardLimits.acceptsStroke(style, points, pressures) else { return }
             let id = StrokeID(change: change, index: position.index)
             let added = StrokeRecord.Added(position: position, style: style, points: points, pressures: pressures)
             update(id, delta: &delta) { record, isActive in record.add(added, isActive: isActive) }
             note(.stroke(id), of: change)
 
         case .appendPoints(let id, let points, let pressures):
-            guard change.replica == id.creator, change.seq > id.change.seq, BoardLimits.accepts(points, pressures)
-            else { return }
+            guard BoardLimits.acceptsAppend(to: id, by: change, points, pressures) else { return }
             let append = StrokeRecord.Append(change: change, points: points, pressures: pressures)
             update(id, delta: &delta) { record, isActive in record.append(append, isActive: isActive) }
             note(.append(id), of: change)
 
         case .erase(let id, let intervals):
-            let valid = intervals.filter { $0.isFinite && !$0.isEmpty }
-            guard !valid.isEmpty, intervals.count <= BoardLimits.maximumIntervalsPerErase else { return }
+            guard let valid = BoardLimits.erasedIntervals(intervals) else { return }
             update(id, delta: &delta) { record, isActive in
                 record.erases[change, default: []].append(contentsOf: valid)
                 record.recomputeVisibility(isActive: isActive)
@@ -80,7 +78,7 @@ extension BoardState {
             note(.attribute(id, value.attribute), of: change)
 
         case .undo(let target), .redo(let target):
-            guard target.replica == change.replica else { return }
+            guard BoardLimits.acceptsUndo(of: target, in: change) else { return }
             let wasActive = isActive(target)
             if case .undo = operation {
                 activity[target, default: LWWRegister(true, at: .origin)].set(false, at: position)

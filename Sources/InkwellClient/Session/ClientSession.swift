@@ -267,7 +267,8 @@ package struct ClientSession: Sendable {
             let roomsDone = rooms.values.allSatisfy { $0.caughtUp && $0.cursor.isAtHead }
             state = roomsDone && outboxBytes == 0 && inFlight.isEmpty ? .synced : .syncing
         }
-        let download = phase == .open ? rooms.values.reduce(0) { $0 + $1.bytesBehind } : 0
+        // Each room's figure is the server's word: summed, they stop at the largest.
+        let download = phase == .open ? rooms.values.lazy.map(\.bytesBehind).saturatingSum() : 0
         return SyncProgress(state: state, bytesToUpload: outboxBytes, bytesToDownload: download)
     }
 

@@ -15,7 +15,8 @@ public struct SyncProgress: Hashable, Sendable, CustomStringConvertible {
     public var state: State
     /// The payload bytes of the changes waiting in the outbox.
     public var bytesToUpload: Int
-    /// The pack bytes the server said each joined room is behind, less those received since, summed.
+    /// The pack bytes the server said each joined room is behind, less those received since, summed (at
+    /// most `UInt64.max`).
     public var bytesToDownload: UInt64
 
     public init(state: State, bytesToUpload: Int, bytesToDownload: UInt64) {

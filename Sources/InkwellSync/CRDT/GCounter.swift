@@ -5,11 +5,12 @@ public struct GCounter: Mergeable, Hashable, Sendable {
 
     public init() {}
 
-    /// The sum over all replicas.
+    /// The sum over all replicas, or `UInt64.max` if more: counts merged from other replicas can add up
+    /// past it (``checkInvariants()`` reports that).
     ///
     /// - Complexity: O(number of replicas).
     public var value: UInt64 {
-        counts.values.reduce(0, +)
+        counts.values.saturatingSum()
     }
 
     /// Adds `amount` on behalf of `replica`; only that replica may do so.

@@ -91,10 +91,11 @@ struct Timeline<Payload> {
     /// Seq ranges below the highest present seq that have not arrived.
     var gaps: [ClosedRange<UInt64>] {
         var result: [ClosedRange<UInt64>] = []
-        var expected = frontier + 1
+        // Wraps only past `UInt64.max`, the last seq: then no change is pending after it to compare.
+        var expected = frontier &+ 1
         for change in pending {
             if change.id.seq > expected { result.append(expected...(change.id.seq - 1)) }
-            expected = change.id.seq + 1
+            expected = change.id.seq &+ 1
         }
         return result
     }

@@ -38,8 +38,9 @@ public struct VersionVector: Hashable, Sendable {
 
     public var isEmpty: Bool { entries.isEmpty }
 
-    /// How many changes the vector describes.
-    public var changeCount: UInt64 { entries.values.reduce(0, +) }
+    /// How many changes the vector describes, or `UInt64.max` if more: a vector from elsewhere can name
+    /// any seqs.
+    public var changeCount: UInt64 { entries.values.saturatingSum() }
 }
 
 extension VersionVector: Mergeable {

@@ -7,10 +7,11 @@ import SwiftProtobuf
 /// Board changes to and from their wire encoding (`Protos/inkwell/v1/change.proto`).
 ///
 /// Structure is checked strictly: bytes that are not a change, a replica id that is not 16 bytes, a
-/// seq of 0 or a newer schema throw ``WireError`` and nothing is decoded. An operation inside a
-/// well-formed change that this code cannot read (an unknown kind, or content out of range) is kept
-/// as ``BoardOperation/unknown(kind:bytes:)``: the change stays whole, so its timeline has no gap,
-/// the board ignores the operation, and re-encoding writes its bytes back unchanged.
+/// seq of 0 or past ``WireLimits/maximumSeq``, or a newer schema throw ``WireError`` and nothing is
+/// decoded. An operation inside a well-formed change that this code cannot read (an unknown kind, or
+/// content out of range) is kept as ``BoardOperation/unknown(kind:bytes:)``: the change stays whole, so
+/// its timeline has no gap, the board ignores the operation, and re-encoding writes its bytes back
+/// unchanged.
 public enum ChangeCodec {
     /// - Complexity: O(size of the change).
     public static func encode(_ change: BoardChange) -> [UInt8] {
@@ -105,7 +106,7 @@ public enum ChangeCodec {
         }
         guard wire.schemaVersion <= WireSchema.current else { throw .futureSchema(wire.schemaVersion) }
         guard let replica = ReplicaID(bytes: wire.replica) else { throw .invalidField("change.replica") }
-        guard wire.seq >= 1 else { throw .invalidField("change.seq") }
+        guard wire.seq >= 1, wire.seq <= WireLimits.maximumSeq else { throw .invalidField("change.seq") }
         guard !wire.board.isEmpty, wire.board.utf8.count <= WireLimits.maximumNameBytes else {
             throw .invalidField("change.board")
         }

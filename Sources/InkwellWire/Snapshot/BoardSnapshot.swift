@@ -93,7 +93,8 @@ public struct BoardSnapshot: Sendable {
         guard wire.schemaVersion <= Self.schemaVersion else { throw .futureSchema(wire.schemaVersion) }
         var cut = Cut()
         for entry in wire.cut {
-            guard let replica = ReplicaID(bytes: entry.replica), entry.seq >= 1 else {
+            guard let replica = ReplicaID(bytes: entry.replica), entry.seq >= 1, entry.seq <= WireLimits.maximumSeq
+            else {
                 throw .invalidField("snapshot.cut")
             }
             cut.include(ChangeID(replica: replica, seq: entry.seq), Stamp(rawValue: entry.stamp))

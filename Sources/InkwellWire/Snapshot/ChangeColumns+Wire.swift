@@ -37,7 +37,8 @@ extension ChangeColumns {
     /// ``ChangeCodec/decode(_:)`` would accept in its bytes: restoring them cannot fail.
     ///
     /// - Throws: ``WireError`` for columns of different lengths, sizes that do not add up, an unknown
-    ///   or repeated replica, a seq of 0, a change too large, or whole changes out of order.
+    ///   or repeated replica, a seq of 0 or past ``WireLimits/maximumSeq``, a change too large, or whole
+    ///   changes out of order.
     /// - Complexity: O(changes + operations).
     init(board: BoardID, decoding wire: WireChangeColumns) throws(WireError) {
         self.init(board: board, schemaVersion: wire.schemaVersion)
@@ -76,7 +77,7 @@ extension ChangeColumns {
             let replica = wire.replicaIndexes[index]
             guard replica < replicas.count else { throw .invalidField("snapshot.columns.replica_indexes") }
             let seq = lastSeq[Int(replica)] &+ UInt64(bitPattern: wire.seqDeltas[index])
-            guard seq >= 1 else { throw .invalidField("snapshot.columns.seq") }
+            guard seq >= 1, seq <= WireLimits.maximumSeq else { throw .invalidField("snapshot.columns.seq") }
             lastSeq[Int(replica)] = seq
             lastStamp &+= UInt64(bitPattern: wire.stampDeltas[index])
             let operationCount = Int(wire.operationCounts[index])

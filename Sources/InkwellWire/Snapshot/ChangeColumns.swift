@@ -82,7 +82,7 @@ struct ChangeColumns: Sendable {
         guard bytes.count <= WireLimits.maximumChangeBytes, hasValidBoard else { return false }
         var reader = WireReader(bytes)
         guard let replicaBytes = reader.lengthDelimited(1), let replica = ReplicaID(bytes: bytes[replicaBytes]),
-            reader.key(2, 0), let seq = reader.varint(), seq >= 1
+            reader.key(2, 0), let seq = reader.varint(), seq >= 1, seq <= WireLimits.maximumSeq
         else { return false }
         var stamp: UInt64 = 0
         if reader.key(3, 1) {

@@ -26,6 +26,17 @@ import Testing
         #expect(left.counts == [a: 3, b: 5])
     }
 
+    @Test func gCounterMergedWithHugeRemoteCountsStopsAtTheLargestValue() {
+        var left = GCounter()
+        left.increment(a, by: .max)
+        var right = GCounter()
+        right.increment(b, by: 2)
+        left.merge(right)
+        #expect(left.value == .max)
+        #expect(left.counts == [a: .max, b: 2], "the counts themselves are kept exactly")
+        #expect(throws: InvariantViolation.self) { try left.checkInvariants() }
+    }
+
     @Test func pnCounterGoesBelowZero() {
         var counter = PNCounter()
         counter.increment(a, by: 2)

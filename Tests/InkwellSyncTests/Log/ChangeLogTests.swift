@@ -38,6 +38,26 @@ import Testing
         try log.checkInvariants()
     }
 
+    @Test func aChangeAtTheLastSeqReportsTheGapBeforeItAndNothingAfter() throws {
+        var log = ChangeLog<String>()
+        try log.insert(change(a, .max, at: 10))
+        #expect(log.gaps(of: a) == [1...(UInt64.max - 1)])
+        #expect(log.gaps == [TimelineRange(replica: a, seqs: 1...(UInt64.max - 1))])
+        try log.insert(change(a, 1, at: 5))
+        #expect(log.gaps(of: a) == [2...(UInt64.max - 1)])
+        try log.checkInvariants()
+    }
+
+    @Test func aBaselineThroughTheLastSeqLeavesNoGapAndTakesNothingMore() throws {
+        var cut = Cut()
+        cut.include(ChangeID(replica: a, seq: .max), Stamp(wallMilliseconds: 10))
+        var log = ChangeLog<String>(after: cut)
+        #expect(log.gaps.isEmpty && log.gaps(of: a).isEmpty)
+        #expect(try log.insert(change(a, .max, at: 20)) == .duplicate)
+        #expect(log.frontier[a] == .max)
+        #expect(log.changes(notIn: VersionVector()).isEmpty)
+    }
+
     @Test func gapsAreDetectedPerTimelineAndCloseWhenFilled() throws {
         var log = ChangeLog<String>()
         for seq: UInt64 in [1, 2, 5, 6, 9] { try log.insert(change(a, seq, at: seq * 10)) }

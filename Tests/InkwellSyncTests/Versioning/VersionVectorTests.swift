@@ -15,6 +15,12 @@ import Testing
         #expect(vector.changeCount == 9)
     }
 
+    @Test func changeCountStopsAtTheLargestCountInsteadOfOverflowing() {
+        #expect(VersionVector([a: 6, b: 3]).changeCount == 9)
+        #expect(VersionVector([a: .max, b: .max, c: 1]).changeCount == .max)
+        #expect(VersionVector([a: 1 << 63, b: 1 << 63]).changeCount == .max)
+    }
+
     @Test func zeroEntriesAreDropped() {
         var vector = VersionVector([a: 0, b: 2])
         #expect(vector == VersionVector([b: 2]))

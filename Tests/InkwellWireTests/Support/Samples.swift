@@ -20,6 +20,15 @@ enum Samples {
         )
     }
 
+    /// The first sample's stroke as a change at any `seq`, up to `UInt64.max`, stamped in seq order.
+    static func change(_ replica: ReplicaID, seq: UInt64) -> BoardChange {
+        Change(
+            id: ChangeID(replica: replica, seq: seq),
+            stamp: Stamp(rawValue: seq >> 8),
+            payload: changes[0].payload
+        )
+    }
+
     static let stroke = StrokeID(change: ChangeID(replica: alice, seq: 1))
     static let foreignStroke = StrokeID(change: ChangeID(replica: bob, seq: 7), index: 2)
 

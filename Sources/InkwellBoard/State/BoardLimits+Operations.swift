@@ -1,0 +1,34 @@
+import InkwellGeometry
+import InkwellSync
+
+extension BoardLimits {
+    /// Whether a board takes in an `addStroke` with these values. What it does not take in, every
+    /// replica ignores, and nothing that describes the board's changes (``InteropSession``) mentions.
+    static func acceptsStroke(_ style: StrokeStyle, _ points: [Point], _ pressures: [Float]?) -> Bool {
+        accepts(points, pressures) && AttributeValue.width(style.width).isValid
+    }
+
+    /// Whether a board takes in `change`'s append to `stroke`: only the stroke's creator appends, and only
+    /// in a later change.
+    static func acceptsAppend(
+        to stroke: StrokeID,
+        by change: ChangeID,
+        _ points: [Point],
+        _ pressures: [Float]?
+    ) -> Bool {
+        change.replica == stroke.creator && change.seq > stroke.change.seq && accepts(points, pressures)
+    }
+
+    /// The intervals of an erase that a board takes in (finite and not empty), or `nil` when it ignores
+    /// the erase.
+    static func erasedIntervals(_ intervals: [ParameterInterval]) -> [ParameterInterval]? {
+        guard intervals.count <= maximumIntervalsPerErase else { return nil }
+        let valid = intervals.filter { $0.isFinite && !$0.isEmpty }
+        return valid.isEmpty ? nil : valid
+    }
+
+    /// Whether a board takes in an undo or redo of `target` made in `change`: only of its author's own.
+    static func acceptsUndo(of target: ChangeID, in change: ChangeID) -> Bool {
+        target.replica == change.replica
+    }
+}
