@@ -197,6 +197,10 @@ import Testing
             ("a flipped body byte", flipped(pack(), at: 40), ErrorCode.badSignature, CloseCode.invalidPayload),
             ("a truncated signature", Array(pack().dropLast(5)), ErrorCode.malformedPack, CloseCode.invalidPayload),
             ("no signature", Array(pack().dropLast(66)), ErrorCode.malformedPack, CloseCode.invalidPayload),
+            (
+                "a seq past the limit", pack(seq: WireLimits.maximumSeq + 1), ErrorCode.malformedPack,
+                CloseCode.invalidPayload
+            ),
         ]
     )
     func forgedPacksAreRefused(name: String, bytes: [UInt8], code: ErrorCode, close: CloseCode) {

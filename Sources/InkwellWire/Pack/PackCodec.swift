@@ -89,7 +89,7 @@ public enum PackCodec {
     /// Checks a pack as a relay can without interpreting edits: the envelope, the signature, that it was
     /// signed for `room`, and for a plain (not encrypted) pack that its body inflates to exactly the
     /// declared size, at most `maximumBodyBytes`, and holds only changes of its signer's replica, each
-    /// with a seq. A relay that stores only validated packs never hands a peer a decompression bomb, a
+    /// with a seq from 1 to ``WireLimits/maximumSeq``. A relay that stores only validated packs never hands a peer a decompression bomb, a
     /// truncated body or a forged change.
     ///
     /// - Complexity: O(bytes), plus one Ed25519 verification.
@@ -109,7 +109,7 @@ public enum PackCodec {
         var latest: Stamp?
         for entry in body {
             let header = try checkedEntry(entry, of: wire.room, by: author)
-            guard header.seq >= 1 else { throw .invalidField("change.seq") }
+            guard header.seq >= 1, header.seq <= WireLimits.maximumSeq else { throw .invalidField("change.seq") }
             latest = max(latest ?? header.stamp, header.stamp)
         }
         return Validated(id: id, schemaVersion: wire.schemaVersion, author: author, latestStamp: latest)
