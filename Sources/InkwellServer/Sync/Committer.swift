@@ -161,10 +161,7 @@ final class Committer: Service, Sendable {
             // A storage fault is logged once, by the log; this is the rest (a commit cancelled at shutdown).
             if !(error is StorageFault) { logger.info("commit of \(batch.count) pushes not made: \(error)") }
             for pending in batch {
-                let actions = pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }
-                for case .send(let message) in actions {
-                    pending.connection.push(.frame(.init(bytes: SyncCodec.encode(message))))
-                }
+                deliver(pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }, to: pending)
             }
         }
         for pending in batch { pending.connection.pushes.leave() }
@@ -180,11 +177,16 @@ final class Committer: Service, Sendable {
         let actions = pending.connection.session.withLock {
             $0.refuse(.packConflict, "a pack with this id is stored with other bytes", close: .packConflict)
         }
+        deliver(actions, to: pending)
+    }
+
+    /// Sends the frames and closes a session answered a push with: the only actions it gives here.
+    private func deliver(_ actions: [ServerSession.Action], to pending: Pending) {
         for action in actions {
             switch action {
             case .send(let message): pending.connection.push(.frame(.init(bytes: SyncCodec.encode(message))))
             case .close(let code, let reason): pending.connection.push(.close(code, reason: reason))
-            default: break
+            default: assertionFailure("a session answers a push with frames and closes only, not \(action)")
             }
         }
     }
