@@ -54,15 +54,17 @@ let package = Package(
         ),
         .target(
             name: "InkwellBoard",
-            dependencies: ["InkwellSync", "InkwellGeometry"],
+            dependencies: [
+                "InkwellSync",
+                "InkwellGeometry",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "InkwellWire",
             dependencies: [
                 "InkwellSync",
-                "InkwellGeometry",
-                "InkwellBoard",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -102,7 +104,6 @@ let package = Package(
             name: "InkwellClient",
             dependencies: [
                 "InkwellSync",
-                "InkwellBoard",
                 "InkwellWire",
                 "InkwellStore",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates Sources/InkwellWire/Generated from Protos/ with Debian's protoc and protoc-gen-swift
+# Regenerates Sources/InkwellWire/Generated and Sources/InkwellBoard/Generated from Protos/ with Debian's protoc and protoc-gen-swift
 # built from the same swift-protobuf version the package depends on. The output is committed, so
 # building the package never needs this; run it after editing a .proto file.
 set -euo pipefail
@@ -19,12 +19,21 @@ if [ ! -x "$plugin" ]; then
     swift build -c release --package-path "$plugin_dir" --product protoc-gen-swift
 fi
 
-rm -f Sources/InkwellWire/Generated/*.pb.swift
-protoc \
-    --plugin=protoc-gen-swift="$plugin" \
-    --swift_out=Sources/InkwellWire/Generated \
-    --swift_opt=Visibility=Internal \
-    --swift_opt=FileNaming=PathToUnderscores \
-    -I Protos \
-    Protos/inkwell/v1/*.proto
-echo "generated: $(ls Sources/InkwellWire/Generated)"
+# The engine's messages go to the wire module; the whiteboard's operations to the board module.
+generate() {
+    local out=$1
+    shift
+    mkdir -p "$out"
+    rm -f "$out"/*.pb.swift
+    protoc \
+        --plugin=protoc-gen-swift="$plugin" \
+        --swift_out="$out" \
+        --swift_opt=Visibility=Internal \
+        --swift_opt=FileNaming=PathToUnderscores \
+        -I Protos \
+        "$@"
+    echo "generated: $(ls "$out")"
+}
+generate Sources/InkwellWire/Generated Protos/inkwell/v1/change.proto Protos/inkwell/v1/pack.proto \
+    Protos/inkwell/v1/sync.proto
+generate Sources/InkwellBoard/Generated Protos/inkwell/v1/board.proto

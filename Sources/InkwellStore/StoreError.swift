@@ -98,10 +98,10 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .conflictingDuplicate: return "change id reused with different content" + subject
         case .stampNotMonotonic: return "stamp does not increase along its timeline" + subject
         case .payloadTooLarge(let size, let limit): return "payload of \(size) bytes exceeds \(limit) bytes" + subject
-        case .emptyName: return "room and board names must not be empty" + subject
+        case .emptyName: return "room and document names must not be empty" + subject
         case .outOfRange: return "number too large for the store (at most 2^63 - 1)" + subject
         case .unknownChange: return "change is not stored" + subject
-        case .snapshotNotNewer: return "snapshot does not cover the stored snapshot of its board"
+        case .snapshotNotNewer: return "snapshot does not cover the stored snapshot of its document"
         case .invalidBlob(let reason): return "invalid blob metadata: " + reason
         case .corruptRow(let table): return "unreadable row in table \(table)" + subject
         case .sqlite(let code, let message): return "SQLite error \(code): \(message)"

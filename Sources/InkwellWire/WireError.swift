@@ -11,6 +11,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case badSignature
         case forgedAuthor
         case wrongRoom
+        case otherType(String)
     }
 
     let code: Code
@@ -34,6 +35,10 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A pack signed for another room than the one it arrived for.
     public static let wrongRoom = WireError(code: .wrongRoom)
 
+    /// A change of another document type than the one asked for: the caller reads it as its own
+    /// type, or keeps it as it is.
+    public static func otherType(_ type: String) -> WireError { WireError(code: .otherType(type)) }
+
     /// The schema version, when the bytes come from a newer schema.
     public var futureSchemaVersion: UInt32? {
         if case .futureSchema(let version) = code { version } else { nil }
@@ -47,10 +52,11 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidField(let name): "field \(name) is out of range"
         case .unsupportedCompression: "unsupported compression"
         case .encrypted: "the pack is encrypted and no key is available"
-        case .futureSchema(let version): "written by schema \(version), newer than \(WireSchema.current)"
+        case .futureSchema(let version): "written by schema \(version), newer than this version reads"
         case .badSignature: "the pack's signature does not verify"
         case .forgedAuthor: "the pack holds a change of a replica its signer does not own"
         case .wrongRoom: "the pack was signed for another room"
+        case .otherType(let type): "the change is of another document type (\(type.prefix(64)))"
         }
     }
 }

@@ -26,13 +26,13 @@ import Testing
             let stored = StoredChange(change, room: "room")
             #expect(stored.id == change.id)
             #expect(stored.stamp == change.stamp)
-            #expect(stored.board == change.payload.board.rawValue)
+            #expect(stored.document == change.payload.board.rawValue)
             #expect(stored.schemaVersion == WireSchema.current)
             #expect(stored.payload == ChangeCodec.encode(change))
-            #expect(try stored.boardChange() == change)
+            #expect(try stored.decoded(as: BoardEdit.self) == change)
             try store.append([stored])
             let readBack = try #require(try store.change(change.id))
-            #expect(try readBack.boardChange() == change)
+            #expect(try readBack.decoded(as: BoardEdit.self) == change)
             #expect(readBack.entities == [StrokeID(change: change.id).description])
         }
     }
@@ -81,16 +81,18 @@ import Testing
                 id: ChangeID(replica: replica, seq: seq),
                 stamp: stamp,
                 room: "room",
-                board: board,
+                document: board,
                 schemaVersion: 1,
                 payload: encoded
             )
         }
-        #expect(try stored().boardChange() == change)
-        #expect(throws: WireError.invalidField("change.id")) { try stored(seq: 2).boardChange() }
+        #expect(try stored().decoded(as: BoardEdit.self) == change)
+        #expect(throws: WireError.invalidField("change.id")) { try stored(seq: 2).decoded(as: BoardEdit.self) }
         #expect(throws: WireError.invalidField("change.stamp")) {
-            try stored(stamp: Stamp(wallMilliseconds: 2)).boardChange()
+            try stored(stamp: Stamp(wallMilliseconds: 2)).decoded(as: BoardEdit.self)
         }
-        #expect(throws: WireError.invalidField("change.board")) { try stored(board: "other").boardChange() }
+        #expect(throws: WireError.invalidField("change.document")) {
+            try stored(board: "other").decoded(as: BoardEdit.self)
+        }
     }
 }

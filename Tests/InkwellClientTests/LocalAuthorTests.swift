@@ -42,7 +42,7 @@ import Testing
             #expect(zip(recorded, recorded.dropFirst()).allSatisfy { $0.stamp < $1.stamp })
             let queued = try store.outbox()
             #expect(queued.map(\.id) == recorded.map(\.id))
-            #expect(try queued.map { try $0.boardChange() } == recorded)
+            #expect(try queued.map { try $0.decoded(as: BoardEdit.self) } == recorded)
             #expect(queued.map(\.room) == (0..<20).map { $0 % 2 == 0 ? "alpha" : "beta" })
             try store.checkInvariants()
         }

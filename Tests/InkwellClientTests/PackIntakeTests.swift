@@ -67,13 +67,16 @@ import Testing
         let result = try intake.ingest(room: "room", packs: packs, logger: Self.logger)
         #expect(result.positions == [5, 6, 7, 8])
         #expect(result.packBytes == UInt64(packs.map(\.bytes.count).reduce(0, +)))
-        #expect(result.inserted.map(\.change) == good + [bobsNext])
+        #expect(result.inserted.map(\.change) == (good + [bobsNext]).map(\.encoded))
         #expect(result.inserted.allSatisfy { $0.origin == .remote && $0.room == "room" })
         #expect(result.setAside == 1)
         #expect(result.forged == 1, "the bytes that are no pack")
         #expect(result.rejected == 1, "the impostor")
         #expect(result.latestStamp == [good.map(\.stamp).max()!, impostor.stamp, bobsNext.stamp].max())
-        #expect(try store.change(stored.id).map { try $0.boardChange() } == stored, "the stored change is kept")
+        #expect(
+            try store.change(stored.id).map { try $0.decoded(as: BoardEdit.self) } == stored,
+            "the stored change is kept"
+        )
         let aside = try store.storedAside(upTo: 99)
         #expect(aside.map(\.bytes) == [future, [0x0A, 0xFF, 0xFF]])
         #expect(try store.outboxSize().changes == 0, "received changes are not queued for upload")
@@ -121,7 +124,7 @@ import Testing
             packs: [StoredPack(serverSeq: 7, bytes: honest)],
             logger: Self.logger
         )
-        #expect(taken.inserted.map(\.change) == [own])
+        #expect(taken.inserted.map(\.change) == [own].map(\.encoded))
         try store.checkInvariants()
     }
 
@@ -143,7 +146,7 @@ import Testing
             packs: packs,
             logger: Self.logger
         )
-        #expect(result.inserted.map(\.change) == [atTheBound])
+        #expect(result.inserted.map(\.change) == [atTheBound].map(\.encoded))
         #expect(result.setAside == 2)
         #expect(result.latestStamp == atTheBound.stamp, "what is kept aside is not witnessed")
         var clock = HybridLogicalClock()
@@ -152,7 +155,7 @@ import Testing
 
         // Two milliseconds later, the change just past the bound is due; the end of time never is.
         let later = PackIntake(store: store, clock: FixedClock(milliseconds: Self.now + 2))
-        #expect(try later.review(logger: Self.logger).map(\.change) == [justPast])
+        #expect(try later.review(logger: Self.logger).map(\.change) == [justPast].map(\.encoded))
         #expect(try store.change(justPast.id) != nil)
         #expect(try store.change(endOfTime.id) == nil)
         #expect(try store.storedAside(upTo: WireSchema.current).count == 1)

@@ -51,7 +51,7 @@ import Testing
 
         var seen: [ClientChange] = []
         for await change in changes { seen.append(change) }
-        #expect(seen == recorded.map { ClientChange(room: "room", change: $0, origin: .local) })
+        #expect(seen == recorded.map { ClientChange(room: "room", change: $0.encoded, origin: .local) })
     }
 
     @Test func requestsThatCannotBeCarriedAreRefused() async throws {

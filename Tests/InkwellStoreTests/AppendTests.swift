@@ -13,7 +13,7 @@ import Testing
         #expect(result.duplicates.isEmpty)
         for stored in changes { #expect(try store.change(stored.id) == stored) }
         #expect(try store.change(ChangeID(replica: c, seq: 1)) == nil)
-        #expect(try store.changes(room: "room", board: "board") == [changes[0], changes[2]])
+        #expect(try store.changes(room: "room", document: "board") == [changes[0], changes[2]])
         try store.checkInvariants()
     }
 
@@ -25,7 +25,7 @@ import Testing
         let again = try store.append([change(a, 2), change(a, 3), change(a, 3)])
         #expect(again.inserted == [ChangeID(replica: a, seq: 3)])
         #expect(again.duplicates == [ChangeID(replica: a, seq: 2), ChangeID(replica: a, seq: 3)])
-        #expect(try store.changes(room: "room", board: "board").count == 3)
+        #expect(try store.changes(room: "room", document: "board").count == 3)
         try store.checkInvariants()
     }
 
@@ -36,7 +36,7 @@ import Testing
         try store.append([change(a, 1)])
         let batch = [change(b, 1), change(a, 1, payload: [9, 9]), change(c, 1)]
         #expect(throws: StoreError.conflictingDuplicate(ChangeID(replica: a, seq: 1))) { try store.append(batch) }
-        #expect(try store.changes(room: "room", board: "board") == [change(a, 1)])
+        #expect(try store.changes(room: "room", document: "board") == [change(a, 1)])
         #expect(try store.frontier(room: "room").vector == VersionVector([a: 1]))
         try store.checkInvariants()
     }
@@ -47,7 +47,7 @@ import Testing
         let store = opened.store
         let batch = [change(a, 1), change(a, 1, at: 5_000)]
         #expect(throws: StoreError.conflictingDuplicate(ChangeID(replica: a, seq: 1))) { try store.append(batch) }
-        #expect(try store.changes(room: "room", board: "board").isEmpty)
+        #expect(try store.changes(room: "room", document: "board").isEmpty)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -56,7 +56,7 @@ import Testing
         let big = change(a, 2, payload: Array(repeating: 7, count: 65))
         let error = #expect(throws: StoreError.self) { try store.append([change(a, 1), big]) }
         #expect(error?.description == "payload of 65 bytes exceeds 64 bytes (\(big.id))")
-        #expect(try store.changes(room: "room", board: "board").isEmpty)
+        #expect(try store.changes(room: "room", document: "board").isEmpty)
         try store.append([change(a, 1, payload: Array(repeating: 7, count: 64))])
     }
 
@@ -104,13 +104,13 @@ import Testing
                 id: ChangeID(replica: index.isMultiple(of: 2) ? b : a, seq: UInt64(index / 2 + 1)),
                 stamp: Stamp(rawValue: raw),
                 room: "room",
-                board: "board",
+                document: "board",
                 schemaVersion: 1,
                 payload: []
             )
         }
         try store.append(changes.reversed())
-        #expect(try store.changes(room: "room", board: "board").map(\.stamp.rawValue) == raws)
+        #expect(try store.changes(room: "room", document: "board").map(\.stamp.rawValue) == raws)
         #expect(try store.latestStamp == Stamp(rawValue: .max - 1))
     }
 
@@ -147,8 +147,8 @@ import Testing
             try store.checkInvariants()
         }
         for board in ["one", "two"] {
-            let expected = reference.filter { $0.board == board }.sorted { $0.position < $1.position }
-            #expect(try store.changes(room: "room", board: board) == expected)
+            let expected = reference.filter { $0.document == board }.sorted { $0.position < $1.position }
+            #expect(try store.changes(room: "room", document: board) == expected)
         }
     }
 }

@@ -60,7 +60,7 @@ import Testing
             change(a, 1), change(a, 2), change(a, 3, board: "other"), change(a, 4), change(b, 1), change(b, 2),
         ])
         let cut = Cut([a: (2, change(a, 2).stamp), b: (1, change(b, 1).stamp)])
-        #expect(try store.changes(room: "room", board: "board", after: cut) == [change(b, 2), change(a, 4)])
-        #expect(try store.changes(room: "room", board: "board", after: Cut()).count == 5)
+        #expect(try store.changes(room: "room", document: "board", after: cut) == [change(b, 2), change(a, 4)])
+        #expect(try store.changes(room: "room", document: "board", after: Cut()).count == 5)
     }
 }

@@ -23,21 +23,21 @@ import Testing
         let version = try #require(Self.futureSchemaVersion(of: bytes, room: "room"))
         _ = try store.storeAside(bytes, schemaVersion: version, room: "room")
         #expect(try store.storedAside(upTo: WireSchema.current).isEmpty)
-        #expect(try store.changes(room: "room", board: "board").isEmpty)
+        #expect(try store.changes(room: "room", document: "board").isEmpty)
 
         // After an upgrade that understands it: decoded, stored, and cleared from the side table.
         let waiting = try store.storedAside(upTo: future)
         #expect(waiting.map(\.bytes) == [bytes])
         for item in waiting {
             let pack = try PackCodec.decode(item.bytes, room: item.room, understanding: future)
-            let decoded = try pack.changes.map { try ChangeCodec.decode($0) }
+            let decoded = try pack.changes.map { try ChangeCodec.decode($0, as: BoardEdit.self) }
             try store.append(
                 zip(pack.changes, decoded).map { bytes, change in
                     StoredChange(
                         id: change.id,
                         stamp: change.stamp,
                         room: pack.room,
-                        board: change.payload.board.rawValue,
+                        document: change.payload.board.rawValue,
                         schemaVersion: item.schemaVersion,
                         payload: bytes
                     )
@@ -45,7 +45,7 @@ import Testing
             )
         }
         try store.removeStoredAside(waiting.map(\.id))
-        #expect(try store.changes(room: "room", board: "board").map(\.payload) == changes.map(\.payload))
+        #expect(try store.changes(room: "room", document: "board").map(\.payload) == changes.map(\.payload))
         #expect(try store.storedAside(upTo: future).isEmpty)
     }
 

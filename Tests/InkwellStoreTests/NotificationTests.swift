@@ -15,9 +15,9 @@ import Testing
         let notification = try #require(await notifications.next())
         #expect(notification.changes == [change(a, 1).id, change(a, 2).id, change(b, 1).id])
         #expect(
-            notification.boards == [
-                BoardKey(room: "room", board: "board"), BoardKey(room: "room", board: "two"),
-                BoardKey(room: "other", board: "board"),
+            notification.documents == [
+                DocumentKey(room: "room", document: "board"), DocumentKey(room: "room", document: "two"),
+                DocumentKey(room: "other", document: "board"),
             ]
         )
         #expect(notification.rooms == ["room", "other"])

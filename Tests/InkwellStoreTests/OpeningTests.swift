@@ -24,7 +24,7 @@ import Testing
         try opened.store.append([change(a, 1), change(a, 2)])
         let reopened = try opened.reopened()
         #expect(reopened.store.replica == replica)
-        #expect(try reopened.store.changes(room: "room", board: "board") == [change(a, 1), change(a, 2)])
+        #expect(try reopened.store.changes(room: "room", document: "board") == [change(a, 1), change(a, 2)])
         #expect(try reopened.store.frontier(room: "room").vector == VersionVector([a: 2]))
         try reopened.store.checkInvariants()
     }
@@ -42,10 +42,10 @@ import Testing
         try markAsWrittenByNewerVersion(directory.file, schema: 7)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.file))
         let error = #expect(throws: StoreError.self) { try Store(path: directory.file) }
-        #expect(error == StoreError.newerSchema(found: 7, supported: 3))
+        #expect(error == StoreError.newerSchema(found: 7, supported: 4))
         #expect(
             error?.description
-                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 3"
+                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 4"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file)) == before)
     }

@@ -27,15 +27,15 @@ import Testing
             id: stroke.id,
             stamp: stroke.stamp,
             room: "room",
-            board: board,
-            schemaVersion: WireSchema.current,
+            document: board,
+            schemaVersion: BoardEdit.schemaVersion,
             payload: ChangeCodec.encode(stroke)
         )
     }
 
     static func board(_ changes: [StoredChange]) throws -> BoardState {
         var board = BoardState(board: "board")
-        for change in changes { board.apply(try ChangeCodec.decode(change.payload)) }
+        for change in changes { board.apply(try ChangeCodec.decode(change.payload, as: BoardEdit.self)) }
         return board
     }
 
@@ -45,17 +45,18 @@ import Testing
         let store = opened.store
         let first = (1...30 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) }
         try store.append(first)
-        #expect(try !store.snapshotIfNeeded(room: "room", board: "board", tailThreshold: 31))
-        #expect(try store.snapshotIfNeeded(room: "room", board: "board", tailThreshold: 30))
+        #expect(try !store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 31))
+        #expect(try store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 30))
 
         let later = (31...35 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) } + [Self.boardChange(a, 40)]
         try store.append(later)
-        #expect(try !store.snapshotIfNeeded(room: "room", board: "board", tailThreshold: 10))
-        let contents = try store.coldOpen(room: "room", board: "board")
+        #expect(try !store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 10))
+        let contents = try store.coldOpen(room: "room", document: "board")
         #expect(contents.snapshot?.cut.vector == VersionVector([a: 30]))
         #expect(contents.tail.map(\.id.seq) == [31, 32, 33, 34, 35, 40])
 
-        let restored = try BoardSnapshot(decoding: contents.snapshot!.bytes).restore(
+        let restored = try DocumentSnapshot(decoding: contents.snapshot!.bytes).restore(
+            as: BoardState.self,
             adding: contents.tail.map(\.payload)
         )
         #expect(restored.canonicalEncoding() == (try Self.board(first + later)).canonicalEncoding())
@@ -71,11 +72,11 @@ import Testing
                 + (8...20 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) }
         )
         #expect(
-            try !store.snapshotIfNeeded(room: "room", board: "board", tailThreshold: 6),
+            try !store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 6),
             "only A:1–5 are inside the frontier"
         )
-        #expect(try store.snapshotIfNeeded(room: "room", board: "board", tailThreshold: 5))
-        let contents = try store.coldOpen(room: "room", board: "board")
+        #expect(try store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 5))
+        let contents = try store.coldOpen(room: "room", document: "board")
         #expect(contents.snapshot?.cut.vector == VersionVector([a: 5]))
         #expect(contents.tail.count == 13)
     }
@@ -90,10 +91,10 @@ import Testing
         try await Task.sleep(for: .milliseconds(100))
         for seq in 1...40 as ClosedRange<UInt64> { try store.append([Self.boardChange(b, seq)]) }
         let deadline = ContinuousClock.now + .seconds(10)
-        while try store.latestSnapshot(room: "room", board: "board") == nil, ContinuousClock.now < deadline {
+        while try store.latestSnapshot(room: "room", document: "board") == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let snapshot = try #require(try store.latestSnapshot(room: "room", board: "board"))
+        let snapshot = try #require(try store.latestSnapshot(room: "room", document: "board"))
         #expect(snapshot.cut.vector[b] >= 20)
     }
 }

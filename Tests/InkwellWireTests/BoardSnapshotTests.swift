@@ -5,7 +5,7 @@ import Testing
 
 @testable import InkwellWire
 
-@Suite struct BoardSnapshotTests {
+@Suite struct DocumentSnapshotTests {
     @Test func aSnapshotPlusItsTailRestoresTheSameBoard() throws {
         var generator = SplitMix64(seed: 12)
         var model = WireBoardModel()
@@ -15,13 +15,16 @@ import Testing
                 model.nextChange(seq: seq, by: Samples.alice, stamp: Stamp(wallMilliseconds: seq), using: &generator)
             )
         }
-        let snapshot = BoardSnapshot(room: "r", board: "main", changes: Array(changes.prefix(200)))
+        let snapshot = DocumentSnapshot(room: "r", document: "main", changes: Array(changes.prefix(200)))
         #expect(snapshot.cut.vector == VersionVector([Samples.alice: 200]))
         for compression in [PackCodec.Compression.deflate, .none] {
-            let decoded = try BoardSnapshot(decoding: snapshot.encoded(compression: compression))
+            let decoded = try DocumentSnapshot(decoding: snapshot.encoded(compression: compression))
             #expect(decoded.cut == snapshot.cut)
             #expect(decoded.changes == snapshot.changes)
-            let restored = try decoded.restore(adding: changes.dropFirst(200).map(ChangeCodec.encode))
+            let restored = try decoded.restore(
+                as: BoardState.self,
+                adding: changes.dropFirst(200).map(ChangeCodec.encode)
+            )
             #expect(restored.canonicalEncoding() == model.board.canonicalEncoding())
             #expect(restored.stateEncoding() == model.board.stateEncoding())
         }
@@ -34,16 +37,23 @@ import Testing
         for (number, seq) in [(1, UInt64.max), (2, .max), (3, WireLimits.maximumSeq + 1)] as [(UInt64, UInt64)] {
             cut.include(ChangeID(replica: ReplicaID(high: number, low: 0), seq: seq), Stamp(rawValue: 9))
         }
-        let bytes = BoardSnapshot(room: "r", board: "main", cut: cut, changes: []).encoded()
+        let bytes = DocumentSnapshot(
+            room: "r",
+            document: "main",
+            type: .unnamed,
+            schemaVersion: 1,
+            cut: cut,
+            changes: []
+        ).encoded()
         #expect(throws: WireError.invalidField("snapshot.cut")) {
-            let decoded = try BoardSnapshot(decoding: bytes)
+            let decoded = try DocumentSnapshot(decoding: bytes)
             #expect(decoded.cut.vector.changeCount > 0)
         }
     }
 
     @Test func damagedSnapshotsAreRejected() throws {
-        let bytes = BoardSnapshot(room: "r", board: "main", changes: Array(Samples.changes.prefix(3))).encoded()
-        #expect(throws: WireError.self) { try BoardSnapshot(decoding: Array(bytes.prefix(bytes.count / 2))) }
-        #expect(throws: WireError.self) { try BoardSnapshot(decoding: [0x0A, 0xFF]) }
+        let bytes = DocumentSnapshot(room: "r", document: "main", changes: Array(Samples.changes.prefix(3))).encoded()
+        #expect(throws: WireError.self) { try DocumentSnapshot(decoding: Array(bytes.prefix(bytes.count / 2))) }
+        #expect(throws: WireError.self) { try DocumentSnapshot(decoding: [0x0A, 0xFF]) }
     }
 }

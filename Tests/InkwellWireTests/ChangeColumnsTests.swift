@@ -1,10 +1,10 @@
 import Foundation
-import InkwellBoard
 import InkwellGeometry
 import InkwellSync
 import SwiftProtobuf
 import Testing
 
+@testable import InkwellBoard
 @testable import InkwellWire
 
 /// A snapshot holds its changes by column (`ChangeColumns`): these tests hold it to giving back
@@ -74,7 +74,7 @@ import Testing
             ChangeCodec.headerSize(
                 change.id,
                 stamp: change.stamp.rawValue,
-                boardBytes: change.payload.board.rawValue.utf8.count,
+                documentBytes: change.payload.board.rawValue.utf8.count,
                 schemaVersion: WireSchema.current
             ) + 1
         let length = UInt64(OperationCodec.bytes(change.payload.operations[0], in: change.id).count)
@@ -86,17 +86,24 @@ import Testing
         var generator = SplitMix64(seed: seed)
         for round in 0..<60 {
             let (changes, laidOut) = Self.mixedChanges(using: &generator)
-            let snapshot = BoardSnapshot(room: "r", board: "main", cut: Cut(), changes: changes)
+            let snapshot = DocumentSnapshot(
+                room: "r",
+                document: "main",
+                type: .unnamed,
+                schemaVersion: 1,
+                cut: Cut(),
+                changes: changes
+            )
             #expect(snapshot.changes == changes, "seed \(seed), round \(round)")
             #expect(snapshot.columns.laidOutCount == laidOut, "seed \(seed), round \(round)")
             var expected = BoardState(board: "main")
-            for bytes in changes { expected.apply(try ChangeCodec.decode(bytes)) }
+            for bytes in changes { expected.apply(try ChangeCodec.decode(bytes, as: BoardEdit.self)) }
             for compression in [PackCodec.Compression.none, .deflate] {
                 let encoded = snapshot.encoded(compression: compression)
-                let decoded = try BoardSnapshot(decoding: encoded)
+                let decoded = try DocumentSnapshot(decoding: encoded)
                 #expect(decoded.changes == changes, "seed \(seed), round \(round)")
                 #expect(decoded.encoded(compression: compression) == encoded, "seed \(seed), round \(round)")
-                let restored = try decoded.restore()
+                let restored = try decoded.restore(as: BoardState.self)
                 #expect(restored.canonicalEncoding() == expected.canonicalEncoding(), "seed \(seed), round \(round)")
                 #expect(restored.changeCount == expected.changeCount)
             }
@@ -107,12 +114,19 @@ import Testing
         var generator = SplitMix64(seed: 41)
         let (first, _) = Self.mixedChanges(using: &generator)
         let (later, _) = Self.mixedChanges(using: &generator)
-        let decoded = try BoardSnapshot(
-            decoding: BoardSnapshot(room: "r", board: "main", cut: Cut(), changes: first).encoded()
+        let decoded = try DocumentSnapshot(
+            decoding: DocumentSnapshot(
+                room: "r",
+                document: "main",
+                type: .unnamed,
+                schemaVersion: 1,
+                cut: Cut(),
+                changes: first
+            ).encoded()
         )
         let extended = decoded.extended(with: later, to: Cut())
         #expect(extended.changes == first + later)
-        #expect(try BoardSnapshot(decoding: extended.encoded()).changes == first + later)
+        #expect(try DocumentSnapshot(decoding: extended.encoded()).changes == first + later)
     }
 
     @Test func aSnapshotOfSchemaOneIsStillRead() throws {
@@ -120,24 +134,24 @@ import Testing
         var wire = WireSnapshot()
         wire.schemaVersion = 1
         wire.room = "r"
-        wire.board = "main"
+        wire.document = "main"
         let body = PackCodec.body(changes.lazy.map { (room: "", change: $0) })
         wire.state = Data(body)
         wire.stateSize = UInt32(body.count)
-        let decoded = try BoardSnapshot(decoding: try wire.serializedBytes())
+        let decoded = try DocumentSnapshot(decoding: try wire.serializedBytes())
         #expect(decoded.changes == changes)
         var expected = BoardState(board: "main")
         for change in Samples.changes { expected.apply(change) }
-        #expect(try decoded.restore().canonicalEncoding() == expected.canonicalEncoding())
+        #expect(try decoded.restore(as: BoardState.self).canonicalEncoding() == expected.canonicalEncoding())
     }
 
     @Test func aNewerSnapshotSchemaIsRefusedNotReadAsEmpty() throws {
         var wire = try WireSnapshot(
-            serializedBytes: BoardSnapshot(room: "r", board: "main", changes: Samples.changes).encoded()
+            serializedBytes: DocumentSnapshot(room: "r", document: "main", changes: Samples.changes).encoded()
         )
-        wire.schemaVersion = BoardSnapshot.schemaVersion + 1
-        #expect(throws: WireError.futureSchema(BoardSnapshot.schemaVersion + 1)) {
-            try BoardSnapshot(decoding: try wire.serializedBytes())
+        wire.schemaVersion = DocumentSnapshot.schemaVersion + 1
+        #expect(throws: WireError.futureSchema(DocumentSnapshot.schemaVersion + 1)) {
+            try DocumentSnapshot(decoding: try wire.serializedBytes())
         }
     }
 
@@ -146,7 +160,14 @@ import Testing
     func columnsThatDoNotAddUpAreRefused(_ damage: ColumnDamage) throws {
         let changes =
             Samples.changes.map(ChangeCodec.encode) + [Self.withLongSeq(ChangeCodec.encode(Samples.changes[0]), seq: 1)]
-        let snapshot = BoardSnapshot(room: "r", board: "main", cut: Cut(), changes: changes)
+        let snapshot = DocumentSnapshot(
+            room: "r",
+            document: "main",
+            type: .unnamed,
+            schemaVersion: 1,
+            cut: Cut(),
+            changes: changes
+        )
         var columns = snapshot.columns.wire
         #expect(columns.replicas.count == 2 && columns.wholeChanges.count == 1)
         damage.apply(to: &columns)
@@ -154,7 +175,7 @@ import Testing
         let state: [UInt8] = try columns.serializedBytes()
         wire.state = Data(state)
         wire.stateSize = UInt32(state.count)
-        #expect(throws: WireError.self) { try BoardSnapshot(decoding: try wire.serializedBytes()) }
+        #expect(throws: WireError.self) { try DocumentSnapshot(decoding: try wire.serializedBytes()) }
     }
 
     enum ColumnDamage: CaseIterable, Sendable {
@@ -185,10 +206,17 @@ import Testing
 
     @Test func aChangeWithASeqPastTheLimitIsKeptWholeAndRefusedOnRestore() throws {
         let bytes = ChangeCodec.encode(Samples.change(Samples.alice, seq: WireLimits.maximumSeq + 1))
-        let snapshot = BoardSnapshot(room: "r", board: "main", cut: Cut(), changes: [bytes])
+        let snapshot = DocumentSnapshot(
+            room: "r",
+            document: "main",
+            type: .unnamed,
+            schemaVersion: 1,
+            cut: Cut(),
+            changes: [bytes]
+        )
         #expect(snapshot.columns.laidOutCount == 0)
         #expect(snapshot.changes == [bytes])
-        #expect(throws: WireError.invalidField("change.seq")) { try snapshot.restore() }
+        #expect(throws: WireError.invalidField("change.seq")) { try snapshot.restore(as: BoardState.self) }
     }
 
     /// One-point changes, as a stroke drawn a point at a time makes: by column, what each costs
@@ -211,7 +239,14 @@ import Testing
             operations += OperationCodec.bytes(operation, in: change.id).count
             changes.append(ChangeCodec.encode(change))
         }
-        let plain = BoardSnapshot(room: "r", board: "main", cut: Cut(), changes: changes).encoded(compression: .none)
+        let plain = DocumentSnapshot(
+            room: "r",
+            document: "main",
+            type: .unnamed,
+            schemaVersion: 1,
+            cut: Cut(),
+            changes: changes
+        ).encoded(compression: .none)
         let asChanges = changes.reduce(0) { $0 + $1.count }
         // Each change's own bytes are about 40 more than its operation; by column, under 6 more.
         #expect(asChanges > operations + 35 * changes.count)

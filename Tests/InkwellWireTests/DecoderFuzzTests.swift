@@ -19,9 +19,11 @@ import Testing
             PackCodecTests.sampleBytes(),
             PackCodecTests.sampleBytes(compression: .none),
         ]
-        let snapshot = BoardSnapshot(
+        let snapshot = DocumentSnapshot(
             room: "r",
-            board: "main",
+            document: "main",
+            type: .unnamed,
+            schemaVersion: 1,
             cut: Cut(),
             changes: changes + [ChangeColumnsTests.withLongSeq(changes[0], seq: 1)]
         )
@@ -53,14 +55,14 @@ import Testing
             do {
                 switch round % 3 {
                 case 0:
-                    _ = try ChangeCodec.decode(bytes)
+                    _ = try ChangeCodec.decode(bytes, as: BoardEdit.self)
                 case 1:
                     let pack = try PackCodec.decode(bytes)
-                    for change in pack.changes { _ = try? ChangeCodec.decode(change) }
+                    for change in pack.changes { _ = try? ChangeCodec.decode(change, as: BoardEdit.self) }
                 default:
-                    let decoded = try BoardSnapshot(decoding: bytes)
+                    let decoded = try DocumentSnapshot(decoding: bytes)
                     _ = decoded.changes
-                    _ = try decoded.restore()
+                    _ = try decoded.restore(as: BoardState.self)
                 }
                 outcomes.decoded += 1
             } catch {

@@ -1,11 +1,11 @@
 import Foundation
-import InkwellBoard
 import InkwellGeometry
 import InkwellSync
 import InkwellTesting
 import SwiftProtobuf
 import Testing
 
+@testable import InkwellBoard
 @testable import InkwellWire
 
 /// The browser's wire codec (`Web/js/wire`) against the real Swift codecs, both ways.
@@ -54,7 +54,7 @@ import Testing
         for vector in changes {
             let name = vector["name"] as? String ?? "?"
             let bytes = try WireHex.decode(vector["bytes"])
-            let change = try ChangeCodec.decode(bytes)
+            let change = try ChangeCodec.decode(bytes, as: BoardEdit.self)
             #expect(WireJSON.same(WireJSON.change(change), vector["json"]), "change \(name)")
             #expect(ChangeCodec.encode(change) == bytes, "change \(name) re-encodes to the same bytes")
         }
@@ -84,7 +84,10 @@ import Testing
             let jsChanges = try #require(vector["changes"] as? [Any])
             #expect(pack.changes.count == jsChanges.count, "pack \(name) changes")
             for (change, json) in zip(pack.changes, jsChanges) {
-                #expect(WireJSON.same(WireJSON.change(try ChangeCodec.decode(change)), json), "pack \(name)")
+                #expect(
+                    WireJSON.same(WireJSON.change(try ChangeCodec.decode(change, as: BoardEdit.self)), json),
+                    "pack \(name)"
+                )
             }
             if vector["compression"] as? String == "none" {
                 #expect(
@@ -326,12 +329,12 @@ enum WireVectors {
         var vectors: [[String: Any]] = []
         for (name, change) in cases {
             let bytes = ChangeCodec.encode(change)
-            let decoded = try ChangeCodec.decode(bytes)
+            let decoded = try ChangeCodec.decode(bytes, as: BoardEdit.self)
             #expect(ChangeCodec.encode(decoded) == bytes, "\(name) re-encodes to the same bytes")
             vectors.append(["name": name, "json": WireJSON.change(decoded), "bytes": WireHex.encode(bytes)])
         }
         for (name, bytes) in handMadeChanges() {
-            let decoded = try ChangeCodec.decode(bytes)
+            let decoded = try ChangeCodec.decode(bytes, as: BoardEdit.self)
             vectors.append([
                 "name": name, "json": WireJSON.change(decoded), "bytes": WireHex.encode(bytes),
                 "reencoded": WireHex.encode(ChangeCodec.encode(decoded)),
@@ -425,7 +428,16 @@ enum WireVectors {
         } catch {
             throw .malformed("points")
         }
-        return try OperationCodec.decode(wire)
+        // The board's codec names the same faults the wire's vectors record.
+        do {
+            return try OperationCodec.decode(wire)
+        } catch {
+            switch error {
+            case .malformed(let what): throw .malformed(what)
+            case .invalidField(let field): throw .invalidField(field)
+            case .tooLarge(let what): throw .tooLarge(what)
+            }
+        }
     }
 
     static func points() throws -> [[String: Any]] {
@@ -689,7 +701,9 @@ enum WireVectors {
             ),
         ]
         var vectors = changes.map { name, bytes in
-            verdict("change", name, bytes) { () throws(WireError) in _ = try ChangeCodec.decode(bytes) }
+            verdict("change", name, bytes) { () throws(WireError) in
+                _ = try ChangeCodec.decode(bytes, as: BoardEdit.self)
+            }
         }
 
         let body: [UInt8] = try WirePackBody.with {
@@ -970,7 +984,7 @@ enum WireVectors {
         for _ in 0..<120 {
             let bytes = mutate(changeSeeds[below(changeSeeds.count)])
             record("change", bytes) { () throws(WireError) in
-                WireHex.encode(ChangeCodec.encode(try ChangeCodec.decode(bytes)))
+                WireHex.encode(ChangeCodec.encode(try ChangeCodec.decode(bytes, as: BoardEdit.self)))
             }
         }
         for _ in 0..<80 {

@@ -1,6 +1,6 @@
-public import InkwellBoard
+public import InkwellSync
 
-/// A board change that was just stored, and whether this device made it.
+/// A change that was just stored, and whether this device made it.
 public struct ClientChange: Hashable, Sendable {
     /// Where a stored change came from.
     public enum Origin: Hashable, Sendable {
@@ -11,10 +11,10 @@ public struct ClientChange: Hashable, Sendable {
     }
 
     public let room: String
-    public let change: BoardChange
+    public let change: EncodedChange
     public let origin: Origin
 
-    public init(room: String, change: BoardChange, origin: Origin) {
+    public init(room: String, change: EncodedChange, origin: Origin) {
         self.room = room
         self.change = change
         self.origin = origin

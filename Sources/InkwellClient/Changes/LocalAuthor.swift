@@ -1,4 +1,3 @@
-public import InkwellBoard
 public import InkwellStore
 public import InkwellSync
 import InkwellWire
@@ -28,13 +27,13 @@ public struct LocalAuthor: Sendable {
     /// Stamps `edit` as this device's next change to `room`, stores it and queues it for upload, in one
     /// transaction.
     ///
-    /// - Throws: ``StoreError`` when the store refuses it (an empty board name, a payload over its limit,
+    /// - Throws: ``StoreError`` when the store refuses it (an empty document name, a payload over its limit,
     ///   a failing disk); then nothing is stored and the clock and seq are not used up.
     /// - Complexity: O(size of the edit) plus O(log n) in a store of n changes.
-    public mutating func record(_ edit: BoardEdit, room: String) throws -> BoardChange {
+    public mutating func record<Edit: DocumentEdit>(_ edit: Edit, room: String) throws -> Change<Edit> {
         let replica = try replica(for: room)
         var next = clock
-        let change = BoardChange(
+        let change = Change(
             id: ChangeID(replica: replica, seq: try store.lastSeq(of: replica) + 1),
             stamp: next.next(wallMilliseconds: wallClock.millisecondsSince1970()),
             payload: edit

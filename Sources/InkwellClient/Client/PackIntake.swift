@@ -1,4 +1,3 @@
-import InkwellBoard
 import InkwellStore
 import InkwellSync
 import InkwellWire
@@ -25,7 +24,7 @@ struct PackIntake: Sendable {
         var inserted: [ClientChange] = []
         /// The greatest stamp among the decoded changes, for the clock to witness.
         var latestStamp: Stamp?
-        /// Packs or changes from a newer schema, or stamped too far ahead, kept with
+        /// Packs from a newer schema, or changes stamped too far ahead, kept with
         /// ``Store/storeAside(_:schemaVersion:room:)``.
         var setAside = 0
         /// Packs refused for their signature, author or room: kept aside, never applied.
@@ -37,13 +36,15 @@ struct PackIntake: Sendable {
     let store: Store
     /// Now, as received stamps are judged (the server-corrected clock).
     let clock: any WallClock
+    /// What indexes received changes by the entities they touch.
+    var documentTypes = DocumentTypes()
 
     /// - Throws: ``StoreError`` when the store itself fails (not when it refuses a change); then no
     ///   position counts as seen, and the packs come again after the reconnection.
     func ingest(room: String, packs: [StoredPack], logger: Logger) throws -> Result {
         var result = Result()
         var changes: [StoredChange] = []
-        var decoded: [ChangeID: BoardChange] = [:]
+        var decoded: [ChangeID: EncodedChange] = [:]
         let latestAcceptable = clock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
         for stored in packs {
             result.packBytes += UInt64(stored.bytes.count)
@@ -80,11 +81,10 @@ struct PackIntake: Sendable {
                         continue
                     }
                     decoded[change.id] = change
-                    changes.append(StoredChange(change, room: room, encoded: entry, schemaVersion: pack.schemaVersion))
+                    changes.append(
+                        StoredChange(change, room: room, encoded: entry, entities: documentTypes.entities(of: change))
+                    )
                     result.latestStamp = max(result.latestStamp ?? change.stamp, change.stamp)
-                } catch let error as WireError where error.futureSchemaVersion != nil {
-                    try store.storeAside(entry, schemaVersion: error.futureSchemaVersion!, room: room)
-                    result.setAside += 1
                 } catch let error as WireError {
                     result.rejected += 1
                     logger.error(
@@ -118,7 +118,7 @@ struct PackIntake: Sendable {
     /// - Returns: the changes newly stored.
     func review(logger: Logger) throws -> [ClientChange] {
         let latestAcceptable = clock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
-        var due: [(id: Int64, change: BoardChange, stored: StoredChange)] = []
+        var due: [(id: Int64, change: EncodedChange, stored: StoredChange)] = []
         for item in try store.storedAside(upTo: WireSchema.current) {
             // A kept pack is signed and names its room; a change is neither, so this tells them apart.
             if (try? PackCodec.header(of: item.bytes))?.room.isEmpty == false { continue }
@@ -128,7 +128,12 @@ struct PackIntake: Sendable {
             due.append(
                 (
                     item.id, change,
-                    StoredChange(change, room: item.room, encoded: item.bytes, schemaVersion: item.schemaVersion)
+                    StoredChange(
+                        change,
+                        room: item.room,
+                        encoded: item.bytes,
+                        entities: documentTypes.entities(of: change)
+                    )
                 )
             )
         }

@@ -44,6 +44,7 @@ extension SyncClient {
     func stored(_ result: PackIntake.Result, room: String, head: UInt64, bytes: Int, id: Int) {
         // Stored is stored: the app hears of the changes even if the connection has since been replaced.
         for change in result.inserted { changeFeed.send(change) }
+        if !result.inserted.isEmpty { batchFeed.send(result.inserted) }
         if let stamp = result.latestStamp, let skew = author.witness(stamp) {
             logger.warning(
                 "a received change is stamped ahead of this device's clock",
@@ -98,7 +99,7 @@ extension SyncClient {
                 refreshOutboxBytes()
             case .readOutbox(let limit):
                 do {
-                    let outbox = try store.outbox(limit: limit)
+                    let outbox = Self.sendable(try store.outbox(limit: limit), paused: pausedSending)
                     for replica in Set(outbox.map(\.id.replica)) where authorKeys[replica] == nil {
                         authorKeys[replica] = try store.authorKey(of: replica)
                     }
@@ -137,11 +138,14 @@ extension SyncClient {
     /// caught up (see ``PackIntake/review(logger:)``).
     func reviewSetAside() {
         do {
-            let changes = try PackIntake(store: store, clock: clock).review(logger: logger)
+            let changes = try PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes).review(
+                logger: logger
+            )
             for change in changes {
                 _ = author.witness(change.change.stamp)
                 changeFeed.send(change)
             }
+            if !changes.isEmpty { batchFeed.send(changes) }
             statistics.changesStored += changes.count
         } catch {
             logger.error("could not review the changes kept aside: \(error)")
@@ -160,7 +164,8 @@ extension SyncClient {
     /// Sends the progress to subscribers when it changed.
     func publishProgress() {
         guard !isStopped else { return }
-        let progress = session.progress(outboxBytes: outboxBytes)
+        var progress = session.progress(outboxBytes: outboxBytes)
+        if !pausedSending.isEmpty, progress.state == .syncing || progress.state == .synced { progress.state = .paused }
         guard progress != lastProgress else { return }
         lastProgress = progress
         progressFeed.send(progress)

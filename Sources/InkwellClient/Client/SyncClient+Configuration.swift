@@ -26,6 +26,9 @@ extension SyncClient {
         public var closeTimeout: Duration
         /// The wall clock local changes are stamped from.
         public var wallClock: any WallClock
+        /// The document types this app reads: received changes of these types are indexed by the
+        /// entities they touch; any other is stored and passed on as it came.
+        public var documentTypes: DocumentTypes
 
         public init(
             backoff: Backoff = Backoff(),
@@ -38,7 +41,8 @@ extension SyncClient {
             agent: String = "inkwell-swift/1",
             pingInterval: Duration? = .seconds(30),
             closeTimeout: Duration = .seconds(2),
-            wallClock: any WallClock = SystemWallClock()
+            wallClock: any WallClock = SystemWallClock(),
+            documentTypes: DocumentTypes = DocumentTypes()
         ) {
             self.backoff = backoff
             self.randomSeed = randomSeed
@@ -51,6 +55,7 @@ extension SyncClient {
             self.pingInterval = pingInterval
             self.closeTimeout = closeTimeout
             self.wallClock = wallClock
+            self.documentTypes = documentTypes
         }
     }
 }

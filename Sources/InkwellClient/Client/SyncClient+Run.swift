@@ -150,7 +150,7 @@ extension SyncClient {
         let (outgoing, continuation) = AsyncStream.makeStream(of: Outgoing.self)
         await opened(Connection(id: id, outgoing: continuation))
         let closeTimeout = configuration.closeTimeout
-        let intake = PackIntake(store: store, clock: clock)
+        let intake = PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes)
         let rate = configuration.maximumPushesPerSecond
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {

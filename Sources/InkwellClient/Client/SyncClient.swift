@@ -1,5 +1,4 @@
 public import Foundation
-public import InkwellBoard
 public import InkwellStore
 public import InkwellSync
 public import InkwellWire
@@ -46,6 +45,10 @@ public actor SyncClient {
     var lastProgress: SyncProgress
 
     let changeFeed = Broadcaster<ClientChange>()
+    /// The same changes, one element per batch stored together (a frame of packs, one local edit).
+    let batchFeed = Broadcaster<[ClientChange]>(buffering: .unbounded)
+    /// Documents whose local changes stay queued: see ``pauseSending(room:document:)``.
+    var pausedSending: Set<DocumentKey> = []
     let presenceFeed = Broadcaster<Presence>(buffering: .bufferingNewest(256))
     let progressFeed = Broadcaster<SyncProgress>(buffering: .bufferingNewest(1), replaysLatest: true)
     /// Ends when the client is stopped: what the backoff and connection waits listen to.
@@ -100,10 +103,12 @@ public actor SyncClient {
     ///
     /// - Throws: ``SyncClientError/invalidRoom``, or ``StoreError`` when the store refuses it (nothing stored).
     @discardableResult
-    public func record(_ edit: BoardEdit, room: String) throws -> BoardChange {
+    public func record<Edit: DocumentEdit>(_ edit: Edit, room: String) throws -> Change<Edit> {
         guard SyncProtocol.isValidRoom(room) else { throw SyncClientError.invalidRoom }
         let change = try author.record(edit, room: room)
-        changeFeed.send(ClientChange(room: room, change: change, origin: .local))
+        let stored = ClientChange(room: room, change: change.encoded, origin: .local)
+        changeFeed.send(stored)
+        batchFeed.send([stored])
         refreshOutboxBytes()
         perform(session.outboxChanged())
         return change
@@ -147,6 +152,12 @@ public actor SyncClient {
     /// Every board change as it is stored, local and remote, from now until the client stops.
     public nonisolated func changes() -> AsyncStream<ClientChange> {
         changeFeed.subscribe()
+    }
+
+    /// Every change as it is stored, local and remote, one element per batch stored together: what a
+    /// live document applies in one go.
+    public nonisolated func changeBatches() -> AsyncStream<[ClientChange]> {
+        batchFeed.subscribe()
     }
 
     /// Presence of other devices in the joined rooms, from now until the client stops. A presence with an
@@ -201,6 +212,7 @@ public actor SyncClient {
         progressFeed.send(lastProgress)
         progressFeed.finish()
         changeFeed.finish()
+        batchFeed.finish()
         presenceFeed.finish()
     }
 }

@@ -10,6 +10,9 @@ public struct SyncProgress: Hashable, Sendable, CustomStringConvertible {
         case syncing
         /// Connected, every joined room caught up with the server, and nothing waiting to upload.
         case synced
+        /// Connected, with sending or receiving of some documents paused by the app: what they hold
+        /// waits, on disk, until it resumes.
+        case paused
     }
 
     public var state: State

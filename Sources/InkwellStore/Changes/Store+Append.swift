@@ -17,7 +17,7 @@ extension Store {
         return try write { db in
             var inserted: [ChangeID] = []
             var duplicates: [ChangeID] = []
-            var boards: Set<BoardKey> = []
+            var documents: Set<DocumentKey> = []
             var entities: Set<String> = []
             var timelines = NewTimelines()
             for change in changes {
@@ -31,13 +31,13 @@ extension Store {
                 }
                 if enqueue { try Self.enqueue(db, change.id) }
                 inserted.append(change.id)
-                boards.insert(BoardKey(room: change.room, board: change.board))
+                documents.insert(DocumentKey(room: change.room, document: change.document))
                 entities.formUnion(change.entities)
             }
             try timelines.checkStamps(db)
             try timelines.advanceFrontiers(db)
             if !inserted.isEmpty {
-                notifyAfterCommit(db, StoreNotification(changes: inserted, boards: boards, entities: entities))
+                notifyAfterCommit(db, StoreNotification(changes: inserted, documents: documents, entities: entities))
             }
             return AppendResult(inserted: inserted, duplicates: duplicates)
         }
@@ -51,7 +51,7 @@ extension Store {
                 limit: configuration.maximumChangeBytes
             )
         }
-        guard !change.room.isEmpty, !change.board.isEmpty else { throw StoreError.emptyName(change.id) }
+        guard !change.room.isEmpty, !change.document.isEmpty else { throw StoreError.emptyName(change.id) }
         guard SQLValues.integer(change.id.seq) != nil else { throw StoreError.outOfRange(change.id) }
     }
 
@@ -69,12 +69,12 @@ extension Store {
         let stamp = SQLValues.stamp(change.stamp)
         try db.cachedStatement(
             sql: """
-                INSERT INTO change (replica, seq, stamp, room, board, schema_version, payload, entities)
+                INSERT INTO change (replica, seq, stamp, room, document, schema_version, payload, entities)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (replica, seq) DO NOTHING
                 """
         )
         .execute(arguments: [
-            replica, seq, stamp, change.room, change.board, Int64(change.schemaVersion), Data(change.payload),
+            replica, seq, stamp, change.room, change.document, Int64(change.schemaVersion), Data(change.payload),
             EntityList.encode(change.entities),
         ])
         guard db.changesCount == 1 else { return false }

@@ -13,22 +13,22 @@ extension Store {
     /// Every stored change of a board, in the total order `(stamp, replica, seq)`.
     ///
     /// - Complexity: O(log n + k) for k changes returned.
-    public func changes(room: String, board: String) throws -> [StoredChange] {
-        try read { db in try Self.fetchChanges(db, room: room, board: board, notIn: VersionVector()) }
+    public func changes(room: String, document: String) throws -> [StoredChange] {
+        try read { db in try Self.fetchChanges(db, room: room, document: document, notIn: VersionVector()) }
     }
 
     /// The room's stored changes that `vector` does not describe, in total order: what a peer at `vector` lacks.
     ///
     /// - Complexity: O(log n + m) for m changes of the room.
     public func changes(room: String, notIn vector: VersionVector) throws -> [StoredChange] {
-        try read { db in try Self.fetchChanges(db, room: room, board: nil, notIn: vector) }
+        try read { db in try Self.fetchChanges(db, room: room, document: nil, notIn: vector) }
     }
 
     /// The board's changes not inside `cut`, in total order: the tail to apply over a snapshot at `cut`.
     ///
     /// - Complexity: O(log n + m) for m changes of the board.
-    public func changes(room: String, board: String, after cut: Cut) throws -> [StoredChange] {
-        try read { db in try Self.fetchChanges(db, room: room, board: board, notIn: cut.vector) }
+    public func changes(room: String, document: String, after cut: Cut) throws -> [StoredChange] {
+        try read { db in try Self.fetchChanges(db, room: room, document: document, notIn: cut.vector) }
     }
 
     /// For each replica, how far the room's changes are contiguous, with the stamp of the last one.
@@ -83,7 +83,7 @@ extension Store {
     static func fetchChanges(
         _ db: Database,
         room: String,
-        board: String?,
+        document: String?,
         notIn vector: VersionVector
     ) throws
         -> [StoredChange]
@@ -98,9 +98,9 @@ extension Store {
         let knownRows = known.isEmpty ? "SELECT NULL, NULL LIMIT 0" : known.joined(separator: " UNION ALL ")
         arguments += [room]
         var filter = "room = ?"
-        if let board {
-            filter += " AND board = ?"
-            arguments += [board]
+        if let document {
+            filter += " AND document = ?"
+            arguments += [document]
         }
         let sql = """
             WITH known (known_replica, known_seq) AS (\(knownRows))

@@ -4,7 +4,7 @@ import InkwellSync
 
 extension StoredChange {
     /// The columns every change query selects, in the order ``init(row:)`` reads them.
-    static let columns = "replica, seq, stamp, room, board, schema_version, payload, entities"
+    static let columns = "replica, seq, stamp, room, document, schema_version, payload, entities"
 
     /// Reads a row selected with ``columns``; throws rather than trap on a damaged row.
     init(row: Row) throws {
@@ -21,7 +21,7 @@ extension StoredChange {
             id: id,
             stamp: SQLValues.stamp(stored: row[2]),
             room: row[3],
-            board: row[4],
+            document: row[4],
             schemaVersion: schemaVersion,
             payload: payload,
             entities: entities

@@ -9,7 +9,7 @@ public struct StoredChange: Hashable, Sendable {
     public let id: ChangeID
     public let stamp: Stamp
     public let room: String
-    public let board: String
+    public let document: String
     /// The schema version the payload was encoded with.
     public let schemaVersion: UInt32
     public let payload: [UInt8]
@@ -19,7 +19,7 @@ public struct StoredChange: Hashable, Sendable {
         id: ChangeID,
         stamp: Stamp,
         room: String,
-        board: String,
+        document: String,
         schemaVersion: UInt32,
         payload: [UInt8],
         entities: [String] = []
@@ -27,7 +27,7 @@ public struct StoredChange: Hashable, Sendable {
         self.id = id
         self.stamp = stamp
         self.room = room
-        self.board = board
+        self.document = document
         self.schemaVersion = schemaVersion
         self.payload = payload
         self.entities = entities
@@ -38,18 +38,18 @@ public struct StoredChange: Hashable, Sendable {
 
     /// Whether `other` is the same change: entities are derived from the payload and not compared.
     func isSameChange(as other: StoredChange) -> Bool {
-        id == other.id && stamp == other.stamp && room == other.room && board == other.board
+        id == other.id && stamp == other.stamp && room == other.room && document == other.document
             && schemaVersion == other.schemaVersion && payload == other.payload
     }
 }
 
 /// A board is named by its room and its name within the room.
-public struct BoardKey: Hashable, Sendable {
+public struct DocumentKey: Hashable, Sendable {
     public let room: String
-    public let board: String
+    public let document: String
 
-    public init(room: String, board: String) {
+    public init(room: String, document: String) {
         self.room = room
-        self.board = board
+        self.document = document
     }
 }

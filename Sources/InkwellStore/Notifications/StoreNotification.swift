@@ -7,10 +7,10 @@ public struct StoreNotification: Hashable, Sendable {
     /// The changes that were new, in the order they were appended.
     public let changes: [ChangeID]
     /// The boards those changes belong to.
-    public let boards: Set<BoardKey>
+    public let documents: Set<DocumentKey>
     /// The entities those changes name (see ``StoredChange/entities``).
     public let entities: Set<String>
 
     /// The rooms those changes belong to.
-    public var rooms: Set<String> { Set(boards.map(\.room)) }
+    public var rooms: Set<String> { Set(documents.map(\.room)) }
 }

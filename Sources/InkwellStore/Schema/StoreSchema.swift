@@ -7,13 +7,14 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 3
+    static let version = 4
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createVersion1)
         migrator.registerMigration("v2", migrate: createVersion2)
         migrator.registerMigration("v3", migrate: createVersion3)
+        migrator.registerMigration("v4", migrate: createVersion4)
         return migrator
     }
 
@@ -127,6 +128,20 @@ enum StoreSchema {
                     private_key BLOB NOT NULL CHECK (length(private_key) = 32)
                 ) WITHOUT ROWID;
                 PRAGMA user_version = 3;
+                """
+        )
+    }
+
+    /// Version 4: a change belongs to a document of some type, not only to a board: the columns are
+    /// named for what they hold. Nothing else moves; a board's changes keep their rows.
+    private static func createVersion4(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE change RENAME COLUMN board TO document;
+                DROP INDEX change_by_board;
+                CREATE INDEX change_by_document ON change (room, document, stamp, replica, seq);
+                ALTER TABLE snapshot RENAME COLUMN board TO document;
+                PRAGMA user_version = 4;
                 """
         )
     }

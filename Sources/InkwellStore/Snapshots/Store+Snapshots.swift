@@ -8,7 +8,7 @@ extension Store {
     /// - Throws: ``StoreError/snapshotNotNewer`` if the stored snapshot has changes the new one lacks
     ///   (join the states first); the stored one is then kept.
     public func writeSnapshot(_ snapshot: StoredSnapshot) throws {
-        guard !snapshot.room.isEmpty, !snapshot.board.isEmpty else { throw StoreError.emptyName() }
+        guard !snapshot.room.isEmpty, !snapshot.document.isEmpty else { throw StoreError.emptyName() }
         guard snapshot.bytes.count <= configuration.maximumValueBytes else {
             throw StoreError.payloadTooLarge(nil, size: snapshot.bytes.count, limit: configuration.maximumValueBytes)
         }
@@ -16,18 +16,18 @@ extension Store {
             throw StoreError.outOfRange()
         }
         try write { db in
-            if let stored = try Self.fetchSnapshot(db, room: snapshot.room, board: snapshot.board),
+            if let stored = try Self.fetchSnapshot(db, room: snapshot.room, document: snapshot.document),
                 !snapshot.cut.vector.covers(stored.cut.vector)
             {
                 throw StoreError.snapshotNotNewer
             }
             try db.execute(
-                sql: "DELETE FROM snapshot WHERE room = ? AND board = ?",
-                arguments: [snapshot.room, snapshot.board]
+                sql: "DELETE FROM snapshot WHERE room = ? AND document = ?",
+                arguments: [snapshot.room, snapshot.document]
             )
             try db.execute(
-                sql: "INSERT INTO snapshot (room, board, schema_version, bytes) VALUES (?, ?, ?, ?)",
-                arguments: [snapshot.room, snapshot.board, Int64(snapshot.schemaVersion), Data(snapshot.bytes)]
+                sql: "INSERT INTO snapshot (room, document, schema_version, bytes) VALUES (?, ?, ?, ?)",
+                arguments: [snapshot.room, snapshot.document, Int64(snapshot.schemaVersion), Data(snapshot.bytes)]
             )
             let id = db.lastInsertedRowID
             let frontier = try db.cachedStatement(
@@ -43,32 +43,32 @@ extension Store {
     }
 
     /// The board's snapshot, if one was written.
-    public func latestSnapshot(room: String, board: String) throws -> StoredSnapshot? {
-        try read { db in try Self.fetchSnapshot(db, room: room, board: board) }
+    public func latestSnapshot(room: String, document: String) throws -> StoredSnapshot? {
+        try read { db in try Self.fetchSnapshot(db, room: room, document: document) }
     }
 
     /// The board's snapshot and the changes not inside it, read together so they agree.
     ///
     /// - Complexity: O(log n + m) for m changes of the board.
-    public func coldOpen(room: String, board: String) throws -> BoardContents {
+    public func coldOpen(room: String, document: String) throws -> DocumentContents {
         try read { db in
-            let snapshot = try Self.fetchSnapshot(db, room: room, board: board)
+            let snapshot = try Self.fetchSnapshot(db, room: room, document: document)
             let tail = try Self.fetchChanges(
                 db,
                 room: room,
-                board: board,
+                document: document,
                 notIn: snapshot?.cut.vector ?? VersionVector()
             )
-            return BoardContents(snapshot: snapshot, tail: tail)
+            return DocumentContents(snapshot: snapshot, tail: tail)
         }
     }
 
-    private static func fetchSnapshot(_ db: Database, room: String, board: String) throws -> StoredSnapshot? {
+    private static func fetchSnapshot(_ db: Database, room: String, document: String) throws -> StoredSnapshot? {
         guard
             let row = try Row.fetchOne(
                 db,
-                sql: "SELECT id, schema_version, bytes FROM snapshot WHERE room = ? AND board = ?",
-                arguments: [room, board]
+                sql: "SELECT id, schema_version, bytes FROM snapshot WHERE room = ? AND document = ?",
+                arguments: [room, document]
             )
         else { return nil }
         let id: Int64 = row[0]
@@ -88,6 +88,12 @@ extension Store {
             else { throw StoreError.corruptRow("snapshot_frontier") }
             cut.include(ChangeID(replica: replica, seq: seq), SQLValues.stamp(stored: frontier[2]))
         }
-        return StoredSnapshot(room: room, board: board, cut: cut, schemaVersion: schemaVersion, bytes: [UInt8](bytes))
+        return StoredSnapshot(
+            room: room,
+            document: document,
+            cut: cut,
+            schemaVersion: schemaVersion,
+            bytes: [UInt8](bytes)
+        )
     }
 }

@@ -5,16 +5,16 @@ public import InkwellSync
 /// The cut is kept as rows, not inside the bytes, so the store can compute a cold open's tail without a codec.
 public struct StoredSnapshot: Hashable, Sendable {
     public let room: String
-    public let board: String
+    public let document: String
     /// The changes inside the state, with each timeline's last stamp.
     public let cut: Cut
     /// The schema version the bytes were encoded with.
     public let schemaVersion: UInt32
     public let bytes: [UInt8]
 
-    public init(room: String, board: String, cut: Cut, schemaVersion: UInt32, bytes: [UInt8]) {
+    public init(room: String, document: String, cut: Cut, schemaVersion: UInt32, bytes: [UInt8]) {
         self.room = room
-        self.board = board
+        self.document = document
         self.cut = cut
         self.schemaVersion = schemaVersion
         self.bytes = bytes
@@ -22,7 +22,7 @@ public struct StoredSnapshot: Hashable, Sendable {
 }
 
 /// What a cold open of a board reads: its snapshot, if any, and the changes not inside it.
-public struct BoardContents: Hashable, Sendable {
+public struct DocumentContents: Hashable, Sendable {
     public let snapshot: StoredSnapshot?
     /// The changes not inside the snapshot (all of them when there is none), in total order.
     public let tail: [StoredChange]

@@ -1,89 +1,104 @@
 import Foundation
-public import InkwellBoard
-import InkwellGeometry
 public import InkwellSync
 import SwiftProtobuf
 
-/// Board changes to and from their wire encoding (`Protos/inkwell/v1/change.proto`).
+/// Changes to and from their wire encoding (`Protos/inkwell/v1/change.proto`).
 ///
-/// Structure is checked strictly: bytes that are not a change, a replica id that is not 16 bytes, a
-/// seq of 0 or past ``WireLimits/maximumSeq``, or a newer schema throw ``WireError`` and nothing is
-/// decoded. An operation inside a well-formed change that this code cannot read (an unknown kind, or
-/// content out of range) is kept as ``BoardOperation/unknown(kind:bytes:)``: the change stays whole, so
-/// its timeline has no gap, the board ignores the operation, and re-encoding writes its bytes back
-/// unchanged.
+/// The engine reads a change's header (id, stamp, document, type, schema) and keeps its operations
+/// as bytes: they belong to the document type. Structure is checked strictly: bytes that are not a
+/// change, a replica id that is not 16 bytes, a seq of 0 or past ``WireLimits/maximumSeq``, an
+/// empty or oversized document name throw ``WireError`` and nothing is decoded. What is inside the
+/// operations is for the type to read (``DocumentEdit``), which keeps whatever it cannot.
 public enum ChangeCodec {
     /// - Complexity: O(size of the change).
-    public static func encode(_ change: BoardChange) -> [UInt8] {
-        // A `Change` message, written directly (see ``WireWriter``) into one array of its exact size;
-        // `generatedEncoding(_:)` is the reference.
-        let operations = change.payload.operations.map { OperationLayout($0, in: change.id) }
-        let board = change.payload.board.rawValue
+    public static func encode(_ change: EncodedChange) -> [UInt8] {
+        encode(
+            change.id,
+            stamp: change.stamp,
+            document: change.payload.document,
+            type: change.payload.type,
+            schemaVersion: change.payload.schemaVersion,
+            operations: change.payload.operations
+        )
+    }
+
+    /// A typed change, its operations written by its type.
+    ///
+    /// - Complexity: O(size of the change).
+    public static func encode<Edit: DocumentEdit>(_ change: Change<Edit>) -> [UInt8] {
+        encode(
+            change.id,
+            stamp: change.stamp,
+            document: change.payload.document,
+            type: Edit.documentType,
+            schemaVersion: Edit.schemaVersion,
+            operations: change.payload.encodedOperations(in: change.id)
+        )
+    }
+
+    /// A `Change` message, written directly (see ``WireWriter``) into one array of its exact size;
+    /// `generatedEncoding(_:)` is the reference.
+    private static func encode(
+        _ id: ChangeID,
+        stamp: Stamp,
+        document: String,
+        type: DocumentType,
+        schemaVersion: UInt32,
+        operations: [some Collection<UInt8>]
+    ) -> [UInt8] {
+        let typeName = type == .unnamed ? "" : type.rawValue
         let size =
-            headerSize(
-                change.id,
-                stamp: change.stamp.rawValue,
-                boardBytes: board.utf8.count,
-                schemaVersion: WireSchema.current
-            )
-            + operations.reduce(0) { $0 + WireWriter.fieldSize($1.size) }
+            headerSize(id, stamp: stamp.rawValue, documentBytes: document.utf8.count, schemaVersion: schemaVersion)
+            + operations.reduce(0) { $0 + WireWriter.fieldSize($1.count) }
+            + (typeName.isEmpty ? 0 : WireWriter.fieldSize(typeName.utf8.count))
         var wire = WireWriter(capacity: size)
-        writeHeader(change.id, stamp: change.stamp.rawValue, board: board, schemaVersion: WireSchema.current, to: &wire)
-        for operation in operations {
-            wire.key(6, 2)
-            wire.varint(UInt64(operation.size))
-            operation.write(to: &wire)
-        }
+        writeHeader(id, stamp: stamp.rawValue, document: document, schemaVersion: schemaVersion, to: &wire)
+        for operation in operations { wire.field(6, operation) }
+        if !typeName.isEmpty { wire.field(7, typeName.utf8) }
         assert(wire.bytes.count == size, "a change is written at the size it was measured at")
         return wire.bytes
     }
 
-    /// The fields of a `Change` before its operations, as ``encode(_:)`` writes them.
+    /// The fields of a `Change` before its operations, as ``encode(_:)-(EncodedChange)`` writes them.
     static func writeHeader(
         _ id: ChangeID,
         stamp: UInt64,
-        board: String,
+        document: String,
         schemaVersion: UInt32,
         to wire: inout WireWriter
     ) {
         wire.field(1, id.replica)
         wire.varintField(2, id.seq)
         wire.fixed64Field(3, stamp)
-        if !board.isEmpty { wire.field(4, board.utf8) }
+        if !document.isEmpty { wire.field(4, document.utf8) }
         wire.varintField(5, UInt64(schemaVersion))
     }
 
-    /// The size of what ``writeHeader(_:stamp:board:schemaVersion:to:)`` writes.
-    static func headerSize(_ id: ChangeID, stamp: UInt64, boardBytes: Int, schemaVersion: UInt32) -> Int {
+    /// The size of what ``writeHeader(_:stamp:document:schemaVersion:to:)`` writes.
+    static func headerSize(_ id: ChangeID, stamp: UInt64, documentBytes: Int, schemaVersion: UInt32) -> Int {
         18 + (id.seq == 0 ? 0 : 1 + WireWriter.varintSize(id.seq)) + (stamp == 0 ? 0 : 9)
-            + (boardBytes == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(boardBytes)) + boardBytes)
+            + (documentBytes == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(documentBytes)) + documentBytes)
             + (schemaVersion == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(schemaVersion)))
     }
 
-    /// The operations at `ranges` of `source`, decoded for the change `id`: ink read directly, the
-    /// rest through the generated decoder.
-    static func operations(
-        _ ranges: some Collection<Range<Int>>,
-        of source: [UInt8],
-        in id: ChangeID
-    ) -> [BoardOperation] {
-        ranges.map { WireReader.inkOperation(source, $0, in: id) ?? OperationCodec.decode(Array(source[$0]), in: id) }
-    }
-
-    /// The same bytes as ``encode(_:)``, through the generated messages: the reference it is tested against.
-    static func generatedEncoding(_ change: BoardChange) -> [UInt8] {
+    /// The same bytes as ``encode(_:)-(EncodedChange)``, through the generated messages: the
+    /// reference it is tested against.
+    static func generatedEncoding(_ change: EncodedChange) -> [UInt8] {
         var wire = WireChange()
-        wire.replica = change.id.replica.bytesData
+        wire.replica = Data(change.id.replica.bytes)
         wire.seq = change.id.seq
         wire.stamp = change.stamp.rawValue
-        wire.board = change.payload.board.rawValue
-        wire.schemaVersion = WireSchema.current
-        wire.operations = change.payload.operations.map { OperationCodec.encode($0, in: change.id) }
+        wire.document = change.payload.document
+        wire.schemaVersion = change.payload.schemaVersion
+        wire.operations = change.payload.operations.map { Data($0) }
+        wire.type = change.payload.type == .unnamed ? "" : change.payload.type.rawValue
         return try! wire.serializedBytes()
     }
 
-    /// - Complexity: O(size of the change).
-    public static func decode(_ bytes: [UInt8]) throws(WireError) -> BoardChange {
+    /// A change with its operations as bytes, whatever its type and schema.
+    ///
+    /// - Complexity: O(size of the change); the operations are slices of `bytes`, not copies.
+    public static func decode(_ bytes: [UInt8]) throws(WireError) -> EncodedChange {
         guard bytes.count <= WireLimits.maximumChangeBytes else { throw .tooLarge("change") }
         // Canonical bytes are read directly (see ``WireReader``); the generated decoder judges the rest.
         let wire: ChangeFields
@@ -96,7 +111,8 @@ public enum ChangeCodec {
                     replica: ArraySlice(message.replica),
                     seq: message.seq,
                     stamp: message.stamp,
-                    board: message.board,
+                    document: message.document,
+                    type: message.type,
                     schemaVersion: message.schemaVersion,
                     operations: message.operations
                 )
@@ -104,25 +120,37 @@ public enum ChangeCodec {
                 throw .malformed("change")
             }
         }
-        guard wire.schemaVersion <= WireSchema.current else { throw .futureSchema(wire.schemaVersion) }
         guard let replica = ReplicaID(bytes: wire.replica) else { throw .invalidField("change.replica") }
         guard wire.seq >= 1, wire.seq <= WireLimits.maximumSeq else { throw .invalidField("change.seq") }
-        guard !wire.board.isEmpty, wire.board.utf8.count <= WireLimits.maximumNameBytes else {
-            throw .invalidField("change.board")
+        guard !wire.document.isEmpty, wire.document.utf8.count <= WireLimits.maximumNameBytes else {
+            throw .invalidField("change.document")
         }
+        guard wire.type.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("change.type") }
         guard wire.operations.count <= WireLimits.maximumOperationsPerChange else { throw .tooLarge("operations") }
-        let id = ChangeID(replica: replica, seq: wire.seq)
         return Change(
-            id: id,
+            id: ChangeID(replica: replica, seq: wire.seq),
             stamp: Stamp(rawValue: wire.stamp),
-            payload: BoardEdit(
-                board: BoardID(wire.board),
-                operations: operations(wire.operations, of: wire.source, in: id)
+            payload: EncodedEdit(
+                document: wire.document,
+                type: wire.type.isEmpty ? .unnamed : DocumentType(wire.type),
+                schemaVersion: wire.schemaVersion,
+                operations: wire.operations.map { wire.source[$0] }
             )
         )
     }
-}
 
-extension ReplicaID {
-    var bytesData: Data { Data(bytes) }
+    /// A change read by its type.
+    ///
+    /// - Throws: what ``decode(_:)`` throws; ``WireError/otherType(_:)`` for a change of another type,
+    ///   and ``WireError/futureSchema(_:)`` for a schema newer than `Edit` reads: such a change is
+    ///   kept as it is, never read wrongly.
+    /// - Complexity: O(size of the change).
+    public static func decode<Edit: DocumentEdit>(_ bytes: [UInt8], as _: Edit.Type) throws(WireError) -> Change<Edit> {
+        let change = try decode(bytes)
+        guard change.payload.type == Edit.documentType else { throw .otherType(change.payload.type.rawValue) }
+        guard change.payload.schemaVersion <= Edit.schemaVersion else {
+            throw .futureSchema(change.payload.schemaVersion)
+        }
+        return change.decoded(as: Edit.self)!
+    }
 }

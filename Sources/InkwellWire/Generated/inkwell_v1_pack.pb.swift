@@ -183,7 +183,8 @@ nonisolated struct WireSnapshot: Sendable {
 
   var room: String = String()
 
-  var board: String = String()
+  /// The document, and its type ("board" when absent, as in a Change).
+  var document: String = String()
 
   var cut: [WireCutEntry] = []
 
@@ -194,18 +195,20 @@ nonisolated struct WireSnapshot: Sendable {
 
   var stateSize: UInt32 = 0
 
+  var type: String = String()
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 }
 
 /// A snapshot's changes laid out by column. What repeats from change to change (the replica, the
-/// board, the schema, a seq one past the last, a stamp close to the last) costs a byte or less, and
-/// what is left, the operations, sits together and deflates well.
+/// document and its type, the schema, a seq one past the last, a stamp close to the last) costs a
+/// byte or less, and what is left, the operations, sits together and deflates well.
 ///
 /// A change is laid out by column when re-encoding it from its columns gives back its exact bytes:
-/// its board is the snapshot's, its schema is `schema_version`, and it is written canonically. Any
-/// other change is kept whole, at its place in the order.
+/// its document and type are the snapshot's, its schema is `schema_version`, and it is written
+/// canonically. Any other change is kept whole, at its place in the order.
 nonisolated struct WireChangeColumns: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -470,7 +473,7 @@ nonisolated extension WireCutEntry: SwiftProtobuf.Message, SwiftProtobuf._Messag
 
 nonisolated extension WireSnapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{1}room\0\u{1}board\0\u{1}cut\0\u{1}compression\0\u{1}state\0\u{3}state_size\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{1}room\0\u{1}document\0\u{1}cut\0\u{1}compression\0\u{1}state\0\u{3}state_size\0\u{1}type\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -480,11 +483,12 @@ nonisolated extension WireSnapshot: SwiftProtobuf.Message, SwiftProtobuf._Messag
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.room) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.board) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.document) }()
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.cut) }()
       case 5: try { try decoder.decodeSingularEnumField(value: &self.compression) }()
       case 6: try { try decoder.decodeSingularBytesField(value: &self.state) }()
       case 7: try { try decoder.decodeSingularUInt32Field(value: &self.stateSize) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.type) }()
       default: break
       }
     }
@@ -497,8 +501,8 @@ nonisolated extension WireSnapshot: SwiftProtobuf.Message, SwiftProtobuf._Messag
     if !self.room.isEmpty {
       try visitor.visitSingularStringField(value: self.room, fieldNumber: 2)
     }
-    if !self.board.isEmpty {
-      try visitor.visitSingularStringField(value: self.board, fieldNumber: 3)
+    if !self.document.isEmpty {
+      try visitor.visitSingularStringField(value: self.document, fieldNumber: 3)
     }
     if !self.cut.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.cut, fieldNumber: 4)
@@ -512,17 +516,21 @@ nonisolated extension WireSnapshot: SwiftProtobuf.Message, SwiftProtobuf._Messag
     if self.stateSize != 0 {
       try visitor.visitSingularUInt32Field(value: self.stateSize, fieldNumber: 7)
     }
+    if !self.type.isEmpty {
+      try visitor.visitSingularStringField(value: self.type, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: WireSnapshot, rhs: WireSnapshot) -> Bool {
     if lhs.schemaVersion != rhs.schemaVersion {return false}
     if lhs.room != rhs.room {return false}
-    if lhs.board != rhs.board {return false}
+    if lhs.document != rhs.document {return false}
     if lhs.cut != rhs.cut {return false}
     if lhs.compression != rhs.compression {return false}
     if lhs.state != rhs.state {return false}
     if lhs.stateSize != rhs.stateSize {return false}
+    if lhs.type != rhs.type {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

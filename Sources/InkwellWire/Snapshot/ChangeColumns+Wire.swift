@@ -1,5 +1,4 @@
 import Foundation
-import InkwellBoard
 import InkwellSync
 
 extension ChangeColumns {
@@ -9,7 +8,7 @@ extension ChangeColumns {
     var wire: WireChangeColumns {
         var wire = WireChangeColumns()
         wire.schemaVersion = schemaVersion
-        wire.replicas = replicas.map(\.bytesData)
+        wire.replicas = replicas.map { Data($0.bytes) }
         wire.replicaIndexes = replicaOf
         var lastSeq = [UInt64](repeating: 0, count: replicas.count)
         wire.seqDeltas = zip(replicaOf, seqs).map { replica, seq in
@@ -40,15 +39,15 @@ extension ChangeColumns {
     ///   or repeated replica, a seq of 0 or past ``WireLimits/maximumSeq``, a change too large, or whole
     ///   changes out of order.
     /// - Complexity: O(changes + operations).
-    init(board: BoardID, decoding wire: WireChangeColumns) throws(WireError) {
-        self.init(board: board, schemaVersion: wire.schemaVersion)
+    init(document: String, type: DocumentType, decoding wire: WireChangeColumns) throws(WireError) {
+        self.init(document: document, type: type, schemaVersion: wire.schemaVersion)
         let count = wire.replicaIndexes.count
         guard wire.seqDeltas.count == count, wire.stampDeltas.count == count, wire.operationCounts.count == count,
             wire.wholePositions.count == wire.wholeChanges.count
         else { throw .invalidField("snapshot.columns") }
+        // Any schema: the columns hold operations as bytes, for their type to read or keep.
         if count > 0 {
-            guard schemaVersion <= WireSchema.current else { throw .futureSchema(schemaVersion) }
-            guard hasValidBoard else { throw .invalidField("snapshot.board") }
+            guard hasValidNames else { throw .invalidField("snapshot.document") }
         }
         replicas.reserveCapacity(wire.replicas.count)
         for bytes in wire.replicas {
@@ -85,12 +84,13 @@ extension ChangeColumns {
             guard operationCount <= operationEnds.count - nextOperation else {
                 throw .invalidField("snapshot.columns.operation_counts")
             }
-            var size = ChangeCodec.headerSize(
-                ChangeID(replica: replicas[Int(replica)], seq: seq),
-                stamp: lastStamp,
-                boardBytes: boardBytes,
-                schemaVersion: schemaVersion
-            )
+            var size =
+                ChangeCodec.headerSize(
+                    ChangeID(replica: replicas[Int(replica)], seq: seq),
+                    stamp: lastStamp,
+                    documentBytes: documentBytes,
+                    schemaVersion: schemaVersion
+                ) + (typeName.isEmpty ? 0 : WireWriter.fieldSize(typeName.utf8.count))
             for operation in nextOperation..<nextOperation + operationCount {
                 let bytes = operationEnds[operation] - (operation == 0 ? 0 : operationEnds[operation - 1])
                 size += 1 + WireWriter.varintSize(UInt64(bytes)) + bytes

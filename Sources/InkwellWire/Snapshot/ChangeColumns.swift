@@ -1,9 +1,8 @@
-import InkwellBoard
 import InkwellSync
 
 /// A snapshot's changes held by column, as `ChangeColumns` in `Protos/inkwell/v1/pack.proto` stores them.
 ///
-/// Each change's replica, board, schema, stamp and framing cost about 40 bytes, as much as the
+/// Each change's replica, document, type, schema, stamp and framing cost about 40 bytes, as much as the
 /// operation of a stroke drawn one point per change; by column they cost a byte or two. Held this
 /// way in memory too: decoding a snapshot fills a few arrays instead of making a buffer per change,
 /// and restoring it reads each change's operations where they lie.
@@ -11,10 +10,13 @@ import InkwellSync
 /// A change is laid out by column only when its columns re-encode to its exact bytes; any other is
 /// kept whole, at its place in the order. So ``encodedChanges`` gives back exactly what went in.
 struct ChangeColumns: Sendable {
-    /// The board and schema of every change laid out by column.
-    let board: BoardID
+    /// The document, type and schema of every change laid out by column.
+    let document: String
+    let type: DocumentType
     let schemaVersion: UInt32
-    let boardBytes: Int
+    let documentBytes: Int
+    /// The type as a change writes it: empty for ``DocumentType/unnamed``.
+    let typeName: String
 
     // Set only by `append(_:)` and by decoding (`ChangeColumns+Wire.swift`), which check them.
     /// Each replica once, in the order of its first change.
@@ -33,10 +35,12 @@ struct ChangeColumns: Sendable {
     /// The changes kept whole, each with its place among all the changes (increasing).
     var whole: [(position: Int, bytes: [UInt8])] = []
 
-    init(board: BoardID, schemaVersion: UInt32 = WireSchema.current) {
-        self.board = board
+    init(document: String, type: DocumentType, schemaVersion: UInt32) {
+        self.document = document
+        self.type = type
         self.schemaVersion = schemaVersion
-        self.boardBytes = board.rawValue.utf8.count
+        self.documentBytes = document.utf8.count
+        self.typeName = type == .unnamed ? "" : type.rawValue
     }
 
     /// The number of changes, laid out by column or whole.
@@ -69,17 +73,20 @@ struct ChangeColumns: Sendable {
         if !layOut(bytes) { whole.append((count, bytes)) }
     }
 
-    /// Whether the board's name is one a change may carry.
-    var hasValidBoard: Bool { boardBytes > 0 && boardBytes <= WireLimits.maximumNameBytes }
+    /// Whether the document's name and type are ones a change may carry.
+    var hasValidNames: Bool {
+        documentBytes > 0 && documentBytes <= WireLimits.maximumNameBytes
+            && typeName.utf8.count <= WireLimits.maximumNameBytes
+    }
 
     /// Lays `bytes` out by column if they are a change that ``ChangeCodec/decode(_:)`` accepts, of
-    /// this board and schema, written canonically; else leaves the columns as they were.
+    /// this document, type and schema, written canonically; else leaves the columns as they were.
     ///
     /// Canonical means what ``ChangeCodec/encode(_:)`` writes: fields in order, none at its default
     /// value, every varint as short as it can be. Any other way of writing the same fields takes more
     /// bytes, so a header and operation framing of the canonical sizes are the canonical bytes.
     private mutating func layOut(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count <= WireLimits.maximumChangeBytes, hasValidBoard else { return false }
+        guard bytes.count <= WireLimits.maximumChangeBytes, hasValidNames else { return false }
         var reader = WireReader(bytes)
         guard let replicaBytes = reader.lengthDelimited(1), let replica = ReplicaID(bytes: bytes[replicaBytes]),
             reader.key(2, 0), let seq = reader.varint(), seq >= 1, seq <= WireLimits.maximumSeq
@@ -89,13 +96,14 @@ struct ChangeColumns: Sendable {
             guard let value = reader.fixed64() else { return false }
             stamp = value
         }
-        guard let name = reader.lengthDelimited(4), bytes[name].elementsEqual(board.rawValue.utf8) else { return false }
+        guard let name = reader.lengthDelimited(4), bytes[name].elementsEqual(document.utf8) else { return false }
         if schemaVersion != 0 {
             guard reader.key(5, 0), reader.varint() == UInt64(schemaVersion) else { return false }
         }
         var end = reader.index
         let id = ChangeID(replica: replica, seq: seq)
-        guard end == ChangeCodec.headerSize(id, stamp: stamp, boardBytes: boardBytes, schemaVersion: schemaVersion)
+        guard
+            end == ChangeCodec.headerSize(id, stamp: stamp, documentBytes: documentBytes, schemaVersion: schemaVersion)
         else { return false }
         let before = (operations: operations.count, ends: operationEnds.count)
         while let range = reader.lengthDelimited(6),
@@ -105,6 +113,14 @@ struct ChangeColumns: Sendable {
             operations.append(contentsOf: bytes[range])
             operationEnds.append(operations.count)
             end = range.upperBound
+        }
+        // The type is the snapshot's: written when it has a name, absent when it is unnamed.
+        if !typeName.isEmpty, let range = reader.lengthDelimited(7),
+            range.upperBound == end + WireWriter.fieldSize(range.count), bytes[range].elementsEqual(typeName.utf8)
+        {
+            end = range.upperBound
+        } else if !typeName.isEmpty {
+            end = -1
         }
         guard end == bytes.count else {
             operations.removeSubrange(before.operations...)
@@ -180,18 +196,20 @@ extension ChangeColumns {
                     capacity: ChangeCodec.headerSize(
                         id,
                         stamp: stamp.rawValue,
-                        boardBytes: boardBytes,
+                        documentBytes: documentBytes,
                         schemaVersion: schemaVersion
                     ) + ranges.reduce(0) { $0 + WireWriter.fieldSize($1.count) }
+                        + (typeName.isEmpty ? 0 : WireWriter.fieldSize(typeName.utf8.count))
                 )
                 ChangeCodec.writeHeader(
                     id,
                     stamp: stamp.rawValue,
-                    board: board.rawValue,
+                    document: document,
                     schemaVersion: schemaVersion,
                     to: &wire
                 )
                 for range in ranges { wire.field(6, operations[range]) }
+                if !typeName.isEmpty { wire.field(7, typeName.utf8) }
                 changes.append(wire.bytes)
             }
         }
@@ -202,7 +220,7 @@ extension ChangeColumns {
     ///
     /// - Throws: ``WireError`` for a change kept whole that does not decode (nothing laid out by
     ///   column can fail: its columns were checked when they were decoded).
-    func forEachChange(_ body: (BoardChange) -> Void) throws(WireError) {
+    func forEachChange(_ body: (EncodedChange) -> Void) throws(WireError) {
         try forEach { (item, operations) throws(WireError) in
             switch item {
             case .whole(let bytes):
@@ -212,9 +230,11 @@ extension ChangeColumns {
                     Change(
                         id: id,
                         stamp: stamp,
-                        payload: BoardEdit(
-                            board: board,
-                            operations: ChangeCodec.operations(ranges, of: operations, in: id)
+                        payload: EncodedEdit(
+                            document: document,
+                            type: type,
+                            schemaVersion: schemaVersion,
+                            operations: ranges.map { operations[$0] }
                         )
                     )
                 )

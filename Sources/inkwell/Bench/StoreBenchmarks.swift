@@ -40,24 +40,25 @@ struct StoreBenchmarks {
         }
         // Cold open: the latest snapshot and the changes after it, decoded and applied.
         let snapshotted = changes.count * 9 / 10
-        let snapshot = BoardSnapshot(room: "bench", board: "bench", changes: Array(changes.prefix(snapshotted)))
+        let snapshot = DocumentSnapshot(room: "bench", document: "bench", changes: Array(changes.prefix(snapshotted)))
         try! batched.writeSnapshot(
             StoredSnapshot(
                 room: "bench",
-                board: "bench",
+                document: "bench",
                 cut: snapshot.cut,
                 schemaVersion: WireSchema.current,
                 bytes: snapshot.encoded()
             )
         )
         let open = medianSeconds(runs: runs) {
-            let contents = try! batched.coldOpen(room: "bench", board: "bench")
-            let board = try! BoardSnapshot(decoding: contents.snapshot!.bytes).restore(
+            let contents = try! batched.coldOpen(room: "bench", document: "bench")
+            let board = try! DocumentSnapshot(decoding: contents.snapshot!.bytes).restore(
+                as: BoardState.self,
                 adding: contents.tail.map(\.payload)
             )
             precondition(board.visibleStrokeCount == changes.count)
         }
-        let read = medianSeconds(runs: runs) { blackHole(try! batched.coldOpen(room: "bench", board: "bench")) }
+        let read = medianSeconds(runs: runs) { blackHole(try! batched.coldOpen(room: "bench", document: "bench")) }
         let diskBytes =
             (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("batched.sqlite").path)[
                 .size
@@ -85,8 +86,8 @@ struct StoreBenchmarks {
             id: change.id,
             stamp: change.stamp,
             room: "bench",
-            board: change.payload.board.rawValue,
-            schemaVersion: WireSchema.current,
+            document: change.payload.board.rawValue,
+            schemaVersion: BoardEdit.schemaVersion,
             payload: ChangeCodec.encode(change),
             entities: [StrokeID(change: change.id).description]
         )

@@ -123,13 +123,13 @@ extension WireBenchmarks {
     func coldOpen() -> [Figure] {
         var writer = ChangeWriter(seed: 8)
         let changes = (0..<size(10_000)).map { _ in writer.change([writer.randomStroke(points: 50, grid: true)]) }
-        let snapshot = BoardSnapshot(room: "bench", board: "bench", changes: changes).encoded()
+        let snapshot = DocumentSnapshot(room: "bench", document: "bench", changes: changes).encoded()
         let open = medianSeconds(runs: runs) {
-            blackHole(try! BoardSnapshot(decoding: snapshot).restore())
+            blackHole(try! DocumentSnapshot(decoding: snapshot).restore(as: BoardState.self))
         }
         returnFreedMemory()
         let before = residentBytes()
-        let board = try! BoardSnapshot(decoding: snapshot).restore()
+        let board = try! DocumentSnapshot(decoding: snapshot).restore(as: BoardState.self)
         returnFreedMemory()
         let after = residentBytes()
         blackHole(board)

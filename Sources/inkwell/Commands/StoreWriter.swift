@@ -54,7 +54,7 @@ extension Inkwell {
                     id: ChangeID(replica: store.replica, seq: seq),
                     stamp: clock.next(wallMilliseconds: wall),
                     room: "durability",
-                    board: "board-\(seq % 3)",
+                    document: "board-\(seq % 3)",
                     schemaVersion: 1,
                     payload: Self.payload(seq: seq, size: size),
                     entities: ["stroke-\(seq)"]
@@ -82,7 +82,7 @@ extension Inkwell {
             }
             print("integrity ok")
             for board in 0..<3 {
-                for change in try store.changes(room: "durability", board: "board-\(board)") {
+                for change in try store.changes(room: "durability", document: "board-\(board)") {
                     guard change.payload == payload(seq: change.id.seq, size: change.payload.count) else {
                         throw ValidationError("payload of \(change.id) differs from what was written")
                     }

@@ -8,7 +8,7 @@ import InkwellTesting
 /// The board as a store holds it: what every replica must agree on.
 func boardState(_ store: Store, room: String, board: String = "main") throws -> BoardState {
     var state = BoardState(board: BoardID(board))
-    for change in try store.changes(room: room, board: board) { state.apply(try change.boardChange()) }
+    for change in try store.changes(room: room, document: board) { state.apply(try change.decoded(as: BoardEdit.self)) }
     return state
 }
 

@@ -45,8 +45,8 @@ struct EndToEndTests {
                 try await early.waitUntilSynced(timeout: .seconds(60))
                 try await onTime.waitUntilSynced(timeout: .seconds(60))
                 try await eventually("both stores hold every change") {
-                    try early.store.changes(room: Self.room, board: "main").count == recorded.count
-                        && onTime.store.changes(room: Self.room, board: "main").count == recorded.count
+                    try early.store.changes(room: Self.room, document: "main").count == recorded.count
+                        && onTime.store.changes(room: Self.room, document: "main").count == recorded.count
                 }
             }
             let lead = SyncProtocol.maximumStampLeadMilliseconds
@@ -97,8 +97,8 @@ struct EndToEndTests {
                 }
                 var total = recorded.values.map(\.count).reduce(0, +)
                 try await eventually("both stores hold every change") {
-                    try alice.store.changes(room: Self.room, board: "main").count == total
-                        && bob.store.changes(room: Self.room, board: "main").count == total
+                    try alice.store.changes(room: Self.room, document: "main").count == total
+                        && bob.store.changes(room: Self.room, document: "main").count == total
                 }
                 // Then each edits the other's strokes.
                 for change in recorded["alice"]!.shuffled(using: &random).prefix(30) {
@@ -114,8 +114,8 @@ struct EndToEndTests {
                 }
                 total = recorded.values.map(\.count).reduce(0, +)
                 try await eventually("both stores hold the edits too") {
-                    try alice.store.changes(room: Self.room, board: "main").count == total
-                        && bob.store.changes(room: Self.room, board: "main").count == total
+                    try alice.store.changes(room: Self.room, document: "main").count == total
+                        && bob.store.changes(room: Self.room, document: "main").count == total
                 }
                 try await alice.waitUntilSynced(timeout: .seconds(60))
                 try await bob.waitUntilSynced(timeout: .seconds(60))
@@ -184,7 +184,7 @@ struct EndToEndTests {
                 try await whileRunning([newcomer]) {
                     try await newcomer.join(Self.room)
                     try await eventually("the newcomer holds every change") {
-                        try newcomer.store.changes(room: Self.room, board: "main").count == recorded.count
+                        try newcomer.store.changes(room: Self.room, document: "main").count == recorded.count
                     }
                     try await newcomer.waitUntilSynced(timeout: .seconds(60))
                 }
@@ -227,7 +227,7 @@ struct EndToEndTests {
                 )
                 try await whileRunning([reader]) {
                     try await eventually("the reader holds every change") {
-                        try reader.store.changes(room: Self.room, board: "main").count == count
+                        try reader.store.changes(room: Self.room, document: "main").count == count
                     }
                     try await reader.waitUntilSynced(timeout: .seconds(60))
                 }

@@ -36,7 +36,7 @@ func queuedChange(
         id: ChangeID(replica: replica, seq: seq),
         stamp: Stamp(wallMilliseconds: 1_800_000_000_000 + seq),
         room: room,
-        board: "main",
+        document: "main",
         schemaVersion: WireSchema.current,
         payload: randomBytes(payloadBytes, using: &random)
     )

@@ -21,7 +21,7 @@ func change(
         id: ChangeID(replica: replica, seq: seq),
         stamp: Stamp(wallMilliseconds: wall ?? 1_000 + seq * 10 + replica.low % 10),
         room: room,
-        board: board,
+        document: board,
         schemaVersion: 1,
         payload: payload ?? Array("\(replica.shortDescription):\(seq)".utf8),
         entities: entities ?? ["stroke-\(replica.shortDescription)-\(seq)"]

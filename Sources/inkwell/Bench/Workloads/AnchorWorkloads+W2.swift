@@ -23,12 +23,12 @@ extension AnchorWorkloads {
         }
         let encode = bestSeconds(runs: runs, setup: {}) { _ in blackHole(first.snapshot()) }
         let snapshot = first.snapshot()
-        let decode = bestSeconds(runs: runs, setup: {}) { _ in blackHole(try! BoardSnapshot(decoding: snapshot)) }
+        let decode = bestSeconds(runs: runs, setup: {}) { _ in blackHole(try! DocumentSnapshot(decoding: snapshot)) }
         let open = bestSeconds(runs: runs, setup: {}) { _ in
-            let board = try! BoardSnapshot(decoding: snapshot).restore()
+            let board = try! DocumentSnapshot(decoding: snapshot).restore(as: BoardState.self)
             precondition(Self.pointCount(board) == points)
         }
-        let restored = try! BoardSnapshot(decoding: snapshot).restore()
+        let restored = try! DocumentSnapshot(decoding: snapshot).restore(as: BoardState.self)
         for (index, stroke) in strokes.enumerated() where index % max(1, strokes.count / 20) == 0 {
             let drawn = restored.drawingStroke(first.stroke(seq: UInt64(index + 1)))!
             precondition(drawn.points == stroke.points && drawn.colour == stroke.style.colour)
@@ -39,7 +39,7 @@ extension AnchorWorkloads {
         let wireEncode = bestSeconds(runs: runs, setup: {}) { _ in blackHole(first.snapshot(compression: .deflate)) }
         let wire = first.snapshot(compression: .deflate)
         let wireOpen = bestSeconds(runs: runs, setup: {}) { _ in
-            precondition(Self.pointCount(try! BoardSnapshot(decoding: wire).restore()) == points)
+            precondition(Self.pointCount(try! DocumentSnapshot(decoding: wire).restore(as: BoardState.self)) == points)
         }
         let perPoint = Double(points)
         return [
@@ -75,15 +75,16 @@ extension AnchorWorkloads {
         try! store.writeSnapshot(
             StoredSnapshot(
                 room: "bench",
-                board: replica.board.board.rawValue,
+                document: replica.board.board.rawValue,
                 cut: replica.log.frontierCut,
                 schemaVersion: WireSchema.current,
                 bytes: snapshot
             )
         )
         return bestSeconds(runs: runs, setup: {}) { _ in
-            let contents = try! store.coldOpen(room: "bench", board: replica.board.board.rawValue)
-            let board = try! BoardSnapshot(decoding: contents.snapshot!.bytes).restore(
+            let contents = try! store.coldOpen(room: "bench", document: replica.board.board.rawValue)
+            let board = try! DocumentSnapshot(decoding: contents.snapshot!.bytes).restore(
+                as: BoardState.self,
                 adding: contents.tail.map(\.payload)
             )
             precondition(Self.pointCount(board) == points)

@@ -19,7 +19,7 @@ extension AnchorWorkloads {
         var random = SplitMix64(seed: 13)
         var origin = BenchReplica(random: &random)
         for stroke in base { origin.commit([stroke.addition]) }
-        let snapshot = try! BoardSnapshot(decoding: origin.snapshot())
+        let snapshot = try! DocumentSnapshot(decoding: origin.snapshot())
 
         var merge = Double.infinity
         var edit = Double.infinity

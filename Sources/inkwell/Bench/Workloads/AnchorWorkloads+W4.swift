@@ -60,7 +60,7 @@ extension AnchorWorkloads {
                     for pack in stored { try! fresh.receive(pack: pack) }
                     board = fresh.board
                 default:
-                    board = try! BoardSnapshot(decoding: payload).restore()
+                    board = try! DocumentSnapshot(decoding: payload).restore(as: BoardState.self)
                 }
                 let applied = clock.now
                 precondition(Self.pointCount(board) == points)

@@ -22,8 +22,8 @@ struct BenchReplica {
     }
 
     /// A new device holding the changes of `snapshot`: what a fork of a board starts from.
-    init(random: inout SplitMix64, restoring snapshot: BoardSnapshot) throws {
-        self.init(random: &random, board: snapshot.board)
+    init(random: inout SplitMix64, restoring snapshot: DocumentSnapshot) throws {
+        self.init(random: &random, board: BoardID(snapshot.document))
         for bytes in snapshot.changes { try receive(change: bytes) }
     }
 
@@ -64,7 +64,7 @@ struct BenchReplica {
 
     /// Decodes, applies and logs a change; returns its stamp.
     private mutating func take(change bytes: [UInt8]) throws -> Stamp {
-        let change = try ChangeCodec.decode(bytes)
+        let change = try ChangeCodec.decode(bytes, as: BoardEdit.self)
         board.apply(change)
         try log.insert(Change(id: change.id, stamp: change.stamp, payload: bytes))
         return change.stamp
@@ -86,8 +86,15 @@ struct BenchReplica {
     /// The board's snapshot: every logged change, with the cut, compressed as a snapshot stored on the
     /// device is unless told otherwise (``PackCodec/Compression/snapshot``).
     func snapshot(room: String = "bench", compression: PackCodec.Compression = .snapshot) -> [UInt8] {
-        BoardSnapshot(room: room, board: board.board, cut: log.frontierCut, changes: log.inOrder.map(\.payload))
-            .encoded(compression: compression)
+        DocumentSnapshot(
+            room: room,
+            document: board.board.rawValue,
+            type: BoardEdit.documentType,
+            schemaVersion: BoardEdit.schemaVersion,
+            cut: log.frontierCut,
+            changes: log.inOrder.map(\.payload)
+        )
+        .encoded(compression: compression)
     }
 
     /// The stroke added by this replica's change `seq` (each added stroke is its change's only operation).

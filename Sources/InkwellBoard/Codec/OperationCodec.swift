@@ -1,5 +1,4 @@
 import Foundation
-import InkwellBoard
 import InkwellGeometry
 import InkwellSync
 import SwiftProtobuf
@@ -66,7 +65,7 @@ enum OperationCodec {
         return .unknown(kind: firstFieldNumber(bytes), bytes: bytes)
     }
 
-    private static func decode(_ wire: WireOperation, in change: ChangeID) throws(WireError) -> BoardOperation? {
+    private static func decode(_ wire: WireOperation, in change: ChangeID) throws(BoardCodecError) -> BoardOperation? {
         switch wire.kind {
         case .addStroke(let add):
             let (points, pressures) = try decode(add.points)
@@ -116,7 +115,7 @@ enum OperationCodec {
         return reference
     }
 
-    static func decode(_ reference: WireStrokeRef, in change: ChangeID) throws(WireError) -> StrokeID {
+    static func decode(_ reference: WireStrokeRef, in change: ChangeID) throws(BoardCodecError) -> StrokeID {
         let replica: ReplicaID
         if reference.replica.isEmpty {
             replica = change.replica
@@ -147,11 +146,11 @@ enum OperationCodec {
         return wire
     }
 
-    static func decode(_ wire: WirePoints) throws(WireError) -> ([Point], [Float]?) {
+    static func decode(_ wire: WirePoints) throws(BoardCodecError) -> ([Point], [Float]?) {
         let points: [Point]
         if wire.scale == 0 {
             guard wire.raw.count.isMultiple(of: 2) else { throw .invalidField("points.raw") }
-            guard wire.raw.count / 2 <= WireLimits.maximumPointsPerOperation else { throw .tooLarge("points") }
+            guard wire.raw.count / 2 <= BoardLimits.maximumPointsPerOperation else { throw .tooLarge("points") }
             points = stride(from: 0, to: wire.raw.count, by: 2).map { Point(wire.raw[$0], wire.raw[$0 + 1]) }
         } else {
             points = try PointCodec.points(fromResiduals: wire.residuals, scale: wire.scale)

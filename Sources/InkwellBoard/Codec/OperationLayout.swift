@@ -1,4 +1,3 @@
-import InkwellBoard
 import InkwellGeometry
 import InkwellSync
 

@@ -1,23 +1,23 @@
 import CompressNIO
 import Foundation
-public import InkwellBoard
 public import InkwellSync
 import NIOCore
 import SwiftProtobuf
 
-/// A board's state as the changes it contains, with their cut: what a cold open starts from.
+/// A document's state as the changes it contains, with their cut: what a cold open starts from.
 ///
 /// It holds the changes themselves, not a summary of them, so nothing is lost: undo of a change
 /// inside it still works, and the state it restores is exactly the state those changes make. They
 /// are held, and stored, by column (``ChangeColumns``), where what repeats from change to change
 /// costs almost nothing.
-public struct BoardSnapshot: Sendable {
+public struct DocumentSnapshot: Sendable {
     /// The snapshot schema this code writes: 2, changes by column (1 held them as a pack body, and
     /// is still read). A snapshot of a newer schema is refused, never taken for an empty one.
     public static let schemaVersion: UInt32 = 2
 
     public var room: String
-    public let board: BoardID
+    public let document: String
+    public let type: DocumentType
     public var cut: Cut
     var columns: ChangeColumns
 
@@ -29,34 +29,71 @@ public struct BoardSnapshot: Sendable {
     /// The number of changes inside.
     public var changeCount: Int { columns.count }
 
-    public init(room: String, board: BoardID, cut: Cut, changes: [[UInt8]]) {
-        self.init(room: room, board: board, cut: cut, columns: ChangeColumns(board: board))
-        columns.append(contentsOf: changes)
+    /// A snapshot of encoded changes of `document`: those of `type` written in `schemaVersion` are
+    /// laid out by column, any other is kept whole.
+    public init(
+        room: String,
+        document: String,
+        type: DocumentType,
+        schemaVersion: UInt32,
+        cut: Cut,
+        changes: [[UInt8]]
+    ) {
+        let columns = ChangeColumns(document: document, type: type, schemaVersion: schemaVersion)
+        self.init(room: room, cut: cut, columns: columns)
+        self.columns.append(contentsOf: changes)
     }
 
-    init(room: String, board: BoardID, cut: Cut, columns: ChangeColumns) {
+    init(room: String, cut: Cut, columns: ChangeColumns) {
         self.room = room
-        self.board = board
+        self.document = columns.document
+        self.type = columns.type
         self.cut = cut
         self.columns = columns
     }
 
-    /// The snapshot of everything `log` holds for a board.
-    public init(room: String, board: BoardID, changes: [BoardChange]) {
+    /// The snapshot of `changes`, all of one document, its cut theirs.
+    public init<Edit: DocumentEdit>(room: String, document: String, changes: [Change<Edit>]) {
         var cut = Cut()
         for change in changes.sorted(by: { $0.id < $1.id }) { cut.include(change.id, change.stamp) }
-        self.init(room: room, board: board, cut: cut, changes: changes.map(ChangeCodec.encode))
+        self.init(
+            room: room,
+            document: document,
+            type: Edit.documentType,
+            schemaVersion: Edit.schemaVersion,
+            cut: cut,
+            changes: changes.map { ChangeCodec.encode($0) }
+        )
     }
 
-    /// The board these changes make, with `tail` (changes after the snapshot) applied on top.
+    /// Calls `body` on every change inside, in order, its operations as bytes.
+    ///
+    /// - Throws: ``WireError`` for a change kept whole that does not decode.
+    /// - Complexity: O(changes + operations): changes laid out by column are read where they lie.
+    public func forEachChange(_ body: (EncodedChange) -> Void) throws(WireError) {
+        try columns.forEachChange(body)
+    }
+
+    /// The document these changes make, with `tail` (changes after the snapshot) applied on top, in
+    /// one batch. Changes of another type, or of a schema newer than the document reads, are left out
+    /// here and stay stored, for a version that reads them.
     ///
     /// - Complexity: O(size of the changes).
-    public func restore(adding tail: [[UInt8]] = []) throws(WireError) -> BoardState {
-        var state = BoardState(board: board)
-        state.reserveCapacity(changes: changeCount + tail.count)
-        try columns.forEachChange { state.apply($0) }
-        for bytes in tail { state.apply(try ChangeCodec.decode(bytes)) }
-        return state
+    public func restore<Document: ReplicatedDocument>(
+        as _: Document.Type,
+        adding tail: [[UInt8]] = []
+    ) throws(WireError) -> Document {
+        var changes: [Change<Document.Edit>] = []
+        changes.reserveCapacity(changeCount + tail.count)
+        try forEachChange { change in
+            if let typed = change.decoded(as: Document.Edit.self) { changes.append(typed) }
+        }
+        for bytes in tail {
+            if let typed = try ChangeCodec.decode(bytes).decoded(as: Document.Edit.self) { changes.append(typed) }
+        }
+        var document = Document(document: self.document)
+        _ = document.apply(contentsOf: changes)
+        return document
     }
 
     /// The snapshot's bytes, compressed as a snapshot stored on the device is unless told otherwise
@@ -67,10 +104,11 @@ public struct BoardSnapshot: Sendable {
         var wire = WireSnapshot()
         wire.schemaVersion = Self.schemaVersion
         wire.room = room
-        wire.board = board.rawValue
+        wire.document = document
+        wire.type = type == .unnamed ? "" : type.rawValue
         wire.cut = cut.vector.entries.keys.sorted().map { replica in
             var entry = WireCutEntry()
-            entry.replica = replica.bytesData
+            entry.replica = Data(replica.bytes)
             entry.seq = cut.vector[replica]
             entry.stamp = cut.stamps[replica]!.rawValue
             return entry
@@ -104,10 +142,19 @@ public struct BoardSnapshot: Sendable {
         envelope.body = wire.state
         envelope.bodySize = wire.stateSize
         let state = try PackCodec.inflate(envelope)
-        let board = BoardID(wire.board)
+        guard wire.type.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("snapshot.type") }
+        let type = wire.type.isEmpty ? DocumentType.unnamed : DocumentType(wire.type)
         guard wire.schemaVersion >= 2 else {
+            // Schema 1 held whiteboard changes of schema 1 as a pack body.
             let body = try PackCodec.entries(ofBody: state, "snapshot state")
-            self.init(room: wire.room, board: board, cut: cut, changes: body.map(\.change))
+            self.init(
+                room: wire.room,
+                document: wire.document,
+                type: type,
+                schemaVersion: 1,
+                cut: cut,
+                changes: body.map(\.change)
+            )
             return
         }
         let columns: WireChangeColumns
@@ -116,16 +163,20 @@ public struct BoardSnapshot: Sendable {
         } catch {
             throw .malformed("snapshot state")
         }
-        self.init(room: wire.room, board: board, cut: cut, columns: try ChangeColumns(board: board, decoding: columns))
+        self.init(
+            room: wire.room,
+            cut: cut,
+            columns: try ChangeColumns(document: wire.document, type: type, decoding: columns)
+        )
     }
 }
 
-extension BoardSnapshot {
+extension DocumentSnapshot {
     /// This snapshot with more changes inside it and its cut moved to `cut`.
     ///
-    /// The caller guarantees that every change of the board inside `cut` is either already in the
+    /// The caller guarantees that every change of the document inside `cut` is either already in the
     /// snapshot or among `changes`: true when `cut` is the room's contiguous frontier.
-    public func extended(with changes: [[UInt8]], to cut: Cut) -> BoardSnapshot {
+    public func extended(with changes: [[UInt8]], to cut: Cut) -> DocumentSnapshot {
         var extended = self
         extended.cut = self.cut.merged(with: cut)
         extended.columns.append(contentsOf: changes)

@@ -79,9 +79,9 @@ enum PointCodec {
     }
 
     /// Rebuilds points from residuals, rejecting anything that overflows or leaves the board.
-    static func points(fromResiduals residuals: [Int64], scale: UInt32) throws(WireError) -> [Point] {
+    static func points(fromResiduals residuals: [Int64], scale: UInt32) throws(BoardCodecError) -> [Point] {
         guard residuals.count.isMultiple(of: 2) else { throw .invalidField("points.residuals") }
-        guard residuals.count / 2 <= WireLimits.maximumPointsPerOperation else { throw .tooLarge("points") }
+        guard residuals.count / 2 <= BoardLimits.maximumPointsPerOperation else { throw .tooLarge("points") }
         guard scale.nonzeroBitCount == 1, scale <= scales.last! else { throw .invalidField("points.scale") }
         let factor = Double(scale)
         var points: [Point] = []
@@ -119,13 +119,13 @@ enum PointCodec {
     /// The board's limit on coordinates.
     static let maximumCoordinate = 1e9
 
-    private static func add(_ a: Int64, _ b: Int64) throws(WireError) -> Int64 {
+    private static func add(_ a: Int64, _ b: Int64) throws(BoardCodecError) -> Int64 {
         let (sum, overflow) = a.addingReportingOverflow(b)
         guard !overflow else { throw .invalidField("points.residuals") }
         return sum
     }
 
-    private static func predict(_ previous: Int64, _ beforePrevious: Int64) throws(WireError) -> Int64 {
+    private static func predict(_ previous: Int64, _ beforePrevious: Int64) throws(BoardCodecError) -> Int64 {
         let (double, overflow) = previous.multipliedReportingOverflow(by: 2)
         guard !overflow else { throw .invalidField("points.residuals") }
         let (prediction, overflow2) = double.subtractingReportingOverflow(beforePrevious)

@@ -5,14 +5,17 @@ import SwiftProtobuf
 /// `Points` message, the same bytes a change holds for the same points, so a stroke costs a few bytes
 /// a point while it is live too.
 public enum InkCodec {
+    /// The most bytes of ink this reads: a presence frame's limit.
+    public static let maximumBytes = 64 << 10
+
     /// `points` (and their pressures, in 0…1) as an encoded `Points` message.
     public static func encode(_ points: [Point], pressures: [Float]? = nil) -> [UInt8] {
         try! OperationCodec.encode(points, pressures).serializedBytes()
     }
 
     /// The points and pressures of an encoded `Points` message, checked as a change's are.
-    public static func decode(_ bytes: [UInt8]) throws(WireError) -> (points: [Point], pressures: [Float]?) {
-        guard bytes.count <= SyncProtocol.maximumPresenceBytes else { throw .tooLarge("presence.ink") }
+    public static func decode(_ bytes: [UInt8]) throws(BoardCodecError) -> (points: [Point], pressures: [Float]?) {
+        guard bytes.count <= InkCodec.maximumBytes else { throw .tooLarge("presence.ink") }
         let wire: WirePoints
         do {
             wire = try WirePoints(serializedBytes: bytes)

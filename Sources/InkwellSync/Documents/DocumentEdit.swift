@@ -1,0 +1,29 @@
+/// What one change does to one document of a type: the payload an app gives the engine.
+///
+/// A document type plugs into the engine by saying how its operations are written as bytes and read
+/// back. Reading never fails: an operation this version cannot read (a newer kind, content out of
+/// range) is kept as it came, ignored by the state and written back unchanged, so a change stays whole
+/// and its timeline has no gap.
+public protocol DocumentEdit: Hashable, Sendable {
+    /// The type every change of this payload carries.
+    static var documentType: DocumentType { get }
+    /// The schema this code writes. A change of a newer schema is kept aside until an upgrade reads it.
+    static var schemaVersion: UInt32 { get }
+
+    /// The document of its type the change belongs to (a board of a room, a day of a log …).
+    var document: String { get }
+
+    /// Each operation's bytes, for the change `change`.
+    func encodedOperations(in change: ChangeID) -> [[UInt8]]
+
+    /// The payload of the change `change` of `document`, from its operations' bytes.
+    init(document: String, operations: [ArraySlice<UInt8>], in change: ChangeID)
+
+    /// The entities the change touches, named as the type names them: the store keeps them beside the
+    /// change so an app can redraw, or query, only what a change touched.
+    func entities(in change: ChangeID) -> [String]
+}
+
+extension DocumentEdit {
+    public func entities(in change: ChangeID) -> [String] { [] }
+}
