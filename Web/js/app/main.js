@@ -13,7 +13,12 @@
  *       viewport,        // the Viewport (read it; moving it needs inkwell.requestFrame() after)
  *       requestFrame(),  // asks for a frame
  *       exportSVG(),     // the SVG export as text
+ *       review(),        // changes held for review: {count, authors (names as shown), text, previewing}
+ *       shownHash(),     // the hash of the board on screen: the live one, or the preview with held changes
  *     }
+ *
+ * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
+ * (default 30 s; 0 holds every catch-up after the first, for tests).
  *
  * `window.inkwellReady` is a promise for the same handle (rejected if the board cannot open).
  */
@@ -37,6 +42,8 @@ import { Viewport } from './viewport.js';
 import { boardSVG } from './export-svg.js';
 import { download, exportFilename, pngBlob, svgBlob } from './export.js';
 import { keepPageOffline } from './offline.js';
+import { KnownPeople, ReviewBanner, reviewSummary } from './review.js';
+import { loadPaused, reviewAfterFrom, savePaused } from './sharing.js';
 
 /**
  * What tools get to work with.
@@ -80,7 +87,14 @@ async function start() {
   viewport.resize(surface.clientWidth, surface.clientHeight);
 
   const { openSession } = await import('../sync/session.js');
-  const session = await openSession({ room, serverURL: location.origin, name: identity.name, colour: identity.colour });
+  const session = await openSession({
+    room,
+    serverURL: location.origin,
+    name: identity.name,
+    colour: identity.colour,
+    paused: loadPaused(storage, room),
+    reviewAfter: reviewAfterFrom(location.search),
+  });
   const board = session.board;
 
   const scene = new Scene(board);
@@ -93,7 +107,15 @@ async function start() {
   });
   new ResizeObserver(() => renderer.resize(surface.clientWidth, surface.clientHeight)).observe(surface);
   renderer.resize(surface.clientWidth, surface.clientHeight);
-  session.addEventListener('change', (event) => renderer.noteDelta(event.detail.delta));
+  /**
+   * The board shown instead of the live one while previewing held changes (null: the live board). It
+   * takes every change the live board takes, so drawing during a preview shows at once.
+   * @type {import('../model/board.js').Board | null}
+   */
+  let preview = null;
+  session.addEventListener('change', (event) => {
+    renderer.noteDelta(preview === null ? event.detail.delta : preview.applyAll(event.detail.changes));
+  });
   // Packs that failed verification were kept aside, not drawn: worth a line for whoever looks.
   session.addEventListener('refused', (event) => {
     console.warn(`inkwell: kept aside received packs that failed verification: ${event.detail.reasons.join(', ')}`);
@@ -168,9 +190,12 @@ async function start() {
       people.render();
     },
   });
+  const known = new KnownPeople(storage);
   session.addEventListener('presence', (event) => {
     presence.update(event.detail.device, event.detail.peer);
     people.render();
+    // A name learnt (or changed) may name an author of held changes.
+    if (event.detail.peer !== null && known.remember(event.detail.device, event.detail.peer)) showReview();
   });
   presence.refresh();
 
@@ -178,9 +203,55 @@ async function start() {
     button: byId('sync'),
     panel: byId('sync-panel'),
     context: () => ({ room, device: session.device, peers: session.peers.size, online: navigator.onLine }),
+    toggle: byId('sharing'),
+    onToggle(pause) {
+      if (pause) session.pause();
+      else session.resume();
+      savePaused(storage, room, session.paused);
+      showNotice(pause ? 'Sharing paused: your changes stay on this device until you resume' : 'Sharing resumed');
+    },
   });
   indicator.show(session.status);
   session.addEventListener('status', (event) => indicator.show(event.detail));
+
+  // Changes from others held after time away: the banner, the preview, the merge.
+  const reviewState = () => {
+    const { count, authors } = session.review;
+    const labels = authors.map((author) => known.label(author.replica, session.peers));
+    return { count, authors: labels, text: count > 0 ? reviewSummary(count, labels) : '', previewing: preview !== null };
+  };
+  const banner = new ReviewBanner({
+    element: byId('review'),
+    onShow: () => setPreview(preview === null),
+    onMerge() {
+      setPreview(false);
+      const merged = session.mergeHeld();
+      if (merged > 0) showNotice(`Merged ${merged} ${merged === 1 ? 'change' : 'changes'} into the board`);
+    },
+  });
+  function showReview() {
+    const { count, authors, previewing } = reviewState();
+    banner.render({ count, labels: authors, previewing });
+  }
+  /** Shows the board with the held changes merged (a preview), or the live board again. */
+  function setPreview(on) {
+    if (on && session.review.count === 0) on = false;
+    if (on === (preview !== null)) return;
+    currentTool().cancel();
+    preview = on ? session.previewBoard() : null;
+    scene.board = preview ?? board;
+    renderer.noteDelta({ strokes: new Set(), reordered: false, everything: true });
+    surface.classList.toggle('previewing', on);
+    showReview();
+  }
+  session.addEventListener('review', () => {
+    if (preview !== null) {
+      if (session.review.count === 0) setPreview(false);
+      else renderer.noteDelta(preview.applyAll(session.heldChanges()));
+    }
+    showReview();
+  });
+  showReview();
 
   const toolbar = new Toolbar(byId('toolbar'), { run, setColour, setWidth }, { mac });
   const showSettings = () => {
@@ -225,7 +296,8 @@ async function start() {
 
   async function exportAs(kind) {
     try {
-      const blob = kind === 'svg' ? svgBlob(board) : await pngBlob(scene);
+      // The live board, also while previewing held changes: they are not part of it yet.
+      const blob = kind === 'svg' ? svgBlob(board) : await pngBlob(preview === null ? scene : new Scene(board));
       download(blob, exportFilename(room, kind));
     } catch (error) {
       showNotice(`Export failed: ${error?.message ?? error}`, { alert: true });
@@ -317,6 +389,8 @@ async function start() {
     viewport,
     requestFrame: () => renderer.requestFrame(),
     exportSVG: () => boardSVG(board.strokes()),
+    review: reviewState,
+    shownHash: () => scene.board.hash(),
   });
   Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });
   document.documentElement.dataset.ready = 'true';

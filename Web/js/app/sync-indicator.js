@@ -1,6 +1,8 @@
 /**
- * The sync indicator: always says where sync stands (synced, uploading N KB, downloading N KB, offline)
- * and opens the details on click. Tests read `data-state` on `[data-testid="sync-status"]`.
+ * The sync indicator: always says where sync stands (synced, uploading N KB, downloading N KB, offline,
+ * paused with N changes to upload) and how many received changes wait for review, and opens the details
+ * on click. Beside it, the button that pauses and resumes sharing. Tests read `data-state` (and
+ * `data-review`, the number held for review, absent for none) on `[data-testid="sync-status"]`.
  */
 
 import { Popover } from './popover.js';
@@ -10,14 +12,22 @@ import { indicatorFor, statusDetails } from './sync-status.js';
 export class SyncIndicator {
   /**
    * @param {{button: HTMLElement, panel: HTMLElement, context: () => {room: string, device?: string,
-   *   peers: number, online: boolean}}} options
+   *   peers: number, online: boolean}, toggle?: HTMLElement, onToggle?: (pause: boolean) => void}} options
+   *   `toggle`: the pause/resume button, whose click calls `onToggle(true)` to pause, `(false)` to resume
    */
-  constructor({ button, panel, context }) {
+  constructor({ button, panel, context, toggle, onToggle }) {
     this.button = button;
     this.panel = panel;
     this.context = context;
+    this.toggle = toggle ?? null;
+    /** @type {import('./sync-status.js').SessionStatus} */
     this.status = { state: 'connecting', bytesToUpload: 0, bytesToDownload: 0 };
     this.popover = new Popover(button, panel, { onOpen: () => this.#fillDetails() });
+    if (this.toggle !== null && onToggle !== undefined) {
+      // As the other bar buttons: a click does not take the focus from the board (Space keeps panning).
+      this.toggle.addEventListener('mousedown', (e) => e.preventDefault());
+      this.toggle.addEventListener('click', () => onToggle(this.status.paused !== true));
+    }
   }
 
   /** Shows a session status. @param {import('./sync-status.js').SessionStatus} status */
@@ -29,6 +39,9 @@ export class SyncIndicator {
     if (label.textContent !== text) label.textContent = text;
     this.button.setAttribute('aria-label', `Sync: ${text}. Show details`);
     this.button.title = `${text}: click for details`;
+    if (status.held) this.button.dataset.review = String(status.held);
+    else delete this.button.dataset.review;
+    if (this.toggle !== null) showToggle(this.toggle, status.paused === true);
     if (this.popover.open) this.#fillDetails();
   }
 
@@ -44,4 +57,16 @@ export class SyncIndicator {
       list.append(term, detail);
     }
   }
+}
+
+/** The pause button says what it does next: pause sharing, or resume it. */
+function showToggle(toggle, paused) {
+  const label = paused ? 'Resume sharing' : 'Pause sharing';
+  if (toggle.getAttribute('aria-label') === label) return;
+  toggle.setAttribute('aria-label', label);
+  toggle.title = paused ? 'Resume sharing: send your changes and receive the others’' : 'Pause sharing: keep your changes on this device for now';
+  toggle.dataset.paused = String(paused);
+  const text = toggle.querySelector('.label');
+  if (text !== null) text.textContent = paused ? 'Resume' : 'Pause';
+  toggle.querySelector('use')?.setAttribute('href', paused ? '#i-play' : '#i-pause');
 }

@@ -1,10 +1,12 @@
 /**
- * What the sync indicator says for a session status: honest sync (DESIGN §1.5) in a word or two.
+ * What the sync indicator says for a session status: honest sync (DESIGN §1.5) in a word or two, whether
+ * sharing is paused (and how many changes wait for it), and how many received changes wait for review.
  */
 
 /**
- * @typedef {{state: string, bytesToUpload?: number, bytesToDownload?: number, detail?: string}} SessionStatus
- * @typedef {'synced' | 'uploading' | 'downloading' | 'offline'} IndicatorState
+ * @typedef {{state: string, bytesToUpload?: number, bytesToDownload?: number, detail?: string,
+ *   changesToUpload?: number, paused?: boolean, held?: number}} SessionStatus
+ * @typedef {'synced' | 'uploading' | 'downloading' | 'offline' | 'paused'} IndicatorState
  */
 
 /**
@@ -21,14 +23,25 @@ export function formatBytes(bytes) {
 
 /**
  * The indicator's state (the `data-state` tests read) and text. A session still connecting counts as
- * offline: nothing reaches the server yet.
+ * offline: nothing reaches the server yet. Changes held for review add "· N to review" to any state.
  * @param {SessionStatus} status
  * @returns {{state: IndicatorState, text: string}}
  */
 export function indicatorFor(status) {
+  const shown = stateFor(status);
+  const held = status?.held ?? 0;
+  return held > 0 ? { ...shown, text: `${shown.text} · ${held} to review` } : shown;
+}
+
+/** @param {SessionStatus} status @returns {{state: IndicatorState, text: string}} */
+function stateFor(status) {
   const up = status?.bytesToUpload ?? 0;
   const down = status?.bytesToDownload ?? 0;
   switch (status?.state) {
+    case 'paused': {
+      const waiting = status?.changesToUpload ?? 0;
+      return { state: 'paused', text: waiting > 0 ? `Paused · ${waiting} ${waiting === 1 ? 'change' : 'changes'} to upload` : 'Paused' };
+    }
     case 'synced':
       return { state: 'synced', text: 'Synced' };
     case 'uploading':
@@ -53,6 +66,7 @@ export function statusDetails(status, { room, device, peers, online }) {
     ['Status', indicatorFor(status).text],
     ['To upload', formatBytes(status?.bytesToUpload ?? 0)],
     ['To download', formatBytes(status?.bytesToDownload ?? 0)],
+    ...(status?.held ? [['To review', `${status.held} ${status.held === 1 ? 'change' : 'changes'} received`]] : []),
     ['Network', online ? 'online' : 'offline'],
     ['Others here', String(peers)],
     ['Room', room],

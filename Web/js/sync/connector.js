@@ -1,5 +1,6 @@
 // The socket side of a session: opens the WebSocket, reopens it after a jittered exponential backoff
-// (Swift's `SyncClient.run`), stays down while the browser says it is offline, and paces pushes.
+// (Swift's `SyncClient.run`), stays down while the browser says it is offline or the user has paused
+// sharing, and paces pushes.
 //
 // It knows nothing of the protocol: the session hears of each opening, message and close, and decides.
 
@@ -39,16 +40,19 @@ export class Connector {
   #openedAt = 0;
   #welcomed = false;
   #stopped = false;
+  /** The user paused sharing: no connection until `resume`. */
+  #paused = false;
   #onOnline = () => this.#networkCameBack();
   #onOffline = () => this.#networkWentAway();
 
   /**
    * @param {{
    *   url: string, WebSocket: typeof WebSocket, events: ConnectorEvents, network: Network, timers: Timers,
-   *   random: () => number, backoff?: Backoff, stableAfter?: number, pushesPerSecond?: number
-   * }} options `stableAfter`: a connection that lasted this long (ms) resets the backoff
+   *   random: () => number, backoff?: Backoff, stableAfter?: number, pushesPerSecond?: number, paused?: boolean
+   * }} options `stableAfter`: a connection that lasted this long (ms) resets the backoff; `paused`: start
+   *   paused (see `pause`)
    */
-  constructor({ url, WebSocket, events, network, timers, random, backoff = new Backoff(), stableAfter = 10_000, pushesPerSecond = 100 }) {
+  constructor({ url, WebSocket, events, network, timers, random, backoff = new Backoff(), stableAfter = 10_000, pushesPerSecond = 100, paused = false }) {
     this.#url = url;
     this.#WebSocket = WebSocket;
     this.#events = events;
@@ -57,15 +61,41 @@ export class Connector {
     this.#random = random;
     this.#backoff = backoff;
     this.#stableAfter = stableAfter;
+    this.#paused = paused;
     this.#pacer = new PushPacer({ rate: pushesPerSecond, burst: Math.max(pushesPerSecond / 5, 1), now: timers.now() });
     /** Whether the last connection ended before the server welcomed it: the server is out of reach. */
     this.unreachable = false;
   }
 
-  /** Connects now, if the browser is online; and follows the network from now on. */
+  /** Connects now, if the browser is online and sharing is not paused; and follows the network from now on. */
   start() {
     this.#network.addEventListener('online', this.#onOnline);
     this.#network.addEventListener('offline', this.#onOffline);
+    if (this.#network.onLine) this.#connect();
+  }
+
+  /** Whether sharing is paused. */
+  get paused() {
+    return this.#paused;
+  }
+
+  /**
+   * Closes the connection now and opens none until `resume`, whatever the network does: the user paused
+   * sharing. The close is reported at once, as going offline is.
+   */
+  pause() {
+    if (this.#stopped || this.#paused) return;
+    this.#paused = true;
+    this.#cancelRetry();
+    this.#detach('paused');
+  }
+
+  /** Connects again now (if the browser is online), with the backoff reset. */
+  resume() {
+    if (this.#stopped || !this.#paused) return;
+    this.#paused = false;
+    this.#attempts = 0;
+    this.unreachable = false;
     if (this.#network.onLine) this.#connect();
   }
 
@@ -136,7 +166,7 @@ export class Connector {
   }
 
   #connect() {
-    if (this.#stopped || this.#socket !== null) return;
+    if (this.#stopped || this.#paused || this.#socket !== null) return;
     this.#cancelRetry();
     let socket;
     try {
@@ -185,7 +215,7 @@ export class Connector {
   }
 
   #scheduleRetry() {
-    if (this.#stopped || !this.#network.onLine || this.#retry !== null) return;
+    if (this.#stopped || this.#paused || !this.#network.onLine || this.#retry !== null) return;
     const delay = this.#backoff.delay(this.#attempts, this.#random);
     this.#attempts += 1;
     this.#retry = this.#timers.setTimeout(() => {
@@ -206,7 +236,7 @@ export class Connector {
   }
 
   #networkCameBack() {
-    if (this.#stopped) return;
+    if (this.#stopped || this.#paused) return;
     this.#attempts = 0;
     this.unreachable = false;
     this.#connect();

@@ -1,7 +1,7 @@
 // Opening a room from the store: the timeline this page leases, its author resumed, every stored change
-// decoded for the board, the outbox of the leased timelines, the packs still waiting for their acks, and
-// the key that signs each leased timeline's packs. All of it before any network: a reload while offline
-// shows the board.
+// decoded for the board (but those held for review, which come apart), the outbox of the leased timelines,
+// the packs still waiting for their acks, and the key that signs each leased timeline's packs. All of it
+// before any network: a reload while offline shows the board.
 
 import { packSigner } from '../wire/author-key.js';
 import { changeHeader, decodeChange } from '../wire/change.js';
@@ -16,10 +16,13 @@ import { resumeAuthor } from './resume-author.js';
  * @typedef {import('../wire/author-key.js').PackSigner} PackSigner
  * @typedef {{
  *   leases: ReplicaLease[], signers: Map<string, PackSigner>, author: import('../model/author.js').Author,
- *   changes: object[], queue: QueuedChange[], packs: PendingPack[], watermark: number,
- *   ahead: {waiting: number, earliestAhead: number}
- * }} LoadedRoom `signers`: by replica, one for each leased timeline; `ahead`: the changes kept aside for
- *   their stamp that are still ahead of the clock, and the smallest wall time among their stamps
+ *   changes: object[], held: object[], queue: QueuedChange[], packs: PendingPack[], watermark: number,
+ *   ahead: {waiting: number, earliestAhead: number}, own: string[], liveAt: number | null
+ * }} LoadedRoom `signers`: by replica, one for each leased timeline; `changes`: those for the live board;
+ *   `held`: those held for review, in the store's order; `ahead`: the changes kept aside for
+ *   their stamp that are still ahead of the clock, and the smallest wall time among their stamps; `own`:
+ *   every timeline this store made for the room (this browser's, whose changes are never held);
+ *   `liveAt`: the last time a session of the room was live here
  */
 
 /**
@@ -62,6 +65,12 @@ export async function loadRoom(store, room, { board, now }) {
     for (const lease of leases) signers.set(lease.replica, await packSigner(lease.keys));
     const leased = leases.map((lease) => lease.replica);
     const bytes = new Map(contents.changes.map((stored) => [stored.key, stored.bytes]));
+    // Changes of this browser's own timelines are never held: a mark on one is ignored, and it is shown.
+    const timelines = new Set([own.replica, ...contents.replicas.map((record) => record.replica)]);
+    const heldKeys = new Set(contents.held);
+    const changes = [];
+    const held = [];
+    for (const [key, change] of decoded) (heldKeys.has(key) && !timelines.has(change.id.replica) ? held : changes).push(change);
     const queue = contents.outbox
       .filter((entry) => leased.includes(entry.replica) && bytes.has(entry.key))
       .sort((a, b) => leased.indexOf(a.replica) - leased.indexOf(b.replica) || a.seq - b.seq)
@@ -70,11 +79,14 @@ export async function loadRoom(store, room, { board, now }) {
       leases,
       signers,
       author,
-      changes: [...decoded.values()],
+      changes,
+      held,
       queue,
       packs: contents.packs.filter((pack) => leased.includes(pack.replica)),
       watermark: contents.watermark,
       ahead: { waiting: aside.waiting, earliestAhead: aside.earliestAhead },
+      own: [...timelines],
+      liveAt: contents.liveAt ?? null,
     };
   } catch (error) {
     for (const lease of leases) lease.release();

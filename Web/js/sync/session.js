@@ -10,6 +10,17 @@
 // never applied (a `refused` event says so). A change stamped further ahead of the server's time than the
 // protocol's lead waits aside too, neither applied nor witnessed, until a later intake or reconnection
 // finds the clock has caught up.
+//
+// The user may pause sharing: the session then closes its connection and opens none until resumed, so
+// nothing is sent (no push, no presence) and nothing is received, while edits are stored and queued as
+// offline. Closing rather than holding an open connection is the simplest honest choice: the server
+// keeps everything for the catch-up on resume (the watermark says from where), the others see this page
+// leave instead of a presence that hears nothing, and no bytes are spent on packs that would wait.
+//
+// After a gap (offline or paused for `reviewAfter` or more), the catch-up's changes from other people
+// are held for review (catch-up-review.js): stored, witnessed and counted as seen like every received
+// change, so the watermark moves on as usual, but kept off `board` until `mergeHeld`. Each is marked in
+// the store in the same transaction that stores it, so a reload holds them still.
 
 import { Board } from '../model/board.js';
 import { toHex } from '../wire/bytes.js';
@@ -19,6 +30,7 @@ import { encodePack } from '../wire/pack.js';
 import { packId } from '../wire/pack-id.js';
 import { decodeFrame, encodeFrame } from '../wire/sync.js';
 import { Backoff } from './backoff.js';
+import { changeKey, HeldChanges, holdsCatchUp, LIVE_HEARTBEAT, REVIEW_AFTER } from './catch-up-review.js';
 import { Connector } from './connector.js';
 import { SyncError } from './errors.js';
 import { browserNetwork, syncURL } from './network.js';
@@ -46,9 +58,12 @@ import { WriteQueue } from './write-queue.js';
  *   room: string, serverURL: string, name?: string, colour?: number | string, storage?: Store,
  *   WebSocket?: typeof WebSocket, network?: Network, now?: () => number, seed?: number,
  *   backoff?: {minimum?: number, maximum?: number}, maximumPacksInFlight?: number,
- *   packLimits?: {maximumChanges: number, maximumBytes: number}, peerExpiry?: number
- * }} SessionOptions `storage` defaults to IndexedDB and `WebSocket` to the global one; `network` (online
- *   state and events), `now`, `seed` (the backoff's jitter) and the limits are for tests
+ *   packLimits?: {maximumChanges: number, maximumBytes: number}, peerExpiry?: number,
+ *   paused?: boolean, reviewAfter?: number
+ * }} SessionOptions `storage` defaults to IndexedDB and `WebSocket` to the global one; `paused` opens the
+ *   session with sharing paused; `reviewAfter` (ms, default REVIEW_AFTER; Infinity for never) is how long
+ *   away before a catch-up is held for review; `network` (online state and events), `now`, `seed` (the
+ *   backoff's jitter) and the limits are for tests
  */
 
 /** The board every page edits: rooms hold one board for now (DESIGN §6: a room holds one or more). */
@@ -91,8 +106,8 @@ export async function openSession(options) {
 /**
  * A room's sync session. Events: `change` {changes, delta, origin: 'local' | 'remote'}, `presence`
  * {device, peer | null}, `status` (a SyncStatus), `refused` {reasons}: received packs kept aside because
- * they failed verification (one reason each: `badSignature`, `forgedAuthor`, `wrongRoom`, …). Made by
- * `openSession`.
+ * they failed verification (one reason each: `badSignature`, `forgedAuthor`, `wrongRoom`, …), `review`
+ * {count, authors}: the changes held for review, after each change of them. Made by `openSession`.
  */
 export class Session extends EventTarget {
   /** The board, holding every change made here or received. */
@@ -127,7 +142,24 @@ export class Session extends EventTarget {
   #events = Promise.resolve();
   #closed = false;
   /** @type {SyncStatus} */
-  #status = { state: 'offline', bytesToUpload: 0, bytesToDownload: 0, detail: 'opening' };
+  #status = { state: 'offline', bytesToUpload: 0, bytesToDownload: 0, detail: 'opening', changesToUpload: 0, paused: false, held: 0 };
+  /** Every change applied to `board`, in order: what a preview of the held changes starts from. @type {object[]} */
+  #applied = [];
+  /** Received changes kept off the board until the user merges them. */
+  #held = new HeldChanges();
+  /** This browser's timelines of the room: their changes are never held. @type {Set<string>} */
+  #own;
+  #paused;
+  #reviewAfter;
+  /** @type {() => number} */
+  #now;
+  /** The last time the room was live here (connected and caught up); null if never. @type {number | null} */
+  #liveAt;
+  /** Whether the session is live now. */
+  #live = false;
+  /** Whether this connection's catch-up, until it is caught up, is held for review. */
+  #reviewing = false;
+  #heartbeat;
 
   /**
    * Use `openSession`.
@@ -148,6 +180,13 @@ export class Session extends EventTarget {
     this.diagnostics.changesAhead = loaded.ahead.waiting;
     this.#queue = loaded.queue;
     this.board.applyAll(loaded.changes);
+    this.#applied.push(...loaded.changes);
+    for (const change of loaded.held) this.#held.add(change);
+    this.#own = new Set(loaded.own);
+    this.#liveAt = loaded.liveAt;
+    this.#paused = options.paused === true;
+    this.#reviewAfter = options.reviewAfter ?? REVIEW_AFTER;
+    this.#now = options.now ?? (() => Date.now());
     this.#machine = new SyncMachine({
       room: this.#room,
       device: this.#author.replica,
@@ -174,6 +213,7 @@ export class Session extends EventTarget {
       timers: { now: () => performance.now(), setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (t) => clearTimeout(t) },
       random: seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32)),
       backoff: new Backoff(options.backoff),
+      paused: this.#paused,
       // One queue for every socket event, so a frame of a closed connection is handled before the close,
       // and the close before the next connection's hello.
       events: {
@@ -184,6 +224,11 @@ export class Session extends EventTarget {
       },
     });
     this.#connector.start();
+    // While live, the time is noted now and then: a reload after a crash knows how long it was away.
+    this.#heartbeat = setInterval(() => {
+      if (this.#live) this.#noteLive();
+    }, LIVE_HEARTBEAT);
+    this.#heartbeat.unref?.();
     this.#publish();
   }
 
@@ -205,6 +250,19 @@ export class Session extends EventTarget {
   /** What the sync indicator shows now. @returns {SyncStatus} */
   get status() {
     return { ...this.#status };
+  }
+
+  /** Whether the user paused sharing. */
+  get paused() {
+    return this.#paused;
+  }
+
+  /**
+   * The changes held for review: how many, and by whom (one entry per timeline, most changes first).
+   * @returns {{count: number, authors: import('./catch-up-review.js').HeldAuthor[]}}
+   */
+  get review() {
+    return { count: this.#held.size, authors: this.#held.authors() };
   }
 
   /** Whether this user has a change to undo, or an undo to redo, on the board. */
@@ -257,11 +315,75 @@ export class Session extends EventTarget {
   }
 
   /**
+   * Pauses sharing: closes the connection and opens none until `resume`. Edits go on being stored and
+   * queued, as offline; nothing is sent (presence neither) and nothing is received meanwhile.
+   * @throws {SyncError} `closed`
+   */
+  pause() {
+    this.#checkOpen();
+    if (this.#paused) return;
+    this.#paused = true;
+    this.#connector.pause();
+    this.#publish();
+  }
+
+  /**
+   * Resumes sharing: connects now, pushes what waited and catches up (held for review if it was long).
+   * @throws {SyncError} `closed`
+   */
+  resume() {
+    this.#checkOpen();
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#connector.resume();
+    this.#publish();
+  }
+
+  /**
+   * Merges the changes held for review into the board (a `change` event, origin `remote`), and forgets
+   * their marks in the store.
+   * @returns {number} how many changes were merged
+   * @throws {SyncError} `closed`
+   */
+  mergeHeld() {
+    this.#checkOpen();
+    if (this.#held.size === 0) return 0;
+    const held = this.#held.take();
+    const keys = held.map(changeKey);
+    // If this write fails they are held again after a reload: shown twice, never lost.
+    this.#writes.write('merging the changes held for review', () => this.#store.releaseHeld(this.#room, keys));
+    this.#apply(held.filter((change) => !this.board.contains(change.id)), 'remote');
+    this.#emitReview();
+    this.#publish();
+    return held.length;
+  }
+
+  /**
+   * A new board holding what `board` holds and the changes held for review: what merging would show.
+   * It is the caller's to keep up to date (apply later `change` events to it too).
+   * @returns {Board}
+   * - Complexity: O(every change applied so far): build it when asked for, not on each change.
+   */
+  previewBoard() {
+    const board = new Board(BOARD);
+    board.applyAll(this.#applied);
+    board.applyAll(this.#held.changes());
+    return board;
+  }
+
+  /** The changes held for review, oldest first. @returns {object[]} */
+  heldChanges() {
+    return this.#held.changes();
+  }
+
+  /**
    * Closes the connection and stops. Resolves once the store writes asked for so far are done.
    * @returns {Promise<void>}
    */
   async close() {
     if (this.#closed) return this.#writes.drained();
+    clearInterval(this.#heartbeat);
+    if (this.#live) this.#noteLive();
     this.#closed = true;
     this.#connector.stop();
     this.#presence.close();
@@ -277,6 +399,7 @@ export class Session extends EventTarget {
   #record(change) {
     const bytes = encodeChange(change);
     const delta = this.board.apply(change);
+    this.#applied.push(change);
     const stored = storedChange(this.#room, change, bytes, SCHEMA_VERSION);
     this.#queue.push({ key: stored.key, room: this.#room, id: change.id, bytes });
     this.#writes.write('storing a change', () => this.#store.recordLocal(stored), () => this.#unsaved.add(stored.key));
@@ -341,6 +464,8 @@ export class Session extends EventTarget {
     if (frame.type === 'welcome') {
       this.#connector.welcomed();
       this.#clock.learn(frame.serverTime);
+      // Away long enough: what the catch-up brings of the others' is held until the user merges it.
+      this.#reviewing = holdsCatchUp({ liveAt: this.#liveAt, now: this.#now(), after: this.#reviewAfter });
     }
     let ownChangesStored = true;
     if (frame.type === 'ack') {
@@ -353,18 +478,26 @@ export class Session extends EventTarget {
   }
 
   /**
-   * Stores a frame's packs in one transaction, applies their new changes, then lets the cursor see them.
-   * Packs that fail verification and changes stamped too far ahead are stored aside, and count as seen.
+   * Stores a frame's packs in one transaction, applies their new changes (or holds them, in a catch-up
+   * after a gap), then lets the cursor see them. Packs that fail verification and changes stamped too
+   * far ahead are stored aside, and count as seen; so do held changes, which are stored.
    */
   async #receivePacks(frame) {
     const now = this.#clock.now();
     const intake = await readPacks(this.#room, frame.packs, { now });
+    // Frames are handled one at a time, so a catch-up's frames all come before the progress ending it.
+    const hold =
+      this.#reviewing && !this.#machine.caughtUp
+        ? intake.changes.filter(({ change }) => !this.#own.has(change.id.replica) && !this.board.contains(change.id)).map((c) => c.stored.key)
+        : [];
+    let inserted;
     try {
-      await this.#writes.enqueue(() =>
+      inserted = await this.#writes.enqueue(() =>
         this.#store.storeRemote(
           this.#room,
           intake.changes.map((c) => c.stored),
           intake.aside,
+          hold,
         ),
       );
     } catch (error) {
@@ -374,7 +507,9 @@ export class Session extends EventTarget {
       return;
     }
     if (this.#closed) return;
-    this.#applyRemote(intake.changes.map((c) => c.change), now);
+    // Held only if this store took them now: one another tab stored first is on its board already.
+    const stored = new Set(inserted);
+    this.#applyRemote(intake.changes.map((c) => c.change), now, new Set(hold.filter((key) => stored.has(key))));
     this.diagnostics.changesAhead += intake.ahead;
     const waitedBefore = this.#earliestAhead;
     this.#earliestAhead = Math.min(this.#earliestAhead, intake.earliestAhead);
@@ -383,14 +518,51 @@ export class Session extends EventTarget {
     if (waitedBefore !== Infinity) await this.#applyDueAhead();
   }
 
-  /** Witnesses and applies received changes, stored already. @param {object[]} received @param {number} now */
-  #applyRemote(received, now) {
+  /**
+   * Witnesses received changes, stored already, and applies them, but those to hold for review.
+   * @param {object[]} received @param {number} now @param {Set<string>} [hold] keys of changes to hold
+   */
+  #applyRemote(received, now, hold = new Set()) {
     for (const change of received) this.#author.witness(change.stamp, now);
-    // New to the board, not to the store: another tab of this room may have stored them first.
-    const changes = received.filter((change) => !this.board.contains(change.id));
+    // New to the board, not to the store: another tab of this room may have stored them first. One held
+    // already stays held, should it come again.
+    const fresh = received.filter((change) => !this.board.contains(change.id) && !this.#held.has(changeKey(change)));
+    let held = 0;
+    for (const change of fresh) if (hold.has(changeKey(change)) && this.#held.add(change)) held += 1;
+    this.#apply(
+      fresh.filter((change) => !hold.has(changeKey(change))),
+      'remote',
+    );
+    if (held > 0) this.#emitReview();
+  }
+
+  /** Applies changes to the board and says so. @param {object[]} changes @param {'local' | 'remote'} origin */
+  #apply(changes, origin) {
     if (changes.length === 0) return;
     const delta = this.board.applyAll(changes);
-    this.#emit('change', { changes, delta, origin: 'remote' });
+    this.#applied.push(...changes);
+    this.#emit('change', { changes, delta, origin });
+  }
+
+  #emitReview() {
+    this.#emit('review', this.review);
+  }
+
+  /** Notes that the room is live now (or was until now), here and in the store. */
+  #noteLive() {
+    const time = this.#now();
+    this.#liveAt = time;
+    // If it fails, a reload may take a short gap for a long one: a review more, nothing lost.
+    this.#writes.write('noting the time of the last sync', () => this.#store.noteLive(this.#room, time));
+  }
+
+  /** Follows the session in and out of live (connected and caught up). */
+  #followLiveness() {
+    const live = this.#machine.phase === 'open' && this.#machine.caughtUp;
+    if (live === this.#live) return;
+    this.#live = live;
+    if (live) this.#reviewing = false;
+    this.#noteLive();
   }
 
   /** Applies the changes kept aside for their stamp that the server's time has now caught up with. */
@@ -469,6 +641,7 @@ export class Session extends EventTarget {
           break;
       }
     }
+    if (!this.#closed) this.#followLiveness();
     this.#publish();
   }
 
@@ -497,6 +670,8 @@ export class Session extends EventTarget {
       unreachable: this.#connector.unreachable,
       changesToUpload: this.#queue.length + this.#machine.inFlight.reduce((sum, pack) => sum + pack.changeKeys.length, 0),
       storageProblem: this.#writes.problem,
+      paused: this.#paused,
+      held: this.#held.size,
     });
     if (sameStatus(status, this.#status)) return;
     this.#status = status;

@@ -20,7 +20,8 @@ import { tryLock } from './web-locks.js';
 /** @typedef {import('./store-records.js').AsideItem} AsideItem */
 /** @typedef {import('./store-records.js').ReplicaLease} ReplicaLease */
 
-const VERSION = 1;
+/** Version 2 added the `held` object store. */
+const VERSION = 2;
 
 /**
  * Opens (creating if needed) the page's store.
@@ -38,7 +39,7 @@ export async function openIndexedDBStore({
 } = {}) {
   if (indexedDB === undefined) throw SyncError.storage('open', new Error('IndexedDB is not available'));
   const request = indexedDB.open(name, VERSION);
-  request.onupgradeneeded = () => upgrade(request.result);
+  request.onupgradeneeded = (event) => upgrade(request.result, event.oldVersion);
   try {
     return new IndexedDBStore(await settle(request), name, locks, generateKey);
   } catch (error) {
@@ -46,14 +47,24 @@ export async function openIndexedDBStore({
   }
 }
 
-/** Object stores and indexes of version 1; a later version adds to them, never edits them. */
-function upgrade(db) {
-  db.createObjectStore('changes', { keyPath: 'id' }).createIndex('room', 'room');
-  db.createObjectStore('outbox', { keyPath: 'id' }).createIndex('room', 'room');
-  db.createObjectStore('packs', { keyPath: 'id' }).createIndex('room', 'room');
-  db.createObjectStore('aside', { keyPath: 'id', autoIncrement: true }).createIndex('room', 'room');
-  db.createObjectStore('replicas', { keyPath: 'id' }).createIndex('room', 'room');
-  db.createObjectStore('rooms', { keyPath: 'room' });
+/**
+ * Brings a database of `oldVersion` (0 for a new one) to this version: each version adds object stores
+ * and indexes, never edits those of an earlier one.
+ * @param {IDBDatabase} db @param {number} oldVersion
+ */
+function upgrade(db, oldVersion) {
+  if (oldVersion < 1) {
+    db.createObjectStore('changes', { keyPath: 'id' }).createIndex('room', 'room');
+    db.createObjectStore('outbox', { keyPath: 'id' }).createIndex('room', 'room');
+    db.createObjectStore('packs', { keyPath: 'id' }).createIndex('room', 'room');
+    db.createObjectStore('aside', { keyPath: 'id', autoIncrement: true }).createIndex('room', 'room');
+    db.createObjectStore('replicas', { keyPath: 'id' }).createIndex('room', 'room');
+    db.createObjectStore('rooms', { keyPath: 'room' });
+  }
+  if (oldVersion < 2) {
+    // Received changes held for review: `{id: room/key, room, key}`; the change itself is in `changes`.
+    db.createObjectStore('held', { keyPath: 'id' }).createIndex('room', 'room');
+  }
 }
 
 export class IndexedDBStore {
@@ -108,15 +119,16 @@ export class IndexedDBStore {
 
   /** @param {string} room */
   async loadRoom(room) {
-    const names = ['changes', 'outbox', 'packs', 'aside', 'replicas', 'rooms'];
+    const names = ['changes', 'outbox', 'packs', 'aside', 'replicas', 'rooms', 'held'];
     return this.#run(names, 'readonly', async (stores) => {
-      const [changes, outbox, packs, aside, replicas, roomRecord] = await Promise.all([
+      const [changes, outbox, packs, aside, replicas, roomRecord, held] = await Promise.all([
         all(stores.changes.index('room'), room),
         all(stores.outbox.index('room'), room),
         all(stores.packs.index('room'), room),
         all(stores.aside.index('room'), room),
         all(stores.replicas.index('room'), room),
         request(stores.rooms.get(room)),
+        all(stores.held.index('room'), room),
       ]);
       return {
         changes: changes.map(withoutId),
@@ -125,6 +137,8 @@ export class IndexedDBStore {
         aside,
         watermark: roomRecord?.watermark ?? 0,
         replicas: replicas.map(({ room, replica, lastSeq }) => ({ room, replica, lastSeq })),
+        held: held.map((record) => record.key),
+        liveAt: roomRecord?.liveAt ?? null,
       };
     });
   }
@@ -155,9 +169,17 @@ export class IndexedDBStore {
     });
   }
 
-  /** @param {string} room @param {StoredChange[]} changes @param {AsideItem[]} [aside] */
-  async storeRemote(room, changes, aside = []) {
-    return this.#run(['changes', 'aside'], 'readwrite', (stores) => putRemote(stores, room, changes, aside));
+  /**
+   * @param {string} room @param {StoredChange[]} changes @param {AsideItem[]} [aside]
+   * @param {string[]} [hold] keys to mark as held, if their changes are new here
+   */
+  async storeRemote(room, changes, aside = [], hold = []) {
+    return this.#run(['changes', 'aside', 'held'], 'readwrite', async (stores) => {
+      const inserted = await putRemote(stores, room, changes, aside);
+      const held = new Set(hold);
+      for (const key of inserted) if (held.has(key)) stores.held.put({ id: `${room}/${key}`, room, key });
+      return inserted;
+    });
   }
 
   /** @param {string} room @param {number} id @param {StoredChange[]} changes */
@@ -190,6 +212,24 @@ export class IndexedDBStore {
       record.watermark = Math.max(record.watermark, position);
       await request(stores.rooms.put(record));
       return record.watermark;
+    });
+  }
+
+  /** @param {string} room @param {string[]} keys */
+  async releaseHeld(room, keys) {
+    await this.#run('held', 'readwrite', async (stores) => {
+      for (const key of keys) stores.held.delete(`${room}/${key}`);
+    });
+  }
+
+  /** @param {string} room @param {number} time */
+  async noteLive(room, time) {
+    return this.#run('rooms', 'readwrite', async (stores) => {
+      const record = (await request(stores.rooms.get(room))) ?? { room, watermark: 0 };
+      // Never moved back: another tab may have been live later.
+      record.liveAt = Math.max(record.liveAt ?? -Infinity, time);
+      await request(stores.rooms.put(record));
+      return record.liveAt;
     });
   }
 

@@ -23,6 +23,10 @@ export class MemoryStore {
   #nextAside = 1;
   /** @type {Map<string, number>} */
   #watermarks = new Map();
+  /** Received changes held for review, by `room/key`. @type {Set<string>} */
+  #held = new Set();
+  /** @type {Map<string, number>} */
+  #liveAt = new Map();
   /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number, keys: CryptoKeyPair | null}[]} */
   #replicas = [];
   /** Leased timelines, as `room/replica`. @type {Set<string>} */
@@ -73,6 +77,8 @@ export class MemoryStore {
       aside: [...this.#aside].filter(([, item]) => item.room === room).map(([id, item]) => ({ ...item, id })),
       watermark: this.#watermarks.get(room) ?? 0,
       replicas: this.#replicas.filter(inRoom).map(({ room: name, replica, lastSeq }) => ({ room: name, replica, lastSeq })),
+      held: [...this.#held].filter((id) => id.startsWith(`${room}/`)).map((id) => id.slice(room.length + 1)),
+      liveAt: this.#liveAt.get(room) ?? null,
     };
   }
 
@@ -97,17 +103,20 @@ export class MemoryStore {
   }
 
   /**
-   * Stores received changes (those already here are skipped) and items set aside.
-   * @param {string} room @param {StoredChange[]} changes @param {AsideItem[]} aside
+   * Stores received changes (those already here are skipped) and items set aside; marks the new ones
+   * among `hold` as held for review.
+   * @param {string} room @param {StoredChange[]} changes @param {AsideItem[]} aside @param {string[]} [hold]
    * @returns {Promise<string[]>} the keys of the changes that were new
    */
-  async storeRemote(room, changes, aside = []) {
+  async storeRemote(room, changes, aside = [], hold = []) {
     this.#checkWritable();
     const inserted = [];
+    const held = new Set(hold);
     for (const change of changes) {
       const id = `${room}/${change.key}`;
       if (this.#changes.has(id)) continue;
       this.#changes.set(id, copyChange(change));
+      if (held.has(change.key)) this.#held.add(id);
       inserted.push(change.key);
     }
     for (const item of aside) this.#aside.set(this.#nextAside++, { ...item, bytes: item.bytes.slice() });
@@ -141,6 +150,20 @@ export class MemoryStore {
     const watermark = Math.max(this.#watermarks.get(room) ?? 0, position);
     this.#watermarks.set(room, watermark);
     return watermark;
+  }
+
+  /** The held changes are merged: their marks go. @param {string} room @param {string[]} keys */
+  async releaseHeld(room, keys) {
+    this.#checkWritable();
+    for (const key of keys) this.#held.delete(`${room}/${key}`);
+  }
+
+  /** Notes that a session of the room was live at `time` (never moved back). */
+  async noteLive(room, time) {
+    this.#checkWritable();
+    const liveAt = Math.max(this.#liveAt.get(room) ?? -Infinity, time);
+    this.#liveAt.set(room, liveAt);
+    return liveAt;
   }
 
   close() {}

@@ -25,8 +25,11 @@
  * @typedef {{key: string, replica: string, seq: number}} OutboxEntry a local change not yet packed
  * @typedef {{
  *   changes: StoredChange[], outbox: OutboxEntry[], packs: PendingPack[],
- *   aside: (AsideItem & {id: number})[], watermark: number, replicas: ReplicaRecord[]
- * }} RoomContents everything a store holds for one room
+ *   aside: (AsideItem & {id: number})[], watermark: number, replicas: ReplicaRecord[],
+ *   held: string[], liveAt: number | null
+ * }} RoomContents everything a store holds for one room; `held`: the keys of the received changes held
+ *   for review (stored like the others, kept off the live board until merged); `liveAt`: the last time
+ *   a session of the room was live (connected and caught up), null if never
  * @typedef {{replica: string, lastSeq: number, keys: CryptoKeyPair, release: () => void}} ReplicaLease the
  *   right to write one timeline, held until released (or the page goes away), with the key pair that owns
  *   it and signs its packs (`replica` is derived from its public key)
@@ -37,17 +40,21 @@
  * creating one (and its key) if all are held; `tryLease` leases a given keyed timeline if it is free (to
  * push what a closed tab left queued). Timelines without a key (made before packs were signed) are never
  * leased. `loadAside` reads what `loadRoom` reports as `aside`, for a session that looks again.
+ * `storeRemote` marks as held those of the `hold` keys whose changes it inserts (a change stored already
+ * keeps its place on the board), in the same transaction; `releaseHeld` merges them: the marks go.
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
  *   loadRoom(room: string): Promise<RoomContents>,
  *   loadAside(room: string): Promise<(AsideItem & {id: number})[]>,
  *   recordLocal(change: StoredChange): Promise<void>,
- *   storeRemote(room: string, changes: StoredChange[], aside: AsideItem[]): Promise<string[]>,
+ *   storeRemote(room: string, changes: StoredChange[], aside: AsideItem[], hold?: string[]): Promise<string[]>,
  *   promoteAside(room: string, id: number, changes: StoredChange[]): Promise<string[]>,
  *   packPlanned(pack: PendingPack): Promise<void>,
  *   acknowledgePack(room: string, hex: string): Promise<void>,
  *   setWatermark(room: string, position: number): Promise<number>,
+ *   releaseHeld(room: string, keys: string[]): Promise<void>,
+ *   noteLive(room: string, time: number): Promise<number>,
  *   close(): void
  * }} Store
  */

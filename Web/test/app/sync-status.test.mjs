@@ -41,3 +41,24 @@ test('the details list what is left each way and why', () => {
     ['Detail', '3 changes to upload'],
   ]);
 });
+
+test('paused shows as its own state, with the changes waiting to upload', () => {
+  assert.deepEqual(indicatorFor({ state: 'paused', bytesToUpload: 0, changesToUpload: 0, paused: true }), { state: 'paused', text: 'Paused' });
+  assert.deepEqual(indicatorFor({ state: 'paused', bytesToUpload: 900, changesToUpload: 1, paused: true }), {
+    state: 'paused',
+    text: 'Paused · 1 change to upload',
+  });
+  assert.deepEqual(indicatorFor({ state: 'paused', bytesToUpload: 9000, changesToUpload: 3, paused: true }).text, 'Paused · 3 changes to upload');
+});
+
+test('changes held for review are counted after any state, and listed in the details', () => {
+  assert.deepEqual(indicatorFor({ state: 'synced', held: 2 }), { state: 'synced', text: 'Synced · 2 to review' });
+  assert.deepEqual(indicatorFor({ state: 'paused', changesToUpload: 1, held: 1 }), { state: 'paused', text: 'Paused · 1 change to upload · 1 to review' });
+  const rows = statusDetails({ state: 'synced', bytesToUpload: 0, bytesToDownload: 0, held: 2 }, { room: 'Abc', peers: 0, online: true });
+  assert.deepEqual(rows.slice(0, 4), [
+    ['Status', 'Synced · 2 to review'],
+    ['To upload', '0 B'],
+    ['To download', '0 B'],
+    ['To review', '2 changes received'],
+  ]);
+});

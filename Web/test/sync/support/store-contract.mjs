@@ -175,6 +175,43 @@ export const storeCases = [
     },
   },
   {
+    name: 'received changes are marked held only when new here, in the same write, until released',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      assert.deepEqual((await store.loadRoom('r')).held, [], 'none at first');
+      await store.storeRemote('r', [record('r', A, 1)], []);
+      const inserted = await store.storeRemote('r', [record('r', A, 1), record('r', A, 2), record('r', B, 1)], [], [`${A}-1`, `${A}-2`]);
+      assert.deepEqual(inserted, [`${A}-2`, `${B}-1`]);
+      let room = await store.loadRoom('r');
+      assert.deepEqual(room.held, [`${A}-2`], 'a change stored before keeps its place on the board');
+      assert.equal(room.changes.length, 3, 'held changes are stored like any other');
+      assert.deepEqual((await store.loadRoom('s')).held, [], 'rooms are apart');
+      await store.storeRemote('s', [record('s', A, 2)], [], [`${A}-2`]);
+      await store.releaseHeld('r', [`${A}-2`]);
+      room = await store.loadRoom('r');
+      assert.deepEqual(room.held, []);
+      assert.equal(room.changes.length, 3, 'released, not removed');
+      assert.deepEqual((await store.loadRoom('s')).held, [`${A}-2`], 'the other room keeps its own');
+      store.close();
+    },
+  },
+  {
+    name: 'the time a room was last live only moves forward, and leaves the watermark alone',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      assert.equal((await store.loadRoom('r')).liveAt, null, 'never live');
+      await store.setWatermark('r', 4);
+      assert.equal(await store.noteLive('r', 2_000), 2_000);
+      assert.equal(await store.noteLive('r', 1_000), 2_000, 'another tab was live later');
+      await store.setWatermark('r', 5);
+      const room = await store.loadRoom('r');
+      assert.equal(room.liveAt, 2_000);
+      assert.equal(room.watermark, 5);
+      assert.equal((await store.loadRoom('s')).liveAt, null, 'rooms are apart');
+      store.close();
+    },
+  },
+  {
     name: 'the watermark only rises',
     async run(makeStore, assert) {
       const store = await makeStore();

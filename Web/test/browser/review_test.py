@@ -1,0 +1,331 @@
+"""Pausing sharing and reviewing what arrived after time away, end to end against a real `inkwell serve`:
+two headless Chromium pages in one room.
+
+  a. A pauses sharing and draws: B sees nothing of it, nor A's presence; A's pause outlives a reload; A
+     resumes (from the keyboard) and B gets the stroke. A's indicator shows `paused`, then `synced`.
+  b. B goes offline (the review threshold lowered to 0 by `?review-after=0`), A draws 2 strokes, B comes
+     back: B's banner says "2 changes from <A's name> arrived" and B's board does not hold them, even
+     after a reload; Show previews them (framed, the live board untouched), Hide goes back, Merge makes
+     B's board A's.
+
+Run:  INKWELL_BINARY=.build/debug/inkwell python3 Web/test/browser/review_test.py -v
+Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
+      INKWELL_ARTIFACTS  where screenshots and (on failure) console logs go (default .build/artifacts/review)
+Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
+"""
+
+import contextlib
+import json
+import sys
+import time
+import traceback
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+WIDTH, HEIGHT = 1280, 800
+
+# Keeps every data-state the sync indicator takes from now on (a MutationObserver sees each one).
+RECORD_STATES = """
+const indicator = document.querySelector('[data-testid="sync-status"]');
+window.__states = [indicator.dataset.state];
+new MutationObserver(() => window.__states.push(indicator.dataset.state))
+  .observe(indicator, { attributes: true, attributeFilter: ['data-state'] });
+"""
+
+
+def line(x0, y0, x1, y1, steps=16):
+    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
+
+
+def artifacts():
+    return harness.artifacts(".build/artifacts/review")
+
+
+class Page:
+    """One Chromium (its own profile: its own replica, identity and preferences) on the whiteboard."""
+
+    def __init__(self, server, url, name):
+        self.name = name
+        self.console = []
+        self.driver = harness.chrome(WIDTH, HEIGHT)
+        self.driver.get(url if url.startswith("http") else server.url + url)
+        self._opened()
+
+    def _opened(self):
+        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"), timeout=20,
+                         message=f"{self.name}'s board to open")
+        self.board = self.driver.find_element(By.CSS_SELECTOR, '[data-testid="board"]')
+        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
+
+    def reload(self):
+        self.driver.refresh()
+        self._opened()
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def find(self, testid):
+        return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+
+    def sync_state(self):
+        return self.find("sync-status").get_attribute("data-state")
+
+    def wait_state(self, state, timeout=20):
+        harness.wait_for(lambda: self.sync_state() == state, timeout=timeout, message=f"{self.name} {state}")
+
+    def strokes(self):
+        return self.js("return window.inkwell.strokeCount()")
+
+    def hash(self):
+        return self.js("return window.inkwell.hash()")
+
+    def review(self):
+        return self.js("return window.inkwell.review()")
+
+    def banner(self):
+        """The banner's sentence while it is shown (on screen, not only in the DOM), else None."""
+        return self.find("review-text").text if self.find("review-banner").is_displayed() else None
+
+    def settled(self):
+        harness.wait_for(lambda: self.js("return window.inkwell.settled()"), message=f"{self.name}'s tiles painted")
+
+    def ink(self, x, y):
+        self.settled()
+        return harness.ink_at(self.driver, x, y)
+
+    def identity(self):
+        return self.js("return JSON.parse(localStorage.getItem('inkwell.identity')).name")
+
+    def mouse_drag(self, points):
+        """A mouse drag through `points` (CSS pixels from the board's top-left)."""
+        chain = ActionChains(self.driver, duration=10)
+        points = [(round(x), round(y)) for x, y in points]
+        x0, y0 = points[0]
+        chain.move_to_element_with_offset(self.board, int(x0 - self.size[0] / 2), int(y0 - self.size[1] / 2))
+        chain.click_and_hold()
+        for (xa, ya), (xb, yb) in zip(points, points[1:]):
+            chain.move_by_offset(xb - xa, yb - ya)
+        chain.release()
+        chain.perform()
+
+    def set_offline(self, offline):
+        """Cuts the page off the network (DevTools emulation), firing the event where Chromium does not."""
+        harness.set_offline(self.driver, offline)
+        if self.js("return navigator.onLine") == offline:
+            self.js(f"window.dispatchEvent(new Event('{'offline' if offline else 'online'}'))")
+
+    def shot(self, name):
+        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
+
+    def collect_console(self):
+        with contextlib.suppress(Exception):
+            self.console.extend(self.driver.get_log("browser"))
+        return self.console
+
+    def quit(self):
+        with contextlib.suppress(Exception):
+            self.driver.quit()
+
+
+class ReviewTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        for stale in artifacts().glob("*-FAILED-*"):
+            stale.unlink()
+        cls.server = harness.Server()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def setUp(self):
+        self.pages = []
+        print(flush=True)
+
+    def tearDown(self):
+        for page in self.pages:
+            page.quit()
+
+    def open(self, url, name):
+        page = Page(self.server, url, name)
+        self.pages.append(page)
+        return page
+
+    @contextlib.contextmanager
+    def diagnostics(self, prefix):
+        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
+        try:
+            yield
+        except BaseException:
+            folder = artifacts()
+            for page in self.pages:
+                with contextlib.suppress(Exception):
+                    page.shot(f"{prefix}-FAILED-{page.name}")
+                page.collect_console()
+                with contextlib.suppress(Exception):
+                    state = page.js("return {sync: document.querySelector('[data-testid=\"sync-status\"]').textContent,"
+                                    " hash: window.inkwell?.hash(), strokes: window.inkwell?.strokeCount(),"
+                                    " status: window.inkwell?.session.status, review: window.inkwell?.review(),"
+                                    " online: navigator.onLine, states: window.__states}")
+                    page.console.append({"level": "STATE", "message": json.dumps(state)})
+                log = "\n".join(f"{entry.get('timestamp', '')} {entry.get('level')} {entry.get('message')}"
+                                for entry in page.collect_console())
+                (folder / f"{prefix}-FAILED-{page.name}-console.log").write_text(log + "\n")
+            (folder / f"{prefix}-FAILED-server.log").write_text("".join(self.server.lines))
+            (folder / f"{prefix}-FAILED-traceback.txt").write_text(traceback.format_exc())
+            print(f"  failure artifacts in {folder}", flush=True)
+            raise
+
+    def assertNoConsoleErrors(self, *pages):
+        for page in pages:
+            severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
+            self.assertEqual(severe, [], f"{page.name}'s console errors")
+
+    def test_a_paused_page_shares_nothing_until_it_resumes(self):
+        with self.diagnostics("a"):
+            alice = self.open("/", "A")
+            room = alice.js("return window.inkwell.room")
+            bob = self.open(f"/r/{room}", "B")
+            alice.wait_state("synced")
+            bob.wait_state("synced")
+            harness.wait_for(lambda: bob.js("return window.inkwell.session.peers.size") == 1, message="B to see A")
+
+            # A pauses: the indicator says so, the button offers to resume, and B no longer sees A.
+            alice.js(RECORD_STATES)
+            toggle = alice.find("sharing-toggle")
+            self.assertEqual(toggle.tag_name, "button")
+            self.assertEqual(toggle.get_attribute("aria-label"), "Pause sharing")
+            toggle.click()
+            alice.wait_state("paused", timeout=5)
+            self.assertEqual(toggle.get_attribute("aria-label"), "Resume sharing")
+            self.assertEqual(alice.find("sync-status").text, "Paused")
+            harness.wait_for(lambda: bob.js("return window.inkwell.session.peers.size") == 0, timeout=5,
+                             message="A gone from B's room")
+
+            # A draws while paused: kept and counted on A, nothing reaches B (nor A's cursor).
+            bob_hash = bob.hash()
+            alice.mouse_drag(line(250, 300, 650, 300))
+            harness.wait_for(lambda: alice.strokes() == 1, message="A's stroke")
+            harness.wait_for(lambda: alice.find("sync-status").text == "Paused · 1 change to upload", timeout=5,
+                             message="A's indicator to count the change waiting")
+            alice.shot("a-1-paused-A")
+            time.sleep(1.5)
+            self.assertEqual((bob.strokes(), bob.hash()), (0, bob_hash), "nothing reaches B while A is paused")
+            self.assertEqual(bob.js("return window.inkwell.session.peers.size"), 0, "no presence from A while paused")
+            self.assertEqual(alice.sync_state(), "paused")
+
+            # The pause outlives a reload; the stroke is kept on A's device.
+            alice.reload()
+            alice.js(RECORD_STATES)
+            alice.wait_state("paused", timeout=5)
+            self.assertEqual(alice.strokes(), 1, "A's paused stroke kept on A's device")
+            self.assertEqual(alice.find("sharing-toggle").get_attribute("aria-label"), "Resume sharing")
+            time.sleep(1.0)
+            self.assertEqual(bob.strokes(), 0, "still nothing on B after A's reload")
+            self.assertEqual(alice.sync_state(), "paused")
+
+            # A resumes, from the keyboard: B gets the stroke, and both hold the same board.
+            alice.js("document.querySelector('[data-testid=\"sharing-toggle\"]').focus()")
+            self.assertEqual(alice.js("return document.activeElement.dataset.testid"), "sharing-toggle")
+            alice.driver.switch_to.active_element.send_keys(Keys.ENTER)
+            harness.wait_for(lambda: bob.strokes() == 1 and bob.hash() == alice.hash() and alice.sync_state() == "synced",
+                             timeout=15, message="A's stroke on B after resuming")
+            self.assertEqual(alice.find("sharing-toggle").get_attribute("aria-label"), "Pause sharing")
+            states = alice.js("return window.__states")
+            print(f"  A's indicator states after the reload: {states}")
+            self.assertIn("paused", states)
+            self.assertEqual(states[-1], "synced")
+            self.assertLess(states.index("paused"), states.index("synced"), "paused, then synced")
+            self.assertGreater(bob.ink(450, 300), 100, "B shows A's stroke")
+            harness.wait_for(lambda: bob.js("return window.inkwell.session.peers.size") == 1, timeout=5,
+                             message="A back in B's room")
+            self.assertNoConsoleErrors(alice, bob)
+
+    def test_what_arrived_after_time_offline_is_held_for_review(self):
+        with self.diagnostics("b"):
+            alice = self.open("/", "A")
+            room = alice.js("return window.inkwell.room")
+            bob = self.open(f"/r/{room}?review-after=0", "B")
+            alice.wait_state("synced")
+            bob.wait_state("synced")
+            name = alice.identity()
+            harness.wait_for(lambda: bob.js("return [...window.inkwell.session.peers.values()].map((p) => p.name)") == [name],
+                             message="B to know A's name")
+
+            # A first stroke, live: B merges it at once.
+            alice.mouse_drag(line(250, 200, 650, 200))
+            harness.wait_for(lambda: bob.strokes() == 1 and bob.hash() == alice.hash(), timeout=5, message="a live stroke")
+            self.assertIsNone(bob.banner(), "live changes are not held")
+
+            # B goes offline; A draws 2 strokes; B comes back.
+            bob.set_offline(True)
+            bob.wait_state("offline", timeout=5)
+            before = bob.hash()
+            alice.mouse_drag(line(250, 320, 650, 320))
+            alice.mouse_drag(line(250, 440, 650, 440))
+            harness.wait_for(lambda: alice.strokes() == 3, message="A's two strokes")
+            alice.wait_state("synced")
+            bob.set_offline(False)
+            bob.wait_state("synced")
+            expected = f"2 changes from {name} arrived"
+            harness.wait_for(lambda: bob.banner() == expected, timeout=10, message=f"B's banner to say {expected!r}")
+            print(f"  B's banner: {bob.banner()!r}; indicator: {bob.find('sync-status').text!r}")
+            self.assertEqual(bob.hash(), before, "B's board does not hold them")
+            self.assertNotEqual(bob.hash(), alice.hash())
+            self.assertEqual(bob.strokes(), 1)
+            self.assertEqual(bob.find("sync-status").get_attribute("data-review"), "2")
+            self.assertEqual(bob.find("sync-status").text, "Synced · 2 to review")
+            self.assertEqual(bob.ink(450, 320), 0, "not drawn")
+            for testid in ("review-show", "review-merge"):
+                self.assertEqual(bob.find(testid).tag_name, "button")
+            bob.shot("b-1-held-B")
+
+            # Held durably: a reload holds them still.
+            bob.reload()
+            bob.wait_state("synced")
+            harness.wait_for(lambda: bob.banner() == expected, timeout=10, message="the banner after B's reload")
+            self.assertEqual(bob.hash(), before, "still not on B's board after a reload")
+
+            # Show: a preview of the board with them, framed; the live board is untouched.
+            bob.find("review-show").click()
+            harness.wait_for(lambda: bob.review()["previewing"], timeout=5, message="B's preview")
+            self.assertEqual(bob.js("return window.inkwell.shownHash()"), alice.hash(), "the preview is A's board")
+            self.assertEqual(bob.hash(), before, "previewing merges nothing")
+            self.assertIn("previewing", bob.board.get_attribute("class"))
+            self.assertEqual(bob.find("review-show").text, "Hide")
+            self.assertGreater(bob.ink(450, 320), 100, "the preview shows A's strokes")
+            self.assertGreater(bob.ink(450, 440), 100)
+            bob.shot("b-2-preview-B")
+
+            # Hide: back to the live board.
+            bob.find("review-show").click()
+            harness.wait_for(lambda: not bob.review()["previewing"], timeout=5, message="B back to live")
+            self.assertEqual(bob.ink(450, 320), 0, "hidden again")
+            self.assertEqual(bob.js("return window.inkwell.shownHash()"), before)
+            self.assertNotIn("previewing", bob.board.get_attribute("class"))
+
+            # Merge: B's board is A's, the banner goes.
+            bob.find("review-merge").click()
+            harness.wait_for(lambda: bob.hash() == alice.hash(), timeout=5, message="B's board merged")
+            harness.wait_for(lambda: bob.banner() is None, timeout=5, message="the banner gone")
+            self.assertIsNone(bob.find("sync-status").get_attribute("data-review"))
+            self.assertEqual(bob.strokes(), 3)
+            self.assertGreater(bob.ink(450, 320), 100)
+            self.assertGreater(bob.ink(450, 440), 100)
+            bob.wait_state("synced")
+            bob.reload()
+            bob.wait_state("synced")
+            self.assertEqual(bob.hash(), alice.hash(), "merged for good")
+            self.assertIsNone(bob.banner())
+            self.assertNoConsoleErrors(alice, bob)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,50 @@
+// The session's status and its sentence (js/sync/status.js): paused and held for review among the rest.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sameStatus, syncStatus } from '../../js/sync/status.js';
+
+const facts = {
+  progress: { state: 'offline', bytesToUpload: 0, bytesToDownload: 0 },
+  failure: null,
+  closed: false,
+  onLine: true,
+  unreachable: false,
+  changesToUpload: 0,
+  storageProblem: null,
+};
+
+test('a paused session says so, with what waits, whatever the network', () => {
+  assert.deepEqual(syncStatus({ ...facts, paused: true }), {
+    state: 'paused',
+    bytesToUpload: 0,
+    bytesToDownload: 0,
+    detail: 'sharing paused: nothing is sent or received until you resume',
+    changesToUpload: 0,
+    paused: true,
+    held: 0,
+  });
+  const waiting = syncStatus({ ...facts, onLine: false, unreachable: true, paused: true, changesToUpload: 2, progress: { ...facts.progress, bytesToUpload: 300 } });
+  assert.equal(waiting.state, 'paused');
+  assert.equal(waiting.detail, 'sharing paused: 2 changes kept on this device until you resume');
+  assert.equal(waiting.bytesToUpload, 300);
+});
+
+test('a failure or a close shows over a pause', () => {
+  assert.equal(syncStatus({ ...facts, paused: true, failure: new Error('please update the app') }).state, 'offline');
+  assert.equal(syncStatus({ ...facts, paused: true, failure: new Error('please update the app') }).detail, 'please update the app');
+  const closed = syncStatus({ ...facts, paused: true, closed: true });
+  assert.equal(closed.state, 'offline');
+  assert.equal(closed.paused, true, 'the choice is still reported');
+});
+
+test('changes held for review are counted in the status and its sentence', () => {
+  const status = syncStatus({ ...facts, progress: { state: 'synced', bytesToUpload: 0, bytesToDownload: 0 }, held: 3 });
+  assert.equal(status.state, 'synced', 'held changes are received: sync is honest about it');
+  assert.equal(status.held, 3);
+  assert.equal(status.detail, 'all changes synced; 3 changes received to review');
+  assert.equal(sameStatus(status, { ...status, held: 2 }), false);
+  assert.equal(sameStatus(status, { ...status, paused: true }), false);
+  assert.equal(sameStatus(status, { ...status, changesToUpload: 1 }), false);
+  assert.equal(sameStatus(status, { ...status }), true);
+});
