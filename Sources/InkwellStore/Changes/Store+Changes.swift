@@ -37,21 +37,23 @@ extension Store {
     ///
     /// - Complexity: O(r) for r replicas in the room.
     public func frontier(room: String) throws -> Cut {
-        try read { db in
-            var frontier = Cut()
-            let rows = try Row.fetchCursor(
-                db,
-                sql: "SELECT replica, seq, stamp FROM room_frontier WHERE room = ?",
-                arguments: [room]
-            )
-            while let row = try rows.next() {
-                guard let replica = SQLValues.replica(stored: row[0]), let seq = SQLValues.unsigned(stored: row[1]),
-                    seq >= 1
-                else { throw StoreError.corruptRow("room_frontier") }
-                frontier.include(ChangeID(replica: replica, seq: seq), SQLValues.stamp(stored: row[2]))
-            }
-            return frontier
+        try read { db in try Self.fetchFrontier(db, room: room) }
+    }
+
+    static func fetchFrontier(_ db: Database, room: String) throws -> Cut {
+        var frontier = Cut()
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT replica, seq, stamp FROM room_frontier WHERE room = ?",
+            arguments: [room]
+        )
+        while let row = try rows.next() {
+            guard let replica = SQLValues.replica(stored: row[0]), let seq = SQLValues.unsigned(stored: row[1]),
+                seq >= 1
+            else { throw StoreError.corruptRow("room_frontier") }
+            frontier.include(ChangeID(replica: replica, seq: seq), SQLValues.stamp(stored: row[2]))
         }
+        return frontier
     }
 
     /// The greatest stamp stored, to resume the replica's clock from (``Stamp/zero`` when empty).

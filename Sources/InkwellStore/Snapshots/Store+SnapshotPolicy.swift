@@ -16,8 +16,7 @@ extension Store {
     /// - Complexity: O(changes of the document outside the snapshot), plus rewriting the snapshot.
     @discardableResult
     public func snapshotIfNeeded(room: String, document: String, tailThreshold: Int = 1_000) throws -> Bool {
-        let contents = try coldOpen(room: room, document: document)
-        let frontier = try frontier(room: room)
+        let (contents, frontier) = try contentsAndFrontier(room: room, document: document)
         let absorbed = contents.tail.filter { frontier.vector.contains($0.id) }
         guard absorbed.count >= max(tailThreshold, 1), let first = absorbed.first else { return false }
         let previous: DocumentSnapshot

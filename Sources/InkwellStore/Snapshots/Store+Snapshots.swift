@@ -51,16 +51,27 @@ extension Store {
     ///
     /// - Complexity: O(log n + m) for m changes of the board.
     public func coldOpen(room: String, document: String) throws -> DocumentContents {
+        try read { db in try Self.fetchContents(db, room: room, document: document) }
+    }
+
+    /// What a snapshot is cut from: the document's contents and the room's contiguous frontier, read in
+    /// one transaction, so that no change committed in between lies inside the frontier and outside
+    /// the contents.
+    func contentsAndFrontier(room: String, document: String) throws -> (DocumentContents, Cut) {
         try read { db in
-            let snapshot = try Self.fetchSnapshot(db, room: room, document: document)
-            let tail = try Self.fetchChanges(
-                db,
-                room: room,
-                document: document,
-                notIn: snapshot?.cut.vector ?? VersionVector()
-            )
-            return DocumentContents(snapshot: snapshot, tail: tail)
+            (try Self.fetchContents(db, room: room, document: document), try Self.fetchFrontier(db, room: room))
         }
+    }
+
+    private static func fetchContents(_ db: Database, room: String, document: String) throws -> DocumentContents {
+        let snapshot = try Self.fetchSnapshot(db, room: room, document: document)
+        let tail = try Self.fetchChanges(
+            db,
+            room: room,
+            document: document,
+            notIn: snapshot?.cut.vector ?? VersionVector()
+        )
+        return DocumentContents(snapshot: snapshot, tail: tail)
     }
 
     private static func fetchSnapshot(_ db: Database, room: String, document: String) throws -> StoredSnapshot? {

@@ -3,6 +3,7 @@ import Foundation
 import InkwellBoard
 import InkwellClient
 import InkwellStore
+import InkwellSync
 import InkwellWire
 import Logging
 
@@ -52,6 +53,8 @@ extension Inkwell {
             ProcessLogging.bootstrap(level: logLevel)
             let store = try LocalStore.open(data)
             if let server {
+                // Synced into the store first, then read like any local store.
+
                 let client = try SyncClient(
                     store: store,
                     url: try ServerAddress.syncURL(server),
@@ -69,11 +72,10 @@ extension Inkwell {
                 await client.stop()
                 try await running.value
             }
-            let (state, changes) = try BoardReader.state(of: store, room: room, board: board)
-            try Data(SVGExporter().svg(for: state).utf8).write(to: URL(fileURLWithPath: svg))
-            print(
-                "room \(room) board \(board): \(changes) changes, \(state.drawing.count) strokes, hash \(state.canonicalHash)"
-            )
+            let replica = try await Replica(store: store, documentTypes: DocumentTypes([BoardEdit.self]))
+            let state = try await replica.open(BoardState.self, room: room, document: board)
+            await replica.stop()
+            try BoardReport(room: room, board: board, state: state).write(svg: svg)
         }
     }
 }

@@ -10,7 +10,8 @@ import Logging
 import UnixSignals
 
 extension Inkwell {
-    /// A headless peer: joins a room with its own local store, draws if asked, and syncs.
+    /// A headless peer: a replica with its own local store that holds the board live, draws if asked,
+    /// and syncs.
     ///
     /// Its options are a contract: scripts check convergence between real processes with them.
     struct Join: AsyncParsableCommand {
@@ -72,36 +73,49 @@ extension Inkwell {
 
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
-            let store = try LocalStore.open(data)
-            let client = try SyncClient(
-                store: store,
-                url: try ServerAddress.syncURL(server),
-                rooms: [room],
-                logger: Logger(label: "inkwell.join")
+            let logger = Logger(label: "inkwell.join")
+            let replica = try await Replica(
+                store: try LocalStore.open(data),
+                server: try ServerAddress.syncURL(server),
+                documentTypes: DocumentTypes([BoardEdit.self]),
+                logger: logger
             )
+            try await replica.open(BoardState.self, room: room, document: board)
+            let updates = await replica.updates(of: BoardState.self, room: room, document: board)
+            let watching = Task {
+                for await update in updates where update.origin != .local {
+                    logger.debug(
+                        "applied changes",
+                        metadata: ["changes": "\(update.changes.count)", "hash": "\(update.state.canonicalHash)"]
+                    )
+                }
+            }
             var artist = SyntheticDrawing(seed: seed ?? UInt64.random(in: 0...UInt64.max))
-            if offlineFirst { try await drawStrokes(with: client, artist: &artist) }
-            let running = Task { try await client.run() }
-            if !offlineFirst { try await drawStrokes(with: client, artist: &artist) }
+            if offlineFirst { try await drawStrokes(with: replica, artist: &artist) }
+            let running = Task { try await replica.run() }
+            if !offlineFirst { try await drawStrokes(with: replica, artist: &artist) }
             if waitSynced {
                 do {
-                    try await client.waitUntilSynced(timeout: .milliseconds(Int64(timeout * 1_000)))
+                    try await replica.waitUntilSynced(timeout: .milliseconds(Int64(timeout * 1_000)))
                 } catch {
-                    await client.stop()
+                    let progress = await replica.sync?.currentProgress
+                    await replica.stop()
                     _ = try? await running.value
-                    throw ValidationError("not synced within \(timeout) s: \(await client.currentProgress)")
+                    throw ValidationError("not synced within \(timeout) s: \(progress.map { "\($0)" } ?? "")")
                 }
             } else {
                 let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
                 for await _ in signals { break }
             }
-            await client.stop()
+            let state = await replica.state(of: BoardState.self, room: room, document: board)!
+            await replica.stop()
             try await running.value
-            try report(store)
+            watching.cancel()
+            try BoardReport(room: room, board: board, state: state).write(svg: exportSvg)
         }
 
         /// Records the strokes: whole, or streamed at `rate` points per second as a stroke and its appends.
-        private func drawStrokes(with client: SyncClient, artist: inout SyntheticDrawing) async throws {
+        private func drawStrokes(with client: Replica, artist: inout SyntheticDrawing) async throws {
             for _ in 0..<draw {
                 let stroke = artist.nextStroke()
                 guard let rate else {
@@ -109,7 +123,7 @@ extension Inkwell {
                         board: BoardID(board),
                         operations: [.addStroke(stroke.style, points: stroke.points, pressures: stroke.pressures)]
                     )
-                    try await client.record(edit, room: room)
+                    try await client.edit(edit, room: room)
                     continue
                 }
                 // Ten appends per second, like a pen's input batched per frame.
@@ -124,7 +138,7 @@ extension Inkwell {
                         )
                     ]
                 )
-                let id = StrokeID(change: try await client.record(first, room: room).id)
+                let id = StrokeID(change: try await client.edit(first, room: room).id)
                 var start = chunk
                 while start < stroke.points.count {
                     try await Task.sleep(for: .milliseconds(Int64(Double(chunk) / rate * 1_000)))
@@ -139,21 +153,12 @@ extension Inkwell {
                             )
                         ]
                     )
-                    try await client.record(append, room: room)
+                    try await client.edit(append, room: room)
                     start = end
                 }
             }
         }
 
-        private func report(_ store: Store) throws {
-            let (state, changes) = try BoardReader.state(of: store, room: room, board: board)
-            if let exportSvg {
-                try Data(SVGExporter().svg(for: state).utf8).write(to: URL(fileURLWithPath: exportSvg))
-            }
-            print(
-                "room \(room) board \(board): \(changes) changes, \(state.drawing.count) strokes, hash \(state.canonicalHash)"
-            )
-        }
     }
 }
 
