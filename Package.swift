@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
         .library(name: "InkwellBoardTesting", targets: ["InkwellBoardTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
+        .executable(name: "inkwell-bench", targets: ["inkwell-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -127,6 +128,12 @@ let package = Package(
             dependencies: ["InkwellSync", "InkwellGeometry", "InkwellBoard", "InkwellWire"],
             swiftSettings: swiftSettings
         ),
+        // What both executables share: server addresses as people type them, logging to standard error.
+        .target(
+            name: "InkwellCommandLine",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "inkwell",
             dependencies: [
@@ -137,14 +144,31 @@ let package = Package(
                 "InkwellWire",
                 "InkwellServer",
                 "InkwellClient",
+                "InkwellCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Benchmarks and the load generator, apart from the user's `inkwell`; W5 starts the `inkwell` beside it.
+        .executableTarget(
+            name: "inkwell-bench",
+            dependencies: [
+                "InkwellSync",
+                "InkwellGeometry",
+                "InkwellBoard",
+                "InkwellStore",
+                "InkwellWire",
+                "InkwellClient",
+                "InkwellCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -227,7 +251,9 @@ let package = Package(
         .testTarget(
             name: "InkwellCLITests",
             dependencies: [
+                // The tests run the built binaries: `BenchCommandTests` runs `inkwell-bench`.
                 "inkwell",
+                "inkwell-bench",
                 "InkwellBoardTesting",
                 "InkwellTesting",
                 // The hostile-client tests build frames and packs by hand and audit the server's pack log.

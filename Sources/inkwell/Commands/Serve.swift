@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InkwellCommandLine
 import InkwellServer
 import Logging
 import ServiceLifecycle
