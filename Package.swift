@@ -128,6 +128,16 @@ let package = Package(
             dependencies: ["InkwellSync", "InkwellGeometry", "InkwellBoard", "InkwellWire"],
             swiftSettings: swiftSettings
         ),
+        // The web client's files as resources, so `inkwell serve` finds its page from any directory. `Web/`
+        // stays where it is for the page's own tests, which import `js/` by relative path.
+        .target(
+            name: "InkwellWeb",
+            path: "Web",
+            exclude: ["test", "bench"],
+            sources: ["Swift"],
+            resources: [.copy("index.html"), .copy("app.css"), .copy("sw.js"), .copy("js")],
+            swiftSettings: swiftSettings
+        ),
         // What both executables share: server addresses as people type them, logging to standard error.
         .target(
             name: "InkwellCommandLine",
@@ -145,6 +155,7 @@ let package = Package(
                 "InkwellServer",
                 "InkwellClient",
                 "InkwellCommandLine",
+                "InkwellWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
