@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
         .library(name: "InkwellBoardTesting", targets: ["InkwellBoardTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
+        .executable(name: "inkwell-bench", targets: ["inkwell-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -128,6 +129,22 @@ let package = Package(
             dependencies: ["InkwellSync", "InkwellGeometry", "InkwellBoard", "InkwellWire"],
             swiftSettings: swiftSettings
         ),
+        // The web client's files as resources, so `inkwell serve` finds its page from any directory. `Web/`
+        // stays where it is for the page's own tests, which import `js/` by relative path.
+        .target(
+            name: "InkwellWeb",
+            path: "Web",
+            exclude: ["test", "bench"],
+            sources: ["Swift"],
+            resources: [.copy("index.html"), .copy("app.css"), .copy("sw.js"), .copy("js")],
+            swiftSettings: swiftSettings
+        ),
+        // What both executables share: server addresses as people type them, logging to standard error.
+        .target(
+            name: "InkwellCommandLine",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "inkwell",
             dependencies: [
@@ -138,14 +155,32 @@ let package = Package(
                 "InkwellWire",
                 "InkwellServer",
                 "InkwellClient",
+                "InkwellCommandLine",
+                "InkwellWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Benchmarks and the load generator, apart from the user's `inkwell`; W5 starts the `inkwell` beside it.
+        .executableTarget(
+            name: "inkwell-bench",
+            dependencies: [
+                "InkwellSync",
+                "InkwellGeometry",
+                "InkwellBoard",
+                "InkwellStore",
+                "InkwellWire",
+                "InkwellClient",
+                "InkwellCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -228,7 +263,9 @@ let package = Package(
         .testTarget(
             name: "InkwellCLITests",
             dependencies: [
+                // The tests run the built binaries: `BenchCommandTests` runs `inkwell-bench`.
                 "inkwell",
+                "inkwell-bench",
                 "InkwellBoardTesting",
                 "InkwellTesting",
                 // The hostile-client tests build frames and packs by hand and audit the server's pack log.

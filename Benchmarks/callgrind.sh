@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions executed by a side-by-side workload, by function: `inkwell bench --workloads` under
+# Instructions executed by a side-by-side workload, by function: `inkwell-bench engine --workloads` under
 # Valgrind's callgrind. The counts come out the same run after run whatever else the machine is doing,
 # so a change to a hot path can be judged by them where timings on a shared machine move by 20 %.
 #
@@ -81,14 +81,16 @@ EOF
 fi
 
 if ((build)); then
+    # W5 starts the `inkwell serve` built beside `inkwell-bench`.
     swift build -c release --scratch-path "$scratch" --product inkwell >&2
+    swift build -c release --scratch-path "$scratch" --product inkwell-bench >&2
 fi
-binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/inkwell"
+binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/inkwell-bench"
 profile="$scratch/callgrind.$workload.out"
 
 # Swift seeds its hashing per process; a fixed seed keeps dictionary probes, and so the counts, the same.
 SWIFT_DETERMINISTIC_HASHING=1 "$valgrind" --tool=callgrind --callgrind-out-file="$profile" \
-    "$binary" bench --workloads --json --filter "$workload" --scale "$scale" --runs "$runs" >/dev/null 2>"$profile.log" ||
+    "$binary" engine --workloads --json --filter "$workload" --scale "$scale" --runs "$runs" >/dev/null 2>"$profile.log" ||
     { cat "$profile.log" >&2; exit 1; }
 
 "$(dirname "$valgrind")/callgrind_annotate" --inclusive=yes --threshold=100 --auto=no "$profile" 2>/dev/null |

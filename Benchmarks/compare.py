@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Inkwell side by side with Yrs (pycrdt) and Loro on the anchors' whiteboard workloads.
 
-Run through Benchmarks/compare.sh, which installs the libraries and builds `inkwell` first:
+Run through Benchmarks/compare.sh, which installs the libraries and builds `inkwell-bench` first:
 
     Benchmarks/compare.sh [--passes 3] [--scale 1.0] [--runs 3] [--markdown FILE]
 
 Each pass runs every (library, workload) of ../shared/anchors/bench.py in its own process, and
-`inkwell bench --workloads --json --filter Wn` in its own process, interleaved workload by workload,
+`inkwell-bench engine --workloads --json --filter Wn` in its own process, interleaved workload by workload,
 so a slow spell of the shared machine hits both sides. Timings are the best over passes of the best
 of `--runs` repeats inside a process (the anchors use 3); sizes come from the first pass; memory is
 the largest seen. W5 has no library side: it is Inkwell through the real server against a raw
@@ -124,7 +124,7 @@ def run_anchor(anchors, lib, wl, scale):
 
 
 def run_inkwell(binary, wl, scale, runs):
-    cmd = [binary, "bench", "--workloads", "--json", "--filter", wl, "--runs", str(runs), "--scale", str(scale)]
+    cmd = [binary, "engine", "--workloads", "--json", "--filter", wl, "--runs", str(runs), "--scale", str(scale)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
     if p.returncode != 0:
         raise SystemExit(f"inkwell {wl} failed:\n{p.stderr}")
@@ -270,7 +270,7 @@ def table(agg, versions, scale):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--inkwell", required=True, help="the release-built inkwell binary")
+    ap.add_argument("--inkwell-bench", required=True, help="the release-built inkwell-bench binary")
     ap.add_argument("--anchors", required=True, help="the anchors' folder (bench.py)")
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--runs", type=int, default=3, help="repeats inside each Inkwell process (anchors: 3)")
@@ -290,7 +290,7 @@ def main():
             for side in sides:
                 s0, t0 = steal_jiffies(), time.time()
                 if side == "inkwell":
-                    figures = run_inkwell(args.inkwell, wl, args.scale, args.runs)
+                    figures = run_inkwell(args.inkwell_bench, wl, args.scale, args.runs)
                 else:
                     versions[side], figures = run_anchor(args.anchors, side, wl, args.scale)
                 raw.setdefault(side, {}).setdefault(wl, []).append(figures)

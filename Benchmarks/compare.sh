@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Inkwell side by side with Yrs (pycrdt) and Loro, on the whiteboard workloads of ../shared/anchors
 # (W1–W4), plus W5 (Inkwell through the real server against a raw loopback socket). Installs the
-# libraries' pinned versions into a virtualenv inside the build folder, builds `inkwell` in release, runs
-# both sides in the same run in interleaved passes, prints one table and ends with `worst ratio: X`.
+# libraries' pinned versions into a virtualenv inside the build folder, builds `inkwell-bench` and the
+# `inkwell` W5 serves from in release, runs both sides in interleaved passes, ends with `worst ratio: X`.
 #
 # Usage: Benchmarks/compare.sh [--passes N] [--runs N] [--scale S] [--workloads W1,W2,...]
 #                              [--markdown FILE] [--raw FILE] [--skip-build]
@@ -38,7 +38,8 @@ fi
 
 if ((build)); then
     swift build -c release --scratch-path "$scratch" --product inkwell >&2
+    swift build -c release --scratch-path "$scratch" --product inkwell-bench >&2
 fi
-binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/inkwell"
+binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/inkwell-bench"
 
-exec "$venv/bin/python" Benchmarks/compare.py --inkwell "$binary" --anchors "$anchors" ${args[@]+"${args[@]}"}
+exec "$venv/bin/python" Benchmarks/compare.py --inkwell-bench "$binary" --anchors "$anchors" ${args[@]+"${args[@]}"}

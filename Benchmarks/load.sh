@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The server under load: builds `inkwell` in release, starts `inkwell serve` on a free port with a fresh
-# data directory for each scenario, runs `inkwell load` against it, and prints the generator's figures
-# with the server's CPU and peak memory. Both processes run on this machine and share its cores.
+# The server under load: builds `inkwell` and `inkwell-bench` in release, starts `inkwell serve` on a free
+# port with a fresh data directory for each scenario, runs `inkwell-bench load` against it, and prints the
+# generator's figures with the server's CPU and peak memory. Both processes share this machine's cores.
 #
 # Scenarios: 100 rooms × 10 members (all drawing), and 1 room × 1,000 members of whom 50 draw.
 # --linger-sweep adds 100 × 10 runs with --commit-linger 0, 2 and 5 ms, to choose the default by measurement:
@@ -39,9 +39,13 @@ done
 
 if ((build)); then
     swift build -c release --scratch-path "$scratch" --product inkwell
+    swift build -c release --scratch-path "$scratch" --product inkwell-bench
 fi
 binary="$scratch/release/inkwell"
-[[ -x "$binary" ]] || { echo "load.sh: no $binary; build first" >&2; exit 1; }
+bench="$scratch/release/inkwell-bench"
+for built in "$binary" "$bench"; do
+    [[ -x "$built" ]] || { echo "load.sh: no $built; build first" >&2; exit 1; }
+done
 
 # 1,000 connections need 1,000 descriptors in each process, and more to spare.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || true
@@ -133,9 +137,9 @@ run_scenario() {
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min; this script's own runs count too)"
     # Ramp, live timeout, warm-up, measured, drain and close, with room to spare: a stuck run fails.
     local limit=$((2 + 60 + warmup + duration + 10 + 20 + 60))
-    local command=(timeout --kill-after=10 "$limit" "$binary" load --server "http://127.0.0.1:$port" \
+    local command=(timeout --kill-after=10 "$limit" "$bench" load --server "http://127.0.0.1:$port" \
         --server-pid "$server_pid" --duration "$duration" --warmup "$warmup" "${json[@]}" "$@")
-    echo "command: inkwell load --server http://127.0.0.1:PORT --server-pid PID --duration $duration --warmup $warmup $*"
+    echo "command: inkwell-bench load --server http://127.0.0.1:PORT --server-pid PID --duration $duration --warmup $warmup $*"
     local started_ticks started_at status=0
     started_ticks="$(cpu_ticks "$server_pid")"
     started_at="$(date +%s.%N)"

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct BenchCommandTests {
     @Test func jsonOutputHasOneFigurePerLineForEveryWorkload() throws {
-        let result = try InkwellProcess.run(["bench", "--json", "--scale", "0.001", "--runs", "1"])
+        let result = try bench(["engine", "--json", "--scale", "0.001", "--runs", "1"])
         #expect(result.status == 0, "\(result.standardError)")
         var figures: [String: Double] = [:]
         for line in result.standardOutput.split(separator: "\n") {
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func sideBySideWorkloadsPrintTheirFiguresAsJSONLines() throws {
-        let result = try InkwellProcess.run(["bench", "--workloads", "--json", "--scale", "0.01", "--runs", "1"])
+        let result = try bench(["engine", "--workloads", "--json", "--scale", "0.01", "--runs", "1"])
         #expect(result.status == 0, "\(result.standardError)")
         var figures: [String: Double] = [:]
         for line in result.standardOutput.split(separator: "\n") {
@@ -60,24 +60,44 @@ import Testing
     }
 
     @Test func filterSelectsWorkloads() throws {
-        let result = try InkwellProcess.run(["bench", "--scale", "0.001", "--runs", "1", "--filter", "lwwmap"])
+        let result = try bench(["engine", "--scale", "0.001", "--runs", "1", "--filter", "lwwmap"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("lwwmap / merge_ms"))
         #expect(!result.standardOutput.contains("hlc"))
     }
 
     @Test func badOptionsAreRefusedInPlainWords() throws {
-        let zeroRuns = try InkwellProcess.run(["bench", "--runs", "0"])
+        let zeroRuns = try bench(["engine", "--runs", "0"])
         #expect(zeroRuns.status != 0)
         #expect(zeroRuns.standardError.contains("--runs must be at least 1"))
-        let noMatch = try InkwellProcess.run(["bench", "--scale", "0.001", "--runs", "1", "--filter", "nothing"])
+        let noMatch = try bench(["engine", "--scale", "0.001", "--runs", "1", "--filter", "nothing"])
         #expect(noMatch.status != 0)
         #expect(noMatch.standardError.contains("no workload matches --filter"))
     }
 
     @Test func helpListsTheCommands() throws {
+        let result = try bench(["--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("engine"))
+        #expect(result.standardOutput.contains("load"))
+    }
+
+    @Test func loadRefusesAnAddressThatIsNotAServer() throws {
+        let result = try bench(["load", "--server", "ftp://127.0.0.1:8080"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("not a server address"), "\(result.standardError)")
+    }
+
+    @Test func theUsersToolHasNoBenchmarks() throws {
         let result = try InkwellProcess.run(["--help"])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("bench"))
+        let commands = result.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").first }
+        #expect(commands.contains("serve"))
+        #expect(!commands.contains("bench"))
+        #expect(!commands.contains("load"))
+    }
+
+    private func bench(_ arguments: [String]) throws -> InkwellProcess.Result {
+        try InkwellProcess.run(arguments, binary: InkwellProcess.benchBinary)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import InkwellTesting
 
-/// Runs the built `inkwell` binary, as a user or a script would.
+/// Runs the built `inkwell` binary (or `inkwell-bench`), as a user or a script would.
 struct InkwellProcess {
     struct Result {
         let status: Int32
@@ -10,6 +10,8 @@ struct InkwellProcess {
     }
 
     static var binary: URL { ChildProcess.executable() }
+    /// The benchmarks and the load generator, built beside `inkwell`.
+    static var benchBinary: URL { ChildProcess.executable("inkwell-bench") }
 
     /// ``run(_:)`` on a thread of its own, so an async test does not hold a thread of the shared pool.
     static func running(_ arguments: [String]) async throws -> Result {
@@ -20,7 +22,7 @@ struct InkwellProcess {
         }
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], binary: URL = InkwellProcess.binary) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

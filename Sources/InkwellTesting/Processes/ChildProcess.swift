@@ -35,8 +35,8 @@ public final class ChildProcess: Sendable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    /// Starts `executable ARGUMENTS`.
-    public init(_ arguments: [String], executable: URL = ChildProcess.executable()) throws {
+    /// Starts `executable ARGUMENTS`, in `directory` if given (else in this process's working directory).
+    public init(_ arguments: [String], executable: URL = ChildProcess.executable(), directory: URL? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw Failure("no executable at \(executable.path): build the package first")
         }
@@ -44,6 +44,7 @@ public final class ChildProcess: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.currentDirectoryURL = directory
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -21,15 +21,18 @@ public final class ServerProcess: Sendable {
         self.data = data
     }
 
-    /// Starts the server and returns once it prints `listening on HOST:PORT`. Port 0 picks a free one.
+    /// Starts the server and returns once it prints `listening on HOST:PORT`. Port 0 picks a free one;
+    /// `directory` is its working directory (default: this process's).
     public static func start(
         data: URL,
         port: Int = 0,
         logLevel: String = "warning",
-        arguments: [String] = []
+        arguments: [String] = [],
+        directory: URL? = nil
     ) async throws -> ServerProcess {
         let child = try ChildProcess(
-            ["serve", "--port", "\(port)", "--data", data.path, "--log-level", logLevel] + arguments
+            ["serve", "--port", "\(port)", "--data", data.path, "--log-level", logLevel] + arguments,
+            directory: directory
         )
         let line = try await child.waitForLine(timeout: .seconds(60)) { $0.hasPrefix("listening on ") }
         guard let bound = line.split(separator: ":").last.flatMap({ Int($0) }) else {

@@ -9,7 +9,7 @@ extension PackCodec {
     /// same format, which any inflater reads (the envelope records only "deflate"). So a level can be
     /// chosen per use and changed at any time, and old and new bytes read the same.
     ///
-    /// Chosen by measurement (BENCHMARKS.md, "Choosing the compression"; `inkwell bench --filter
+    /// Chosen by measurement (BENCHMARKS.md, "Choosing the compression"; `inkwell-bench engine --filter
     /// wire_deflate`). A body of whole strokes is mostly varint point residuals, which look random to
     /// LZ77: zlib's level 6 takes it to 50–52 % at about 45 MB/s, level 1 to 54–56 % at 70–80 MB/s, and
     /// inflating runs at 300–500 MB/s whatever the level. Higher levels and `Z_FILTERED` buy 1 % for

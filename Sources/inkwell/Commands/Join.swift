@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import InkwellBoard
 import InkwellClient
+import InkwellCommandLine
 import InkwellGeometry
 import InkwellStore
 import InkwellSync

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import InkwellCommandLine
 import InkwellServer
+import InkwellWeb
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -12,7 +14,9 @@ extension Inkwell {
             abstract: "Run the whiteboard server: sync socket, web client, blobs, health and metrics.",
             discussion: """
                 Serves the sync socket at /sync, the web client at /, blobs at /blobs/{sha256}, /healthz and \
-                /metrics (Prometheus). Everything is stored under --data. Prints "listening on HOST:PORT" \
+                /metrics (Prometheus). The web client's files are built with the binary, in the folder \
+                \(WebClient.resourceFolder) beside it; --web serves another directory. \
+                Everything is stored under --data. Prints "listening on HOST:PORT" \
                 on standard output once the port is bound. SIGINT or SIGTERM closes connections \
                 and commits what they pushed before exiting.
                 """
@@ -27,7 +31,7 @@ extension Inkwell {
         @Option(help: "The data directory (created if missing).")
         var data = "inkwell-data"
 
-        @Option(help: "The web client's directory (default: Web/ in the current directory, if present).")
+        @Option(help: "Serve the web client from this directory instead of the copy built with the binary.")
         var web: String?
 
         @Option(
@@ -65,7 +69,13 @@ extension Inkwell {
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
             let logger = Logger(label: "inkwell.server")
-            let webRoot = web ?? (FileManager.default.fileExists(atPath: "Web/index.html") ? "Web" : nil)
+            let webRoot = web ?? WebClient.directory()?.path
+            if let webRoot {
+                logger.info("serving the web client from \(webRoot)")
+            } else {
+                let searched = WebClient.candidates.map(\.path).joined(separator: ", ")
+                logger.warning("no web client (no index.html in \(searched)): / answers 404; --web DIR serves one")
+            }
             let server = try SyncServer(
                 configuration: ServerConfiguration(
                     host: host,

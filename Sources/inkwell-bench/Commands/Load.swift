@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import InkwellCommandLine
 import Logging
 
-extension Inkwell {
+extension InkwellBench {
     /// Puts a running server under load from many connections in one process and reports latencies.
     struct Load: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,8 +1,8 @@
 import Logging
 
 /// Logs to standard error at the level asked for, so standard output stays for results.
-enum ProcessLogging {
-    static func bootstrap(level: String) {
+package enum ProcessLogging {
+    package static func bootstrap(level: String) {
         let level = Logger.Level(rawValue: level) ?? .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

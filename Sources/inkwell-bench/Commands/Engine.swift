@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 
-extension Inkwell {
+extension InkwellBench {
     /// Measures the engine. Build with `-c release`: debug builds are 10–50× slower.
-    struct Bench: AsyncParsableCommand {
+    struct Engine: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "engine",
             abstract: "Measure the sync engine's core operations.",
             discussion: """
                 Each figure is the median of several runs. Compare ratios measured in one run: \

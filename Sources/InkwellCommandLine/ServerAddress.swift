@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 
 /// The sync endpoint for what a person types after `--server`: `http://host:port`, `ws://host:port`,
 /// `host:port`, with or without `/sync`.
-enum ServerAddress {
-    static func syncURL(_ text: String) throws -> URL {
+package enum ServerAddress {
+    package static func syncURL(_ text: String) throws -> URL {
         var text = text
         if !text.contains("://") { text = "ws://" + text }
         guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
@@ -19,8 +19,8 @@ enum ServerAddress {
         return url
     }
 
-    struct AddressError: Error, CustomStringConvertible {
-        let text: String
-        var description: String { "not a server address: \(text) (expected e.g. http://127.0.0.1:8080)" }
+    package struct AddressError: Error, CustomStringConvertible {
+        package let text: String
+        package var description: String { "not a server address: \(text) (expected e.g. http://127.0.0.1:8080)" }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A real `inkwell serve` started from this very binary, on a free loopback port and a fresh data folder.
+/// A real `inkwell serve`, the `inkwell` built beside this binary, on a free loopback port and a fresh data folder.
 final class BenchServer {
     let process = Process()
     let folder: URL
@@ -9,10 +9,14 @@ final class BenchServer {
     var url: String { "ws://127.0.0.1:\(port)/sync" }
 
     init() throws {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let server = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("inkwell")
+        guard FileManager.default.isExecutableFile(atPath: server.path) else {
+            throw BenchError("no inkwell beside inkwell-bench at \(server.path): build both products")
+        }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-bench-server-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = server
         process.arguments = [
             "serve", "--host", "127.0.0.1", "--port", "0", "--data", folder.path, "--log-level", "error",
         ]

@@ -1,0 +1,68 @@
+import Foundation
+import InkwellTesting
+import Testing
+
+/// `inkwell serve` serves the page built with it, never one from its working directory: started in an empty
+/// directory it answers with the bytes of the repository's `Web/`, and `--web DIR` serves another directory.
+@Suite struct ServeWebClientTests {
+    /// The repository's `Web/`, which the build copies beside the binary.
+    static let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Web")
+
+    @Test func theBuiltPageIsServedWhateverTheWorkingDirectory() async throws {
+        let folder = try TemporaryDirectory("web-built")
+        let elsewhere = try Self.emptyDirectory(in: folder)
+        let server = try await ServerProcess.start(
+            data: folder.url.appendingPathComponent("data"),
+            directory: elsewhere
+        )
+        let index = try Self.text(of: Self.web.appendingPathComponent("index.html"))
+        let page = server.get("/")
+        #expect(page?.status == 200)
+        #expect(page?.body == index)
+        let module = server.get("/js/app/main.js")
+        #expect(module?.status == 200)
+        #expect(module?.body == (try Self.text(of: Self.web.appendingPathComponent("js/app/main.js"))))
+        #expect(server.get("/sw.js")?.status == 200)
+        #expect(server.get("/app.css")?.status == 200)
+        #expect(server.get("/r/a-room")?.body == index)
+        // The page's own tests stay in the repository.
+        #expect(server.get("/test/support/keys.mjs")?.status == 404)
+        #expect(await server.stop() == 0)
+    }
+
+    @Test func aDirectoryGivenWithWebWins() async throws {
+        let folder = try TemporaryDirectory("web-given")
+        let elsewhere = try Self.emptyDirectory(in: folder)
+        let other = folder.url.appendingPathComponent("other")
+        try FileManager.default.createDirectory(
+            at: other.appendingPathComponent("js"),
+            withIntermediateDirectories: true
+        )
+        let index = "<!doctype html><title>another page</title>\n"
+        try Data(index.utf8).write(to: other.appendingPathComponent("index.html"))
+        try Data("export const other = 1;\n".utf8).write(to: other.appendingPathComponent("js/other.js"))
+        let server = try await ServerProcess.start(
+            data: folder.url.appendingPathComponent("data"),
+            arguments: ["--web", other.path],
+            directory: elsewhere
+        )
+        let page = server.get("/")
+        #expect(page?.status == 200)
+        #expect(page?.body == index)
+        #expect(server.get("/js/other.js")?.status == 200)
+        #expect(server.get("/js/app/main.js")?.status == 404)
+        #expect(await server.stop() == 0)
+    }
+
+    /// A working directory with nothing in it, so no `Web/` can be found there.
+    private static func emptyDirectory(in folder: TemporaryDirectory) throws -> URL {
+        let directory = folder.url.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private static func text(of file: URL) throws -> String {
+        String(decoding: try Data(contentsOf: file), as: UTF8.self)
+    }
+}
