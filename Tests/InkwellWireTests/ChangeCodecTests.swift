@@ -301,10 +301,10 @@ import Testing
     }
 
     @Test func residualsThatOverflowAreRejected() {
-        #expect(throws: WireError.self) {
+        #expect(throws: BoardCodecError.self) {
             try PointCodec.points(fromResiduals: [Int64.max, 0, Int64.max, 0], scale: 1)
         }
-        #expect(throws: WireError.self) {
+        #expect(throws: BoardCodecError.self) {
             try PointCodec.points(fromResiduals: [Int64(2e9), 0], scale: 1)
         }
     }

@@ -181,7 +181,7 @@ import Testing
     enum ColumnDamage: CaseIterable, Sendable {
         case missingStamp, replicaIndexOutOfRange, repeatedReplica, shortReplica, seqZero, operationSizesTooLarge
         case operationCountsTooMany, operationCountsTooFew, wholeOutOfOrder, wholePastTheEnd, wholeWithoutPosition
-        case futureSchema, seqPastTheLimit
+        case seqPastTheLimit
 
         func apply(to columns: inout WireChangeColumns) {
             switch self {
@@ -198,10 +198,30 @@ import Testing
                 columns.wholeChanges.append(columns.wholeChanges[0])
             case .wholePastTheEnd: columns.wholePositions[0] = UInt32(columns.replicaIndexes.count + 1)
             case .wholeWithoutPosition: columns.wholePositions.removeAll()
-            case .futureSchema: columns.schemaVersion = WireSchema.current + 1
             case .seqPastTheLimit: columns.seqDeltas[0] = Int64.min
             }
         }
+    }
+
+    /// Columns hold operations as bytes: a snapshot of changes from a newer schema decodes, keeps them,
+    /// and a board that cannot read them yet leaves them out of its state.
+    @Test func columnsOfANewerChangeSchemaAreKeptAndLeftOutOfTheBoard() throws {
+        let snapshot = DocumentSnapshot(room: "r", document: "main", changes: Samples.changes)
+        var columns = snapshot.columns.wire
+        columns.schemaVersion = BoardEdit.schemaVersion + 1
+        var wire = try WireSnapshot(serializedBytes: snapshot.encoded(compression: .none))
+        let state: [UInt8] = try columns.serializedBytes()
+        wire.state = Data(state)
+        wire.stateSize = UInt32(state.count)
+        let decoded = try DocumentSnapshot(decoding: try wire.serializedBytes())
+        #expect(decoded.changeCount == Samples.changes.count)
+        #expect(try decoded.restore(as: BoardState.self).changeCount == 0)
+        #expect(
+            try decoded.changes.allSatisfy {
+                try ChangeCodec.decode($0).payload.schemaVersion == BoardEdit.schemaVersion + 1
+            }
+        )
+        #expect(try DocumentSnapshot(decoding: decoded.encoded()).changes == decoded.changes)
     }
 
     @Test func aChangeWithASeqPastTheLimitIsKeptWholeAndRefusedOnRestore() throws {

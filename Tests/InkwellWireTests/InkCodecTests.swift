@@ -43,8 +43,8 @@ import Testing
     }
 
     @Test func garbageAndOversizeInkAreRefused() {
-        #expect(throws: WireError.malformed("points")) { try InkCodec.decode([0xFF, 0xFF]) }
-        #expect(throws: WireError.tooLarge("presence.ink")) {
+        #expect(throws: BoardCodecError.malformed("points")) { try InkCodec.decode([0xFF, 0xFF]) }
+        #expect(throws: BoardCodecError.tooLarge("presence.ink")) {
             try InkCodec.decode([UInt8](repeating: 0, count: SyncProtocol.maximumPresenceBytes + 1))
         }
     }

@@ -69,15 +69,17 @@ extension Store {
         let stamp = SQLValues.stamp(change.stamp)
         try db.cachedStatement(
             sql: """
-                INSERT INTO change (replica, seq, stamp, room, document, schema_version, payload, entities)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (replica, seq) DO NOTHING
+                INSERT INTO change (replica, seq, stamp, room, document, schema_version, payload, entities, type)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (replica, seq) DO NOTHING
                 """
         )
         .execute(arguments: [
             replica, seq, stamp, change.room, change.document, Int64(change.schemaVersion), Data(change.payload),
-            EntityList.encode(change.entities),
+            EntityList.encode(change.entities), change.type.rawValue,
         ])
         guard db.changesCount == 1 else { return false }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO document (room, type, name) VALUES (?, ?, ?)")
+            .execute(arguments: [change.room, change.type.rawValue, change.document])
         timelines.note(change, replica: replica, seq: seq, stamp: stamp)
         return true
     }

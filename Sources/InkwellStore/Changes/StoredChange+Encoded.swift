@@ -12,6 +12,7 @@ extension StoredChange {
             stamp: change.stamp,
             room: room,
             document: change.payload.document,
+            type: Edit.documentType,
             schemaVersion: Edit.schemaVersion,
             payload: ChangeCodec.encode(change),
             entities: change.payload.entities(in: change.id)
@@ -27,6 +28,7 @@ extension StoredChange {
             stamp: change.stamp,
             room: room,
             document: change.payload.document,
+            type: change.payload.type,
             schemaVersion: change.payload.schemaVersion,
             payload: encoded,
             entities: entities

@@ -4,7 +4,7 @@ import InkwellSync
 
 extension StoredChange {
     /// The columns every change query selects, in the order ``init(row:)`` reads them.
-    static let columns = "replica, seq, stamp, room, document, schema_version, payload, entities"
+    static let columns = "replica, seq, stamp, room, document, schema_version, payload, entities, type"
 
     /// Reads a row selected with ``columns``; throws rather than trap on a damaged row.
     init(row: Row) throws {
@@ -22,6 +22,7 @@ extension StoredChange {
             stamp: SQLValues.stamp(stored: row[2]),
             room: row[3],
             document: row[4],
+            type: DocumentType(row[8] as String),
             schemaVersion: schemaVersion,
             payload: payload,
             entities: entities

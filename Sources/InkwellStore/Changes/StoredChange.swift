@@ -10,6 +10,8 @@ public struct StoredChange: Hashable, Sendable {
     public let stamp: Stamp
     public let room: String
     public let document: String
+    /// The document's type, as the change names it.
+    public let type: DocumentType
     /// The schema version the payload was encoded with.
     public let schemaVersion: UInt32
     public let payload: [UInt8]
@@ -20,6 +22,7 @@ public struct StoredChange: Hashable, Sendable {
         stamp: Stamp,
         room: String,
         document: String,
+        type: DocumentType = .unnamed,
         schemaVersion: UInt32,
         payload: [UInt8],
         entities: [String] = []
@@ -28,6 +31,7 @@ public struct StoredChange: Hashable, Sendable {
         self.stamp = stamp
         self.room = room
         self.document = document
+        self.type = type
         self.schemaVersion = schemaVersion
         self.payload = payload
         self.entities = entities
@@ -39,11 +43,11 @@ public struct StoredChange: Hashable, Sendable {
     /// Whether `other` is the same change: entities are derived from the payload and not compared.
     func isSameChange(as other: StoredChange) -> Bool {
         id == other.id && stamp == other.stamp && room == other.room && document == other.document
-            && schemaVersion == other.schemaVersion && payload == other.payload
+            && type == other.type && schemaVersion == other.schemaVersion && payload == other.payload
     }
 }
 
-/// A board is named by its room and its name within the room.
+/// A document is named by its room and its name within the room.
 public struct DocumentKey: Hashable, Sendable {
     public let room: String
     public let document: String

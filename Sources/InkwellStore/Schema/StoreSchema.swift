@@ -133,7 +133,9 @@ enum StoreSchema {
     }
 
     /// Version 4: a change belongs to a document of some type, not only to a board: the columns are
-    /// named for what they hold. Nothing else moves; a board's changes keep their rows.
+    /// named for what they hold, each change keeps its type, and `document` lists each room's
+    /// documents by type and name, so an app finds the documents it needs (the days of a log in a
+    /// date range) without reading changes. Every change stored before is a board's.
     private static func createVersion4(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -141,6 +143,14 @@ enum StoreSchema {
                 DROP INDEX change_by_board;
                 CREATE INDEX change_by_document ON change (room, document, stamp, replica, seq);
                 ALTER TABLE snapshot RENAME COLUMN board TO document;
+                ALTER TABLE change ADD COLUMN type TEXT NOT NULL DEFAULT 'board';
+                CREATE TABLE document (
+                    room TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY (room, type, name)
+                ) WITHOUT ROWID;
+                INSERT INTO document (room, type, name) SELECT DISTINCT room, type, document FROM change;
                 PRAGMA user_version = 4;
                 """
         )

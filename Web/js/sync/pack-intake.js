@@ -105,6 +105,10 @@ export function readChange(room, bytes, schemaVersion) {
     if (error instanceof WireError && error.code === 'futureSchema') {
       return { change: null, aside: { room, kind: 'change', schemaVersion: error.schemaVersion ?? 0, bytes } };
     }
+    if (error instanceof WireError && error.code === 'otherType') {
+      // Another app's document in this room: kept aside as it came, never drawn.
+      return { change: null, aside: { room, kind: 'change', schemaVersion: 0, bytes } };
+    }
     return { change: null, aside: null };
   }
 }

@@ -51,8 +51,9 @@ export function encodeChange(change) {
  */
 export function decodeChange(bytes) {
   const wire = readChange(bytes);
-  if (wire.schemaVersion > SCHEMA_VERSION) throw WireError.futureSchema(wire.schemaVersion);
   const { id, stamp } = checkHeader(wire);
+  if (wire.type !== '' && wire.type !== 'board') throw WireError.otherType(wire.type);
+  if (wire.schemaVersion > SCHEMA_VERSION) throw WireError.futureSchema(wire.schemaVersion);
   if (wire.operations.length > WireLimits.maximumOperationsPerChange) throw WireError.tooLarge('operations');
   return {
     id,
@@ -103,8 +104,9 @@ function checkHeader(wire) {
   if (wire.replica.length !== 16) throw WireError.invalidField('change.replica');
   if (wire.seq === 0) throw WireError.invalidField('change.seq');
   if (wire.board.length === 0 || utf8Length(wire.board) > WireLimits.maximumNameBytes) {
-    throw WireError.invalidField('change.board');
+    throw WireError.invalidField('change.document');
   }
+  if (utf8Length(wire.type) > WireLimits.maximumNameBytes) throw WireError.invalidField('change.type');
   if (typeof wire.seq !== 'number') throw WireError.unrepresentable('change.seq');
   return { id: { replica: toHex(wire.replica), seq: wire.seq }, stamp: stampOf(wire.stamp) };
 }

@@ -7,11 +7,11 @@
 // `badSignature`, `forgedAuthor` and `wrongRoom` say a pack is not what it claims to be: keep it aside
 // with that reason, never decode it into a board.
 
-import { SCHEMA_VERSION } from './limits.js';
 
 /**
  * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
- *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'} WireErrorCode
+ *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'
+ *   | 'otherType'} WireErrorCode
  */
 
 /** The one error type the wire codecs throw. */
@@ -62,9 +62,14 @@ export class WireError extends Error {
     return new WireError('encrypted', null, 'the pack is encrypted and no key is available');
   }
 
-  /** Written by a newer schema than this code knows. */
+  /** A change of another document type than the board: kept aside, passed on, never applied. @param {string} type */
+  static otherType(type) {
+    return new WireError('otherType', type, `the change is of another document type (${type.slice(0, 64)})`);
+  }
+
+  /** Written by a newer schema than this code knows. @param {number} version */
   static futureSchema(version) {
-    return new WireError('futureSchema', version, `written by schema ${version}, newer than ${SCHEMA_VERSION}`);
+    return new WireError('futureSchema', version, `written by schema ${version}, newer than this version reads`);
   }
 
   /** A pack whose signature does not verify against the key it names. */

@@ -18,6 +18,8 @@ export const Change = descriptor('change', [
   field(4, 'board', 'string'),
   field(5, 'schemaVersion', 'uint32'),
   field(6, 'operations', 'bytes', repeated),
+  // The document type; absent means "board", the only type this page reads.
+  field(7, 'type', 'string'),
 ]);
 
 export const Points = descriptor('points', [

@@ -134,7 +134,7 @@ test('errors name what was wrong, never the content', () => {
     decodeChange(concat(field(1, replica), varintField(2, 1), field(4, new TextEncoder().encode('x'.repeat(300)))));
     assert.fail('should throw');
   } catch (error) {
-    assert.equal(error.message, 'field change.board is out of range');
+    assert.equal(error.message, 'field change.document is out of range');
     assert.ok(!error.message.includes('xxx'));
   }
 });
