@@ -7,7 +7,6 @@
 // `badSignature`, `forgedAuthor` and `wrongRoom` say a pack is not what it claims to be: keep it aside
 // with that reason, never decode it into a board.
 
-
 /**
  * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
  *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'
