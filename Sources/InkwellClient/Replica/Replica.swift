@@ -99,6 +99,20 @@ public actor Replica {
     ) async throws -> Document {
         let key = DocumentKey(room: room, document: document)
         if let live = documents[key] as? LiveDocument<Document> { return live.state }
+        let state = try load(Document.self, room: room, document: document)
+        documents[key] = LiveDocument(room: room, name: document, state: state)
+        if let sync { try await sync.join(room) }
+        return state
+    }
+
+    /// The document's state: the live one when it is open, else read from the store (its snapshot and
+    /// the changes after it) and not kept.
+    ///
+    /// - Complexity: O(1) when open; else O(changes outside the snapshot + size of the snapshot).
+    func load<Document: ReplicatedDocument>(_: Document.Type, room: String, document: String) throws -> Document {
+        if let live = documents[DocumentKey(room: room, document: document)] as? LiveDocument<Document> {
+            return live.state
+        }
         let contents = try store.coldOpen(room: room, document: document)
         let snapshot =
             try contents.snapshot.map { try DocumentSnapshot(decoding: $0.bytes) }
@@ -110,10 +124,7 @@ public actor Replica {
                 cut: Cut(),
                 changes: []
             )
-        let state = try snapshot.restore(as: Document.self, adding: contents.tail.map(\.payload))
-        documents[key] = LiveDocument(room: room, name: document, state: state)
-        if let sync { try await sync.join(room) }
-        return state
+        return try snapshot.restore(as: Document.self, adding: contents.tail.map(\.payload))
     }
 
     /// The open document's state now.
