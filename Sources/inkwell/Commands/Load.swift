@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InkwellClient
 import Logging
 
 extension Inkwell {

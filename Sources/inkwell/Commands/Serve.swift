@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InkwellClient
 import InkwellServer
 import Logging
 import ServiceLifecycle

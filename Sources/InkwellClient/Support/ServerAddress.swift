@@ -1,9 +1,12 @@
-import Foundation
+public import Foundation
 
-/// The sync endpoint for what a person types after `--server`: `http://host:port`, `ws://host:port`,
+/// The sync endpoint for what a person types as a server: `http://host:port`, `ws://host:port`,
 /// `host:port`, with or without `/sync`.
-enum ServerAddress {
-    static func syncURL(_ text: String) throws -> URL {
+public enum ServerAddress {
+    /// The WebSocket URL of the sync endpoint, `ws://host:port/sync` (`wss` for `https`/`wss`).
+    ///
+    /// - Throws: ``AddressError`` for text that names no host, or another scheme.
+    public static func syncURL(_ text: String) throws -> URL {
         var text = text
         if !text.contains("://") { text = "ws://" + text }
         guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
@@ -19,8 +22,9 @@ enum ServerAddress {
         return url
     }
 
-    struct AddressError: Error, CustomStringConvertible {
-        let text: String
-        var description: String { "not a server address: \(text) (expected e.g. http://127.0.0.1:8080)" }
+    /// Text that is not a server address; the description quotes it, for the person who typed it.
+    public struct AddressError: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String { "not a server address: \(text) (expected e.g. http://127.0.0.1:8080)" }
     }
 }
