@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "InkwellSync", targets: ["InkwellSync"]),
         .library(name: "InkwellGeometry", targets: ["InkwellGeometry"]),
         .library(name: "InkwellBoard", targets: ["InkwellBoard"]),
+        .library(name: "InkwellModel", targets: ["InkwellModel"]),
         .library(name: "InkwellWire", targets: ["InkwellWire"]),
         .library(name: "InkwellStore", targets: ["InkwellStore"]),
         .library(name: "InkwellServer", targets: ["InkwellServer"]),
@@ -59,6 +60,12 @@ let package = Package(
                 "InkwellGeometry",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // A generic document of named counters and registers: the engine's second document type.
+        .target(
+            name: "InkwellModel",
+            dependencies: ["InkwellSync"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -172,6 +179,16 @@ let package = Package(
             dependencies: [
                 "InkwellBoard",
                 "InkwellGeometry",
+                "InkwellSync",
+                "InkwellTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellModelTests",
+            dependencies: [
+                "InkwellModel",
                 "InkwellSync",
                 "InkwellTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
