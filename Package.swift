@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "InkwellTesting", targets: ["InkwellTesting"]),
         .library(name: "InkwellBoardTesting", targets: ["InkwellBoardTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
+        .executable(name: "food-log", targets: ["food-log"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -156,6 +157,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The second app: a food log of days, each a model document of counters.
+        .executableTarget(
+            name: "food-log",
+            dependencies: [
+                "InkwellClient",
+                "InkwellStore",
+                "InkwellSync",
+                "InkwellModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Examples/FoodLog",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "InkwellSyncTests",
             dependencies: [
@@ -280,6 +296,16 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FoodLogTests",
+            dependencies: [
+                // The tests run the built `food-log`, against the built `inkwell serve`.
+                "food-log",
+                "inkwell",
+                "InkwellTesting",
             ],
             swiftSettings: swiftSettings
         ),
