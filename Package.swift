@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "InkwellSync", targets: ["InkwellSync"]),
         .library(name: "InkwellGeometry", targets: ["InkwellGeometry"]),
         .library(name: "InkwellBoard", targets: ["InkwellBoard"]),
+        .library(name: "InkwellModel", targets: ["InkwellModel"]),
         .library(name: "InkwellWire", targets: ["InkwellWire"]),
         .library(name: "InkwellStore", targets: ["InkwellStore"]),
         .library(name: "InkwellServer", targets: ["InkwellServer"]),
@@ -28,6 +29,7 @@ let package = Package(
         .library(name: "InkwellBoardTesting", targets: ["InkwellBoardTesting"]),
         .executable(name: "inkwell", targets: ["inkwell"]),
         .executable(name: "inkwell-bench", targets: ["inkwell-bench"]),
+        .executable(name: "food-log", targets: ["food-log"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -60,6 +62,12 @@ let package = Package(
                 "InkwellGeometry",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // A generic document of named counters and registers: the engine's second document type.
+        .target(
+            name: "InkwellModel",
+            dependencies: ["InkwellSync"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -105,6 +113,7 @@ let package = Package(
             name: "InkwellClient",
             dependencies: [
                 "InkwellSync",
+                "InkwellModel",
                 "InkwellWire",
                 "InkwellStore",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -184,6 +193,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The second app: a food log of days, each a model document of counters.
+        .executableTarget(
+            name: "food-log",
+            dependencies: [
+                "InkwellClient",
+                "InkwellStore",
+                "InkwellSync",
+                "InkwellModel",
+                "InkwellCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Examples/FoodLog",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "InkwellSyncTests",
             dependencies: [
@@ -207,6 +232,16 @@ let package = Package(
             dependencies: [
                 "InkwellBoard",
                 "InkwellGeometry",
+                "InkwellSync",
+                "InkwellTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellModelTests",
+            dependencies: [
+                "InkwellModel",
                 "InkwellSync",
                 "InkwellTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -300,6 +335,16 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FoodLogTests",
+            dependencies: [
+                // The tests run the built `food-log`, against the built `inkwell serve`.
+                "food-log",
+                "inkwell",
+                "InkwellTesting",
             ],
             swiftSettings: swiftSettings
         ),

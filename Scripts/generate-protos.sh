@@ -20,6 +20,7 @@ if [ ! -x "$plugin" ]; then
 fi
 
 # The engine's messages go to the wire module; the whiteboard's operations to the board module.
+# model.proto has no generated code: InkwellModel writes its few bytes directly.
 generate() {
     local out=$1
     shift

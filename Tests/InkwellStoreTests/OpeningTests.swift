@@ -56,4 +56,14 @@ import Testing
             .write(to: URL(fileURLWithPath: directory.file))
         #expect(throws: StoreError.self) { try Store(path: directory.file) }
     }
+
+    /// `Store(directory:)` makes the folder it is given and keeps its file there: opened again, it is the
+    /// same store.
+    @Test func aStoreInADirectoryIsCreatedAndOpenedAgain() throws {
+        let parent = try TemporaryDirectory()
+        let directory = parent.path("nested/data")
+        let replica = try Store(directory: directory).replica
+        #expect(FileManager.default.fileExists(atPath: directory + "/" + Store.fileName))
+        #expect(try Store(directory: directory).replica == replica)
+    }
 }

@@ -1,5 +1,5 @@
-/// The name a kind of document files its changes under: `board` for the whiteboard, `food-log` for
-/// the food log, whatever an app chooses for its own.
+/// The name a kind of document files its changes under: `board` for the whiteboard, `model` for the
+/// generic model document the food log keeps its days in, whatever an app chooses for its own.
 ///
 /// The engine stores, syncs and orders changes of every type alike; only a replica that knows a type
 /// applies its changes. A name is part of the data: once changes carry it, it never changes.

@@ -163,11 +163,10 @@ extension Inkwell {
     }
 }
 
-/// Opens the peer's store: a file in `directory`, or memory.
+/// Opens the peer's store: the one kept in `directory`, or one in memory.
 enum LocalStore {
     static func open(_ directory: String?) throws -> Store {
         guard let directory else { return try Store.inMemory() }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return try Store(path: directory + "/store.sqlite")
+        return try Store(directory: directory)
     }
 }
