@@ -16,7 +16,7 @@ extension FoodLog {
         @Argument(help: "The day, YYYY-MM-DD.")
         var day: String
 
-        @Argument(help: "The food: up to 256 bytes of UTF-8, without spaces or control characters.")
+        @Argument(help: "The food: up to 250 bytes of UTF-8, without spaces or control characters.")
         var food: String
 
         @Option(help: "How many to add.")
@@ -28,7 +28,7 @@ extension FoodLog {
             guard Day(day) != nil else { throw ValidationError(Day.format) }
             guard Self.isValidFood(food) else {
                 throw ValidationError(
-                    "a food is 1 to \(ModelOperation.maximumFieldBytes) bytes of UTF-8 without spaces or control characters"
+                    "a food is 1 to \(DayLog.maximumFoodBytes) bytes of UTF-8 without spaces or control characters"
                 )
             }
             guard count != 0 else { throw ValidationError("--count must not be 0") }
@@ -36,19 +36,19 @@ extension FoodLog {
 
         func run() async throws {
             let replica = try await log.openReplica()
-            try await replica.open(ModelDocument.self, room: log.room, document: day)
-            try await replica.edit(
-                ModelEdit(document: day, operations: [.increment(field: food, by: count)]),
-                room: log.room
-            )
-            let total = await replica.state(of: ModelDocument.self, room: log.room, document: day)?.counter(food) ?? 0
+            let (food, count) = (food, count)
+            // One change: "FOOD + count" on the day, however many devices count it too.
+            let updated = try await replica.update(DayLog.self, room: log.room, document: day) {
+                $0.foods[food, default: 0] += count
+            }
+            let total = updated.foods[food] ?? 0
             await replica.stop()
             print("added \(count) \(food) on \(day): \(total) on this device")
         }
 
         /// Names that print as one word of a `show` line, within the model's bound on field names.
         static func isValidFood(_ food: String) -> Bool {
-            (1...ModelOperation.maximumFieldBytes).contains(food.utf8.count)
+            (1...DayLog.maximumFoodBytes).contains(food.utf8.count)
                 && !food.unicodeScalars.contains {
                     $0.properties.isWhitespace || $0.properties.generalCategory == .control
                 }

@@ -26,10 +26,12 @@ extension FoodLog {
         func run() async throws {
             let replica = try await log.openReplica()
             var lines: [String] = []
-            for day in try log.days(in: replica.store) where self.day == nil || self.day == day.description {
-                let document = try await replica.open(ModelDocument.self, room: log.room, document: day.description)
-                for food in document.fields where document.counter(food) != 0 {
-                    lines.append("\(day) \(food) \(document.counter(food))")
+            // The days come from the store's index of documents; only those asked for are read.
+            for (name, logged) in try await replica.models(DayLog.self, room: log.room, names: day.map { $0...$0 })
+            where Day(name) != nil {
+                for (food, count) in logged.foods.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+                where count != 0 {
+                    lines.append("\(name) \(food) \(count)")
                 }
             }
             await replica.stop()
