@@ -39,6 +39,11 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// type, or keeps it as it is.
     public static func otherType(_ type: String) -> WireError { WireError(code: .otherType(type)) }
 
+    /// Whether the change is of another document type than the one asked for.
+    public var isOtherType: Bool {
+        if case .otherType = code { true } else { false }
+    }
+
     /// The schema version, when the bytes come from a newer schema.
     public var futureSchemaVersion: UInt32? {
         if case .futureSchema(let version) = code { version } else { nil }

@@ -32,6 +32,21 @@ extension BoardEdit: DocumentEdit {
         )
     }
 
+    /// The same, each operation read where it lies in `source`.
+    public init(
+        document: String,
+        operations source: ArraySlice<UInt8>,
+        at ranges: some Collection<Range<Int>>,
+        in change: ChangeID
+    ) {
+        self.init(
+            board: BoardID(document),
+            operations: ranges.map {
+                WireReader.inkOperation(source, $0, in: change) ?? OperationCodec.decode(Array(source[$0]), in: change)
+            }
+        )
+    }
+
     /// The strokes this change names, as ``StrokeID/description``s, without repeats, in operation order.
     ///
     /// Undo, redo and clear name no stroke directly: what they touch depends on the board, so a view

@@ -19,6 +19,16 @@ public protocol DocumentEdit: Hashable, Sendable {
     /// The payload of the change `change` of `document`, from its operations' bytes.
     init(document: String, operations: [ArraySlice<UInt8>], in change: ChangeID)
 
+    /// The same, from the operations at `ranges` of `source` (indices of the array `source` is a slice
+    /// of): how changes are read by the thousand, from a change's bytes or a snapshot's columns,
+    /// without an array of slices per change. The default makes the slices.
+    init(
+        document: String,
+        operations source: ArraySlice<UInt8>,
+        at ranges: some Collection<Range<Int>>,
+        in change: ChangeID
+    )
+
     /// The entities the change touches, named as the type names them: the store keeps them beside the
     /// change so an app can redraw, or query, only what a change touched.
     func entities(in change: ChangeID) -> [String]
@@ -26,4 +36,13 @@ public protocol DocumentEdit: Hashable, Sendable {
 
 extension DocumentEdit {
     public func entities(in change: ChangeID) -> [String] { [] }
+
+    public init(
+        document: String,
+        operations source: ArraySlice<UInt8>,
+        at ranges: some Collection<Range<Int>>,
+        in change: ChangeID
+    ) {
+        self.init(document: document, operations: ranges.map { source[$0] }, in: change)
+    }
 }

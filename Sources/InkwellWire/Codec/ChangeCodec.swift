@@ -120,15 +120,10 @@ public enum ChangeCodec {
                 throw .malformed("change")
             }
         }
-        guard let replica = ReplicaID(bytes: wire.replica) else { throw .invalidField("change.replica") }
-        guard wire.seq >= 1, wire.seq <= WireLimits.maximumSeq else { throw .invalidField("change.seq") }
-        guard !wire.document.isEmpty, wire.document.utf8.count <= WireLimits.maximumNameBytes else {
-            throw .invalidField("change.document")
-        }
-        guard wire.type.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("change.type") }
-        guard wire.operations.count <= WireLimits.maximumOperationsPerChange else { throw .tooLarge("operations") }
+        let id = try checkedID(wire)
+        try checkNames(wire)
         return Change(
-            id: ChangeID(replica: replica, seq: wire.seq),
+            id: id,
             stamp: Stamp(rawValue: wire.stamp),
             payload: EncodedEdit(
                 document: wire.document,
@@ -146,11 +141,43 @@ public enum ChangeCodec {
     ///   kept as it is, never read wrongly.
     /// - Complexity: O(size of the change).
     public static func decode<Edit: DocumentEdit>(_ bytes: [UInt8], as _: Edit.Type) throws(WireError) -> Change<Edit> {
-        let change = try decode(bytes)
-        guard change.payload.type == Edit.documentType else { throw .otherType(change.payload.type.rawValue) }
-        guard change.payload.schemaVersion <= Edit.schemaVersion else {
-            throw .futureSchema(change.payload.schemaVersion)
+        // Canonical bytes: the type reads its operations where they lie. Anything else goes through the
+        // checks of ``decode(_:)``.
+        guard bytes.count <= WireLimits.maximumChangeBytes, let fields = WireReader.change(bytes) else {
+            let change = try decode(bytes)
+            try check(change.payload.type, change.payload.schemaVersion, as: Edit.self)
+            return change.decoded(as: Edit.self)!
         }
-        return change.decoded(as: Edit.self)!
+        let id = try checkedID(fields)
+        try checkNames(fields)
+        try check(fields.type.isEmpty ? .unnamed : DocumentType(fields.type), fields.schemaVersion, as: Edit.self)
+        return Change(
+            id: id,
+            stamp: Stamp(rawValue: fields.stamp),
+            payload: Edit(document: fields.document, operations: fields.source[...], at: fields.operations, in: id)
+        )
+    }
+
+    private static func check<Edit: DocumentEdit>(
+        _ type: DocumentType,
+        _ schemaVersion: UInt32,
+        as _: Edit.Type
+    ) throws(WireError) {
+        guard type == Edit.documentType else { throw .otherType(type.rawValue) }
+        guard schemaVersion <= Edit.schemaVersion else { throw .futureSchema(schemaVersion) }
+    }
+
+    private static func checkedID(_ wire: ChangeFields) throws(WireError) -> ChangeID {
+        guard let replica = ReplicaID(bytes: wire.replica) else { throw .invalidField("change.replica") }
+        guard wire.seq >= 1, wire.seq <= WireLimits.maximumSeq else { throw .invalidField("change.seq") }
+        return ChangeID(replica: replica, seq: wire.seq)
+    }
+
+    private static func checkNames(_ wire: ChangeFields) throws(WireError) {
+        guard !wire.document.isEmpty, wire.document.utf8.count <= WireLimits.maximumNameBytes else {
+            throw .invalidField("change.document")
+        }
+        guard wire.type.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("change.type") }
+        guard wire.operations.count <= WireLimits.maximumOperationsPerChange else { throw .tooLarge("operations") }
     }
 }

@@ -216,6 +216,33 @@ extension ChangeColumns {
         return changes
     }
 
+    /// Every change `Edit` reads, in order: those laid out by column read where their operations lie,
+    /// those kept whole decoded; changes of another type or a newer schema are left out.
+    ///
+    /// - Throws: ``WireError`` for a change kept whole that does not decode.
+    func forEachChange<Edit: DocumentEdit>(as _: Edit.Type, _ body: (Change<Edit>) -> Void) throws(WireError) {
+        let readsColumns = type == Edit.documentType && schemaVersion <= Edit.schemaVersion
+        try forEach { (item, operations) throws(WireError) in
+            switch item {
+            case .whole(let bytes):
+                do throws(WireError) {
+                    body(try ChangeCodec.decode(bytes, as: Edit.self))
+                } catch let error where error.futureSchemaVersion != nil || error.isOtherType {
+                    return
+                }
+            case .laidOut(let id, let stamp, let ranges):
+                guard readsColumns else { return }
+                body(
+                    Change(
+                        id: id,
+                        stamp: stamp,
+                        payload: Edit(document: document, operations: operations[...], at: ranges, in: id)
+                    )
+                )
+            }
+        }
+    }
+
     /// Every change decoded, in order.
     ///
     /// - Throws: ``WireError`` for a change kept whole that does not decode (nothing laid out by

@@ -85,11 +85,13 @@ public struct DocumentSnapshot: Sendable {
     ) throws(WireError) -> Document {
         var changes: [Change<Document.Edit>] = []
         changes.reserveCapacity(changeCount + tail.count)
-        try forEachChange { change in
-            if let typed = change.decoded(as: Document.Edit.self) { changes.append(typed) }
-        }
+        try columns.forEachChange(as: Document.Edit.self) { changes.append($0) }
         for bytes in tail {
-            if let typed = try ChangeCodec.decode(bytes).decoded(as: Document.Edit.self) { changes.append(typed) }
+            do throws(WireError) {
+                changes.append(try ChangeCodec.decode(bytes, as: Document.Edit.self))
+            } catch let error where error.futureSchemaVersion != nil || error.isOtherType {
+                continue
+            }
         }
         var document = Document(document: self.document)
         _ = document.apply(contentsOf: changes)

@@ -46,7 +46,7 @@ extension WireBenchmarks {
                 for _ in 0..<iterations { blackHole(try! PackCodec.decode(bytes, room: pack.room)) }
             }
             let decode = medianSeconds(runs: runs) {
-                for _ in 0..<iterations { blackHole(encoded.map { try! ChangeCodec.decode($0) }) }
+                for _ in 0..<iterations { blackHole(encoded.map { try! ChangeCodec.decode($0, as: BoardEdit.self) }) }
             }
             let perChange = Double(changes.count)
             let micro = 1e6 / Double(iterations) / perChange

@@ -73,9 +73,11 @@ struct WireBenchmarks {
         let encodePack = medianSeconds(runs: runs) { blackHole(PackCodec.encode(pack, signedBy: writer.key)) }
         let decode = medianSeconds(runs: runs) {
             let decoded = try! PackCodec.decode(bytes)
-            blackHole(decoded.changes.map { try! ChangeCodec.decode($0) })
+            blackHole(decoded.changes.map { try! ChangeCodec.decode($0, as: BoardEdit.self) })
         }
-        let decodeChanges = medianSeconds(runs: runs) { blackHole(encoded.map { try! ChangeCodec.decode($0) }) }
+        let decodeChanges = medianSeconds(runs: runs) {
+            blackHole(encoded.map { try! ChangeCodec.decode($0, as: BoardEdit.self) })
+        }
         return [
             Figure(workload: "wire_packs", figure: "change_encode_mb_per_s", value: megabytes / encodeChanges),
             Figure(workload: "wire_packs", figure: "change_decode_mb_per_s", value: megabytes / decodeChanges),

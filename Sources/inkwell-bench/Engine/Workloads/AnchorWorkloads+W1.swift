@@ -41,7 +41,7 @@ extension AnchorWorkloads {
         let wireBytes = Double(wire.map(\.count).reduce(0, +))
         // The least a change that stands on its own can carry besides its operation: its replica's 16
         // bytes and its stamp's wall-clock milliseconds, 41 bits today: a 6-byte varint until 2109.
-        let last = try! ChangeCodec.decode(wire.last!)
+        let last = try! ChangeCodec.decode(wire.last!, as: BoardEdit.self)
         let floor = last.id.replica.bytes.count + (70 - last.stamp.wallMilliseconds.leadingZeroBitCount) / 7
         let perPoint = Double(count)
         return [

@@ -219,7 +219,7 @@ struct W5Corpus {
                     bytes += pack.bytes.count
                     if decoding {
                         for change in try PackCodec.decode(pack.bytes, room: room).changes {
-                            blackHole(try ChangeCodec.decode(change))
+                            blackHole(try ChangeCodec.decode(change, as: BoardEdit.self))
                             decoded += 1
                         }
                     }
