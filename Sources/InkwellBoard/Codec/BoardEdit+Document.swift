@@ -36,7 +36,7 @@ extension BoardEdit: DocumentEdit {
     public init(
         document: String,
         operations source: ArraySlice<UInt8>,
-        at ranges: some Collection<Range<Int>>,
+        at ranges: OperationRanges,
         in change: ChangeID
     ) {
         self.init(

@@ -1,7 +1,7 @@
 public import Foundation
 public import InkwellStore
 public import InkwellSync
-import InkwellWire
+public import InkwellWire
 public import Logging
 
 /// The one object an app holds: a local store, the documents it has open, and, given a server, the
@@ -195,6 +195,24 @@ public actor Replica {
             live.take(changes.filter { $0.payload.type == live.type }, origin: .remote)
         }
         publishProgress()
+    }
+
+    // MARK: Presence
+
+    /// Where the other devices in the open documents' rooms are and what they are drawing, from now
+    /// until the replica stops; nothing without a server. Ephemeral: never stored.
+    public nonisolated func presence() -> AsyncStream<Presence> {
+        sync?.presence() ?? AsyncStream { $0.finish() }
+    }
+
+    /// Sends this device's cursor or in-progress work to the others in a room it has open; dropped, not
+    /// queued, while offline.
+    ///
+    /// - Returns: whether it was sent.
+    @discardableResult
+    public func sendPresence(_ presence: Presence) async throws -> Bool {
+        guard let sync else { return false }
+        return try await sync.sendPresence(presence)
     }
 
     // MARK: Progress

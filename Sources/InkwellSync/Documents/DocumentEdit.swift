@@ -25,7 +25,7 @@ public protocol DocumentEdit: Hashable, Sendable {
     init(
         document: String,
         operations source: ArraySlice<UInt8>,
-        at ranges: some Collection<Range<Int>>,
+        at ranges: OperationRanges,
         in change: ChangeID
     )
 
@@ -40,7 +40,7 @@ extension DocumentEdit {
     public init(
         document: String,
         operations source: ArraySlice<UInt8>,
-        at ranges: some Collection<Range<Int>>,
+        at ranges: OperationRanges,
         in change: ChangeID
     ) {
         self.init(document: document, operations: ranges.map { source[$0] }, in: change)

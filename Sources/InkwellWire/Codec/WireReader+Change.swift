@@ -14,25 +14,6 @@ struct ChangeFields {
     var source: [UInt8] = []
 }
 
-/// The ranges of a change's operations: almost always one, kept without allocating an array (one
-/// allocation fewer per change decoded).
-struct OperationRanges: RandomAccessCollection {
-    private var first: Range<Int>?
-    private var rest: [Range<Int>] = []
-
-    var startIndex: Int { 0 }
-    var endIndex: Int { first == nil ? 0 : 1 + rest.count }
-
-    subscript(position: Int) -> Range<Int> {
-        precondition(indices.contains(position), "operation index out of range")
-        return position == 0 ? first! : rest[position - 1]
-    }
-
-    mutating func append(_ range: Range<Int>) {
-        if first == nil { first = range } else { rest.append(range) }
-    }
-}
-
 extension ChangeFields {
     /// Fields as the generated decoder gives them, the operations laid end to end in `source`.
     init(

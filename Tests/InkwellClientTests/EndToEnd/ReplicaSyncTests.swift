@@ -4,6 +4,7 @@ import InkwellClient
 import InkwellStore
 import InkwellSync
 import InkwellTesting
+import InkwellWire
 import Testing
 
 /// Two replicas through a real server: remote changes reach the live document in batches; held
@@ -46,6 +47,15 @@ import Testing
                 if seen.count == live.count { break }
             }
             #expect(seen == Set(live.map(\.id)))
+
+            // Presence: Bob's cursor reaches Alice, never stored.
+            let presence = alice.presence()
+            let cursor = Presence(room: Self.room, device: bob.store.replica, name: "Bob", colour: 0xFF00_00FF, cursor: (3, 4))
+            try await eventually("Bob's presence is sent") { try await bob.sendPresence(cursor) }
+            for await seenPresence in presence where seenPresence.device == bob.store.replica {
+                #expect(seenPresence.name == "Bob" && seenPresence.cursor?.x == 3)
+                break
+            }
 
             // Held: stored, counted, kept from the board until accepted.
             await alice.hold(room: Self.room, document: "main")
