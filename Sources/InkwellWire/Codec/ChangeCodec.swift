@@ -140,6 +140,7 @@ public enum ChangeCodec {
     ///   and ``WireError/futureSchema(_:)`` for a schema newer than `Edit` reads: such a change is
     ///   kept as it is, never read wrongly.
     /// - Complexity: O(size of the change).
+    @inlinable
     public static func decode<Edit: DocumentEdit>(_ bytes: [UInt8], as _: Edit.Type) throws(WireError) -> Change<Edit> {
         // Canonical bytes: the type reads its operations where they lie. Anything else goes through the
         // checks of ``decode(_:)``.
@@ -158,7 +159,7 @@ public enum ChangeCodec {
         )
     }
 
-    private static func check<Edit: DocumentEdit>(
+    @usableFromInline static func check<Edit: DocumentEdit>(
         _ type: DocumentType,
         _ schemaVersion: UInt32,
         as _: Edit.Type
@@ -167,13 +168,13 @@ public enum ChangeCodec {
         guard schemaVersion <= Edit.schemaVersion else { throw .futureSchema(schemaVersion) }
     }
 
-    private static func checkedID(_ wire: ChangeFields) throws(WireError) -> ChangeID {
+    @usableFromInline static func checkedID(_ wire: ChangeFields) throws(WireError) -> ChangeID {
         guard let replica = ReplicaID(bytes: wire.replica) else { throw .invalidField("change.replica") }
         guard wire.seq >= 1, wire.seq <= WireLimits.maximumSeq else { throw .invalidField("change.seq") }
         return ChangeID(replica: replica, seq: wire.seq)
     }
 
-    private static func checkNames(_ wire: ChangeFields) throws(WireError) {
+    @usableFromInline static func checkNames(_ wire: ChangeFields) throws(WireError) {
         guard !wire.document.isEmpty, wire.document.utf8.count <= WireLimits.maximumNameBytes else {
             throw .invalidField("change.document")
         }

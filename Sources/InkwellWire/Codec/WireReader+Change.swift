@@ -1,17 +1,22 @@
 import Foundation
-import InkwellSync
+public import InkwellSync
 
 /// The fields of an encoded `Change`, before they are checked.
-struct ChangeFields {
-    var replica: ArraySlice<UInt8> = []
-    var seq: UInt64 = 0
-    var stamp: UInt64 = 0
-    var document = ""
-    var type = ""
-    var schemaVersion: UInt32 = 0
+///
+/// Visible to inlinable code so that ``ChangeCodec/decode(_:as:)`` is specialised for each document
+/// type in the module that reads it.
+@usableFromInline struct ChangeFields {
+    @usableFromInline var replica: ArraySlice<UInt8> = []
+    @usableFromInline var seq: UInt64 = 0
+    @usableFromInline var stamp: UInt64 = 0
+    @usableFromInline var document = ""
+    @usableFromInline var type = ""
+    @usableFromInline var schemaVersion: UInt32 = 0
     /// Each operation's encoded `Operation`, as a range of `source`: the direct reader copies nothing.
-    var operations = OperationRanges()
-    var source: [UInt8] = []
+    @usableFromInline var operations = OperationRanges()
+    @usableFromInline var source: [UInt8] = []
+
+    @usableFromInline init() {}
 }
 
 extension ChangeFields {
@@ -25,14 +30,9 @@ extension ChangeFields {
         schemaVersion: UInt32,
         operations: some Sequence<some Collection<UInt8>>
     ) {
-        self.init(
-            replica: replica,
-            seq: seq,
-            stamp: stamp,
-            document: document,
-            type: type,
-            schemaVersion: schemaVersion
-        )
+        self.init()
+        (self.replica, self.seq, self.stamp) = (replica, seq, stamp)
+        (self.document, self.type, self.schemaVersion) = (document, type, schemaVersion)
         for operation in operations {
             self.operations.append(source.count..<source.count + operation.count)
             source.append(contentsOf: operation)
@@ -45,7 +45,7 @@ extension ChangeFields {
 
 extension WireReader {
     /// The fields of an encoded `Change` in canonical form, or `nil` (see ``WireReader``).
-    static func change(_ bytes: [UInt8]) -> ChangeFields? {
+    @usableFromInline static func change(_ bytes: [UInt8]) -> ChangeFields? {
         var reader = WireReader(bytes)
         var fields = ChangeFields()
         fields.source = bytes
