@@ -10,7 +10,7 @@ extension ModelDocument: ReplicatedDocument {
     /// of bounds (``ModelOperation/isApplicable``) are skipped.
     ///
     /// - Complexity: O(size of the changes).
-    public mutating func apply(contentsOf changes: some Sequence<Change<ModelEdit>>) -> Set<String> {
+    public mutating func apply(contentsOf changes: [Change<ModelEdit>]) -> Set<String> {
         var before: [[UInt8]: Reading] = [:]
         for change in changes where change.payload.document == document {
             guard applied.insert(change.id).inserted else { continue }

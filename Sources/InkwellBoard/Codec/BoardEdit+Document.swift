@@ -47,6 +47,28 @@ extension BoardEdit: DocumentEdit {
         )
     }
 
+    /// A snapshot's changes, each operation read where it lies, in the board's own code.
+    public static func changes(
+        document: String,
+        operations source: ArraySlice<UInt8>,
+        laidOut: [LaidOutChange]
+    ) -> [BoardChange] {
+        let board = BoardID(document)
+        return laidOut.map { change in
+            BoardChange(
+                id: change.id,
+                stamp: change.stamp,
+                payload: BoardEdit(
+                    board: board,
+                    operations: change.operations.map {
+                        WireReader.inkOperation(source, $0, in: change.id)
+                            ?? OperationCodec.decode(Array(source[$0]), in: change.id)
+                    }
+                )
+            )
+        }
+    }
+
     /// The strokes this change names, as ``StrokeID/description``s, without repeats, in operation order.
     ///
     /// Undo, redo and clear name no stroke directly: what they touch depends on the board, so a view

@@ -29,6 +29,14 @@ public protocol DocumentEdit: Hashable, Sendable {
         in change: ChangeID
     )
 
+    /// The changes laid out by column in a snapshot, read where their operations lie in `source`: one
+    /// call per snapshot, so the loop over its changes runs in the type's own, specialised code.
+    static func changes(
+        document: String,
+        operations source: ArraySlice<UInt8>,
+        laidOut: [LaidOutChange]
+    ) -> [Change<Self>]
+
     /// The entities the change touches, named as the type names them: the store keeps them beside the
     /// change so an app can redraw, or query, only what a change touched.
     func entities(in change: ChangeID) -> [String]
@@ -36,6 +44,20 @@ public protocol DocumentEdit: Hashable, Sendable {
 
 extension DocumentEdit {
     public func entities(in change: ChangeID) -> [String] { [] }
+
+    public static func changes(
+        document: String,
+        operations source: ArraySlice<UInt8>,
+        laidOut: [LaidOutChange]
+    ) -> [Change<Self>] {
+        laidOut.map {
+            Change(
+                id: $0.id,
+                stamp: $0.stamp,
+                payload: Self(document: document, operations: source, at: $0.operations, in: $0.id)
+            )
+        }
+    }
 
     public init(
         document: String,

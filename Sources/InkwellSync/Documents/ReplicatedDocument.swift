@@ -14,8 +14,11 @@ public protocol ReplicatedDocument: Sendable {
 
     /// Applies a batch of changes of this document.
     ///
+    /// An array, not any sequence: called through the protocol, the type's code runs specialised for
+    /// it, which a generic sequence would prevent on every change of a cold open.
+    ///
     /// - Complexity: O(size of the changes) for a type that keeps to DESIGN.md §3.
-    mutating func apply(contentsOf changes: some Sequence<Change<Edit>>) -> Delta
+    mutating func apply(contentsOf changes: [Change<Edit>]) -> Delta
 
     /// A fingerprint of the whole state: equal on every replica that applied the same changes.
     var fingerprint: String { get }

@@ -216,31 +216,32 @@ extension ChangeColumns {
         return changes
     }
 
-    /// Every change `Edit` reads, in order: those laid out by column read where their operations lie,
-    /// those kept whole decoded; changes of another type or a newer schema are left out.
+    /// Every change `Edit` reads: those laid out by column read by the type in one call, where their
+    /// operations lie; those kept whole decoded. Changes of another type or a newer schema are left
+    /// out. Not in order: a document's state is a function of the set of its changes.
     ///
     /// - Throws: ``WireError`` for a change kept whole that does not decode.
-    func forEachChange<Edit: DocumentEdit>(as _: Edit.Type, _ body: (Change<Edit>) -> Void) throws(WireError) {
+    func changes<Edit: DocumentEdit>(as _: Edit.Type) throws(WireError) -> [Change<Edit>] {
         let readsColumns = type == Edit.documentType && schemaVersion <= Edit.schemaVersion
-        try forEach { (item, operations) throws(WireError) in
+        var laidOut: [LaidOutChange] = []
+        laidOut.reserveCapacity(readsColumns ? seqs.count : 0)
+        var wholeChanges: [[UInt8]] = []
+        forEach { item, _ in
             switch item {
-            case .whole(let bytes):
-                do throws(WireError) {
-                    body(try ChangeCodec.decode(bytes, as: Edit.self))
-                } catch let error where error.futureSchemaVersion != nil || error.isOtherType {
-                    return
-                }
+            case .whole(let bytes): wholeChanges.append(bytes)
             case .laidOut(let id, let stamp, let ranges):
-                guard readsColumns else { return }
-                body(
-                    Change(
-                        id: id,
-                        stamp: stamp,
-                        payload: Edit(document: document, operations: operations[...], at: ranges, in: id)
-                    )
-                )
+                if readsColumns { laidOut.append(LaidOutChange(id: id, stamp: stamp, operations: ranges)) }
             }
         }
+        var changes = Edit.changes(document: document, operations: operations[...], laidOut: laidOut)
+        for bytes in wholeChanges {
+            do throws(WireError) {
+                changes.append(try ChangeCodec.decode(bytes, as: Edit.self))
+            } catch let error where error.futureSchemaVersion != nil || error.isOtherType {
+                continue
+            }
+        }
+        return changes
     }
 
     /// Every change decoded, in order.

@@ -83,9 +83,8 @@ public struct DocumentSnapshot: Sendable {
         as _: Document.Type,
         adding tail: [[UInt8]] = []
     ) throws(WireError) -> Document {
-        var changes: [Change<Document.Edit>] = []
-        changes.reserveCapacity(changeCount + tail.count)
-        try columns.forEachChange(as: Document.Edit.self) { changes.append($0) }
+        var changes = try columns.changes(as: Document.Edit.self)
+        changes.reserveCapacity(changes.count + tail.count)
         for bytes in tail {
             do throws(WireError) {
                 changes.append(try ChangeCodec.decode(bytes, as: Document.Edit.self))
