@@ -18,6 +18,9 @@ extension Store {
             var inserted: [ChangeID] = []
             var duplicates: [ChangeID] = []
             var documents: Set<DocumentKey> = []
+            // Documents already in the index in this transaction: a batch of a thousand changes to one
+            // board writes its index row once.
+            var indexed: Set<[String]> = []
             var entities: Set<String> = []
             var timelines = NewTimelines()
             for change in changes {
@@ -30,6 +33,9 @@ extension Store {
                     continue
                 }
                 if enqueue { try Self.enqueue(db, change.id) }
+                if indexed.insert([change.room, change.type.rawValue, change.document]).inserted {
+                    try Self.index(db, change)
+                }
                 inserted.append(change.id)
                 documents.insert(DocumentKey(room: change.room, document: change.document))
                 entities.formUnion(change.entities)
@@ -78,10 +84,14 @@ extension Store {
             EntityList.encode(change.entities), change.type.rawValue,
         ])
         guard db.changesCount == 1 else { return false }
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO document (room, type, name) VALUES (?, ?, ?)")
-            .execute(arguments: [change.room, change.type.rawValue, change.document])
         timelines.note(change, replica: replica, seq: seq, stamp: stamp)
         return true
+    }
+
+    /// Lists the change's document in the index of documents, if it is not there yet.
+    private static func index(_ db: Database, _ change: StoredChange) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO document (room, type, name) VALUES (?, ?, ?)")
+            .execute(arguments: [change.room, change.type.rawValue, change.document])
     }
 
     static func fetchChange(_ db: Database, _ id: ChangeID) throws -> StoredChange? {
