@@ -50,7 +50,13 @@ import Testing
 
             // Presence: Bob's cursor reaches Alice, never stored.
             let presence = alice.presence()
-            let cursor = Presence(room: Self.room, device: bob.store.replica, name: "Bob", colour: 0xFF00_00FF, cursor: (3, 4))
+            let cursor = Presence(
+                room: Self.room,
+                device: bob.store.replica,
+                name: "Bob",
+                colour: 0xFF00_00FF,
+                cursor: (3, 4)
+            )
             try await eventually("Bob's presence is sent") { try await bob.sendPresence(cursor) }
             for await seenPresence in presence where seenPresence.device == bob.store.replica {
                 #expect(seenPresence.name == "Bob" && seenPresence.cursor?.x == 3)
