@@ -19,6 +19,11 @@ extension BoardEdit: DocumentEdit {
         operations.map { OperationCodec.bytes($0, in: change) }
     }
 
+    /// Each operation measured (see ``OperationLayout``), so a change is written into one array.
+    public func operationsLayout(in change: ChangeID) -> BoardOperationsLayout {
+        BoardOperationsLayout(layouts: operations.map { OperationLayout($0, in: change) })
+    }
+
     /// Ink read directly where it lies, the rest through the generated decoder; anything unreadable
     /// becomes ``BoardOperation/unknown(kind:bytes:)``.
     ///

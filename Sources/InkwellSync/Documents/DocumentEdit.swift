@@ -13,8 +13,15 @@ public protocol DocumentEdit: Hashable, Sendable {
     /// The document of its type the change belongs to (a board of a room, a day of a log …).
     var document: String { get }
 
+    /// How the operations are written into a change: arrays of bytes unless the type measures and
+    /// writes its own.
+    associatedtype OperationsLayout: EncodedOperations = [[UInt8]]
+
     /// Each operation's bytes, for the change `change`.
     func encodedOperations(in change: ChangeID) -> [[UInt8]]
+
+    /// The operations measured for the change `change`, to be written straight into it.
+    func operationsLayout(in change: ChangeID) -> OperationsLayout
 
     /// The payload of the change `change` of `document`, from its operations' bytes.
     init(document: String, operations: [ArraySlice<UInt8>], in change: ChangeID)
@@ -40,6 +47,10 @@ public protocol DocumentEdit: Hashable, Sendable {
     /// The entities the change touches, named as the type names them: the store keeps them beside the
     /// change so an app can redraw, or query, only what a change touched.
     func entities(in change: ChangeID) -> [String]
+}
+
+extension DocumentEdit where OperationsLayout == [[UInt8]] {
+    public func operationsLayout(in change: ChangeID) -> [[UInt8]] { encodedOperations(in: change) }
 }
 
 extension DocumentEdit {

@@ -26,14 +26,27 @@ public enum ChangeCodec {
     ///
     /// - Complexity: O(size of the change).
     public static func encode<Edit: DocumentEdit>(_ change: Change<Edit>) -> [UInt8] {
-        encode(
+        let operations = change.payload.operationsLayout(in: change.id)
+        let type = Edit.documentType == .unnamed ? "" : Edit.documentType.rawValue
+        let size =
+            headerSize(
+                change.id,
+                stamp: change.stamp.rawValue,
+                documentBytes: change.payload.document.utf8.count,
+                schemaVersion: Edit.schemaVersion
+            ) + operations.fieldsSize + (type.isEmpty ? 0 : WireWriter.fieldSize(type.utf8.count))
+        var wire = WireWriter(capacity: size)
+        writeHeader(
             change.id,
-            stamp: change.stamp,
+            stamp: change.stamp.rawValue,
             document: change.payload.document,
-            type: Edit.documentType,
             schemaVersion: Edit.schemaVersion,
-            operations: change.payload.encodedOperations(in: change.id)
+            to: &wire
         )
+        operations.write(field: 6, to: &wire)
+        if !type.isEmpty { wire.field(7, type.utf8) }
+        assert(wire.bytes.count == size, "a change is written at the size it was measured at")
+        return wire.bytes
     }
 
     /// A `Change` message, written directly (see ``WireWriter``) into one array of its exact size;
