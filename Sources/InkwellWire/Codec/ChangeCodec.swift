@@ -25,6 +25,7 @@ public enum ChangeCodec {
     /// A typed change, its operations written by its type.
     ///
     /// - Complexity: O(size of the change).
+    @inlinable
     public static func encode<Edit: DocumentEdit>(_ change: Change<Edit>) -> [UInt8] {
         let operations = change.payload.operationsLayout(in: change.id)
         let type = Edit.documentType == .unnamed ? "" : Edit.documentType.rawValue
@@ -73,7 +74,7 @@ public enum ChangeCodec {
     }
 
     /// The fields of a `Change` before its operations, as ``encode(_:)-(EncodedChange)`` writes them.
-    static func writeHeader(
+    @usableFromInline static func writeHeader(
         _ id: ChangeID,
         stamp: UInt64,
         document: String,
@@ -88,7 +89,12 @@ public enum ChangeCodec {
     }
 
     /// The size of what ``writeHeader(_:stamp:document:schemaVersion:to:)`` writes.
-    static func headerSize(_ id: ChangeID, stamp: UInt64, documentBytes: Int, schemaVersion: UInt32) -> Int {
+    @usableFromInline static func headerSize(
+        _ id: ChangeID,
+        stamp: UInt64,
+        documentBytes: Int,
+        schemaVersion: UInt32
+    ) -> Int {
         18 + (id.seq == 0 ? 0 : 1 + WireWriter.varintSize(id.seq)) + (stamp == 0 ? 0 : 9)
             + (documentBytes == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(documentBytes)) + documentBytes)
             + (schemaVersion == 0 ? 0 : 1 + WireWriter.varintSize(UInt64(schemaVersion)))
