@@ -35,7 +35,10 @@ public actor Replica {
     ///   - store: the local store: the replica's identity, its log and its outbox.
     ///   - server: the server's sync endpoint (`ws://host:port/sync`), or `nil` to work locally.
     ///   - documentTypes: the types this app reads; changes of any other are kept and passed on.
+    ///   - configuration: how the session connects, reconnects and cuts packs, and the wall clock local
+    ///     changes are stamped from.
     ///   - snapshotThreshold: changes outside a document's snapshot before a new one is written.
+    ///   - logger: where the replica and its session log, each line with its connection.
     public init(
         store: Store,
         server: URL? = nil,
