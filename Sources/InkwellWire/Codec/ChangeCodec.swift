@@ -178,6 +178,21 @@ public enum ChangeCodec {
         )
     }
 
+    /// A change read by its type, or `nil` when it is of another type or a newer schema: kept as it is,
+    /// for a version that reads it.
+    ///
+    /// - Throws: what ``decode(_:)`` throws.
+    public static func decodeIfReadable<Edit: DocumentEdit>(
+        _ bytes: [UInt8],
+        as _: Edit.Type
+    ) throws(WireError) -> Change<Edit>? {
+        do {
+            return try decode(bytes, as: Edit.self)
+        } catch let error where error.futureSchemaVersion != nil || error.isOtherType {
+            return nil
+        }
+    }
+
     @usableFromInline static func check<Edit: DocumentEdit>(
         _ type: DocumentType,
         _ schemaVersion: UInt32,

@@ -235,11 +235,7 @@ extension ChangeColumns {
         }
         var changes = Edit.changes(document: document, operations: operations[...], laidOut: laidOut)
         for bytes in wholeChanges {
-            do throws(WireError) {
-                changes.append(try ChangeCodec.decode(bytes, as: Edit.self))
-            } catch let error where error.futureSchemaVersion != nil || error.isOtherType {
-                continue
-            }
+            if let change = try ChangeCodec.decodeIfReadable(bytes, as: Edit.self) { changes.append(change) }
         }
         return changes
     }

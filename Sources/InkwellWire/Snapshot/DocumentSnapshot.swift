@@ -86,11 +86,7 @@ public struct DocumentSnapshot: Sendable {
         var changes = try columns.changes(as: Document.Edit.self)
         changes.reserveCapacity(changes.count + tail.count)
         for bytes in tail {
-            do throws(WireError) {
-                changes.append(try ChangeCodec.decode(bytes, as: Document.Edit.self))
-            } catch let error where error.futureSchemaVersion != nil || error.isOtherType {
-                continue
-            }
+            if let change = try ChangeCodec.decodeIfReadable(bytes, as: Document.Edit.self) { changes.append(change) }
         }
         var document = Document(document: self.document)
         _ = document.apply(contentsOf: changes)

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import unittest
 from pathlib import Path
 from urllib.parse import urlparse
@@ -123,6 +122,15 @@ return [view.originX, view.originY, view.scale, devicePixelRatio, document.docum
 
 def line(x0, y0, x1, y1, steps=16):
     return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
+
+
+# What a failing test records of each page's state.
+PAGE_STATE = (
+    "return {sync: document.querySelector('[data-testid=\"sync-status\"]').textContent,"
+    " hash: window.inkwell?.hash(), strokes: window.inkwell?.strokeCount(),"
+    " status: window.inkwell?.session.status, online: navigator.onLine,"
+    " sockets: window.__probe?.sockets.map((s) => s.events), states: window.__probe?.states}"
+)
 
 
 def artifacts():
@@ -268,30 +276,9 @@ class CollaborationTest(unittest.TestCase):
         self.pages.append(page)
         return page
 
-    @contextlib.contextmanager
     def diagnostics(self, prefix):
-        """On failure: a screenshot and the console log of every page, and the server's log, as artifacts."""
-        try:
-            yield
-        except BaseException:
-            folder = artifacts()
-            for page in self.pages:
-                with contextlib.suppress(Exception):
-                    page.shot(f"{prefix}-FAILED-{page.name}")
-                page.collect_console()
-                with contextlib.suppress(Exception):
-                    state = page.js("return {sync: document.querySelector('[data-testid=\"sync-status\"]').textContent,"
-                                    " hash: window.inkwell?.hash(), strokes: window.inkwell?.strokeCount(),"
-                                    " status: window.inkwell?.session.status, online: navigator.onLine,"
-                                    " sockets: window.__probe?.sockets.map((s) => s.events), states: window.__probe?.states}")
-                    page.console.append({"level": "STATE", "message": json.dumps(state)})
-                log = "\n".join(f"{entry.get('timestamp', '')} {entry.get('level')} {entry.get('message')}"
-                                for entry in page.collect_console())
-                (folder / f"{prefix}-FAILED-{page.name}-console.log").write_text(log + "\n")
-            (folder / f"{prefix}-FAILED-server.log").write_text("".join(self.server.lines))
-            (folder / f"{prefix}-FAILED-traceback.txt").write_text(traceback.format_exc())
-            print(f"  failure artifacts in {folder}", flush=True)
-            raise
+        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
+        return harness.failure_artifacts(self.pages, self.server, artifacts(), prefix, PAGE_STATE)
 
     def assertNoConsoleErrors(self, *pages):
         for page in pages:

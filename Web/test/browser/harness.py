@@ -4,6 +4,8 @@ Shared by the browser smoke test (Web/test/browser/smoke_test.py) and the pan/zo
 (Benchmarks/web-pan-zoom.py). Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 """
 
+import contextlib
+import json
 import os
 import re
 import shutil
@@ -12,6 +14,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import traceback
 import zlib
 from pathlib import Path
 
@@ -216,3 +219,25 @@ def png_pixels(data):
         rgba[3::4] = b"\xff" * (width * height)
         pixels = bytes(rgba)
     return width, height, bytes(pixels)
+
+
+@contextlib.contextmanager
+def failure_artifacts(pages, server, folder, prefix, state_script):
+    """On failure: a screenshot, the console log and the state (what `state_script` returns) of every
+    page, the server's log and the traceback, in `folder`; then the failure goes on."""
+    try:
+        yield
+    except BaseException:
+        for page in pages:
+            with contextlib.suppress(Exception):
+                page.shot(f"{prefix}-FAILED-{page.name}")
+            page.collect_console()
+            with contextlib.suppress(Exception):
+                page.console.append({"level": "STATE", "message": json.dumps(page.js(state_script))})
+            log = "\n".join(f"{entry.get('timestamp', '')} {entry.get('level')} {entry.get('message')}"
+                            for entry in page.collect_console())
+            (folder / f"{prefix}-FAILED-{page.name}-console.log").write_text(log + "\n")
+        (folder / f"{prefix}-FAILED-server.log").write_text("".join(server.lines))
+        (folder / f"{prefix}-FAILED-traceback.txt").write_text(traceback.format_exc())
+        print(f"  failure artifacts in {folder}", flush=True)
+        raise

@@ -15,10 +15,8 @@ Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 """
 
 import contextlib
-import json
 import sys
 import time
-import traceback
 import unittest
 from pathlib import Path
 
@@ -42,6 +40,15 @@ new MutationObserver(() => window.__states.push(indicator.dataset.state))
 
 def line(x0, y0, x1, y1, steps=16):
     return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
+
+
+# What a failing test records of each page's state.
+PAGE_STATE = (
+    "return {sync: document.querySelector('[data-testid=\"sync-status\"]').textContent,"
+    " hash: window.inkwell?.hash(), strokes: window.inkwell?.strokeCount(),"
+    " status: window.inkwell?.session.status, review: window.inkwell?.review(),"
+    " online: navigator.onLine, states: window.__states}"
+)
 
 
 def artifacts():
@@ -158,30 +165,9 @@ class ReviewTest(unittest.TestCase):
         self.pages.append(page)
         return page
 
-    @contextlib.contextmanager
     def diagnostics(self, prefix):
         """On failure: a screenshot, the console log and the state of every page, and the server's log."""
-        try:
-            yield
-        except BaseException:
-            folder = artifacts()
-            for page in self.pages:
-                with contextlib.suppress(Exception):
-                    page.shot(f"{prefix}-FAILED-{page.name}")
-                page.collect_console()
-                with contextlib.suppress(Exception):
-                    state = page.js("return {sync: document.querySelector('[data-testid=\"sync-status\"]').textContent,"
-                                    " hash: window.inkwell?.hash(), strokes: window.inkwell?.strokeCount(),"
-                                    " status: window.inkwell?.session.status, review: window.inkwell?.review(),"
-                                    " online: navigator.onLine, states: window.__states}")
-                    page.console.append({"level": "STATE", "message": json.dumps(state)})
-                log = "\n".join(f"{entry.get('timestamp', '')} {entry.get('level')} {entry.get('message')}"
-                                for entry in page.collect_console())
-                (folder / f"{prefix}-FAILED-{page.name}-console.log").write_text(log + "\n")
-            (folder / f"{prefix}-FAILED-server.log").write_text("".join(self.server.lines))
-            (folder / f"{prefix}-FAILED-traceback.txt").write_text(traceback.format_exc())
-            print(f"  failure artifacts in {folder}", flush=True)
-            raise
+        return harness.failure_artifacts(self.pages, self.server, artifacts(), prefix, PAGE_STATE)
 
     def assertNoConsoleErrors(self, *pages):
         for page in pages:
