@@ -18,6 +18,14 @@ public struct DocumentType: Hashable, Comparable, Sendable, ExpressibleByStringL
     /// whiteboard change, and the whiteboard's changes leave the name out to save its bytes.
     public static let unnamed: DocumentType = "board"
 
+    /// The type a change names by `writtenName`: ``unnamed`` when it writes none.
+    public init(writtenName: String) {
+        self.init(writtenName.isEmpty ? DocumentType.unnamed.rawValue : writtenName)
+    }
+
+    /// The name as a change or snapshot writes it: empty for ``unnamed``, which they leave out.
+    public var writtenName: String { self == .unnamed ? "" : rawValue }
+
     public var description: String { rawValue }
 
     public static func < (lhs: DocumentType, rhs: DocumentType) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -24,9 +24,6 @@ public struct DocumentTypes: Sendable {
         }
     }
 
-    /// Whether changes of `type` are read here.
-    public func knows(_ type: DocumentType) -> Bool { readers[type] != nil }
-
     /// The entities a change touches, as its type names them; none for a type or schema this version
     /// does not read.
     ///

@@ -9,8 +9,9 @@ public protocol EncodedOperations {
     func write(field: UInt64, to writer: inout WireWriter)
 }
 
-/// Operations already encoded, one array each: what a type that writes no layout of its own gives.
-extension Array: EncodedOperations where Element == [UInt8] {
+/// Operations already encoded, each its own bytes: what a type that writes no layout of its own
+/// gives, and what a decoded change holds (slices of the bytes it came in).
+extension Array: EncodedOperations where Element: Collection, Element.Element == UInt8 {
     public var fieldsSize: Int { reduce(0) { $0 + WireWriter.fieldSize($1.count) } }
 
     public func write(field: UInt64, to writer: inout WireWriter) {

@@ -27,47 +27,34 @@ public enum ChangeCodec {
     /// - Complexity: O(size of the change).
     @inlinable
     public static func encode<Edit: DocumentEdit>(_ change: Change<Edit>) -> [UInt8] {
-        let operations = change.payload.operationsLayout(in: change.id)
-        let type = Edit.documentType == .unnamed ? "" : Edit.documentType.rawValue
-        let size =
-            headerSize(
-                change.id,
-                stamp: change.stamp.rawValue,
-                documentBytes: change.payload.document.utf8.count,
-                schemaVersion: Edit.schemaVersion
-            ) + operations.fieldsSize + (type.isEmpty ? 0 : WireWriter.fieldSize(type.utf8.count))
-        var wire = WireWriter(capacity: size)
-        writeHeader(
+        encode(
             change.id,
-            stamp: change.stamp.rawValue,
+            stamp: change.stamp,
             document: change.payload.document,
+            type: Edit.documentType,
             schemaVersion: Edit.schemaVersion,
-            to: &wire
+            operations: change.payload.operationsLayout(in: change.id)
         )
-        operations.write(field: 6, to: &wire)
-        if !type.isEmpty { wire.field(7, type.utf8) }
-        assert(wire.bytes.count == size, "a change is written at the size it was measured at")
-        return wire.bytes
     }
 
     /// A `Change` message, written directly (see ``WireWriter``) into one array of its exact size;
     /// `generatedEncoding(_:)` is the reference.
-    private static func encode(
+    @inlinable
+    static func encode(
         _ id: ChangeID,
         stamp: Stamp,
         document: String,
         type: DocumentType,
         schemaVersion: UInt32,
-        operations: [some Collection<UInt8>]
+        operations: some EncodedOperations
     ) -> [UInt8] {
-        let typeName = type == .unnamed ? "" : type.rawValue
+        let typeName = type.writtenName
         let size =
             headerSize(id, stamp: stamp.rawValue, documentBytes: document.utf8.count, schemaVersion: schemaVersion)
-            + operations.reduce(0) { $0 + WireWriter.fieldSize($1.count) }
-            + (typeName.isEmpty ? 0 : WireWriter.fieldSize(typeName.utf8.count))
+            + operations.fieldsSize + (typeName.isEmpty ? 0 : WireWriter.fieldSize(typeName.utf8.count))
         var wire = WireWriter(capacity: size)
         writeHeader(id, stamp: stamp.rawValue, document: document, schemaVersion: schemaVersion, to: &wire)
-        for operation in operations { wire.field(6, operation) }
+        operations.write(field: 6, to: &wire)
         if !typeName.isEmpty { wire.field(7, typeName.utf8) }
         assert(wire.bytes.count == size, "a change is written at the size it was measured at")
         return wire.bytes
@@ -110,7 +97,7 @@ public enum ChangeCodec {
         wire.document = change.payload.document
         wire.schemaVersion = change.payload.schemaVersion
         wire.operations = change.payload.operations.map { Data($0) }
-        wire.type = change.payload.type == .unnamed ? "" : change.payload.type.rawValue
+        wire.type = change.payload.type.writtenName
         return try! wire.serializedBytes()
     }
 
@@ -146,7 +133,7 @@ public enum ChangeCodec {
             stamp: Stamp(rawValue: wire.stamp),
             payload: EncodedEdit(
                 document: wire.document,
-                type: wire.type.isEmpty ? .unnamed : DocumentType(wire.type),
+                type: DocumentType(writtenName: wire.type),
                 schemaVersion: wire.schemaVersion,
                 operations: wire.operations.map { wire.source[$0] }
             )
@@ -170,7 +157,7 @@ public enum ChangeCodec {
         }
         let id = try checkedID(fields)
         try checkNames(fields)
-        try check(fields.type.isEmpty ? .unnamed : DocumentType(fields.type), fields.schemaVersion, as: Edit.self)
+        try check(DocumentType(writtenName: fields.type), fields.schemaVersion, as: Edit.self)
         return Change(
             id: id,
             stamp: Stamp(rawValue: fields.stamp),

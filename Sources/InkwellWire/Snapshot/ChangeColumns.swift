@@ -40,7 +40,7 @@ struct ChangeColumns: Sendable {
         self.type = type
         self.schemaVersion = schemaVersion
         self.documentBytes = document.utf8.count
-        self.typeName = type == .unnamed ? "" : type.rawValue
+        self.typeName = type.writtenName
     }
 
     /// The number of changes, laid out by column or whole.
@@ -238,31 +238,5 @@ extension ChangeColumns {
             if let change = try ChangeCodec.decodeIfReadable(bytes, as: Edit.self) { changes.append(change) }
         }
         return changes
-    }
-
-    /// Every change decoded, in order.
-    ///
-    /// - Throws: ``WireError`` for a change kept whole that does not decode (nothing laid out by
-    ///   column can fail: its columns were checked when they were decoded).
-    func forEachChange(_ body: (EncodedChange) -> Void) throws(WireError) {
-        try forEach { (item, operations) throws(WireError) in
-            switch item {
-            case .whole(let bytes):
-                body(try ChangeCodec.decode(bytes))
-            case .laidOut(let id, let stamp, let ranges):
-                body(
-                    Change(
-                        id: id,
-                        stamp: stamp,
-                        payload: EncodedEdit(
-                            document: document,
-                            type: type,
-                            schemaVersion: schemaVersion,
-                            operations: ranges.map { operations[$0] }
-                        )
-                    )
-                )
-            }
-        }
     }
 }

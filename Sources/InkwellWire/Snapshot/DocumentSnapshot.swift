@@ -66,14 +66,6 @@ public struct DocumentSnapshot: Sendable {
         )
     }
 
-    /// Calls `body` on every change inside, in order, its operations as bytes.
-    ///
-    /// - Throws: ``WireError`` for a change kept whole that does not decode.
-    /// - Complexity: O(changes + operations): changes laid out by column are read where they lie.
-    public func forEachChange(_ body: (EncodedChange) -> Void) throws(WireError) {
-        try columns.forEachChange(body)
-    }
-
     /// The document these changes make, with `tail` (changes after the snapshot) applied on top, in
     /// one batch. Changes of another type, or of a schema newer than the document reads, are left out
     /// here and stay stored, for a version that reads them.
@@ -102,7 +94,7 @@ public struct DocumentSnapshot: Sendable {
         wire.schemaVersion = Self.schemaVersion
         wire.room = room
         wire.document = document
-        wire.type = type == .unnamed ? "" : type.rawValue
+        wire.type = type.writtenName
         wire.cut = cut.vector.entries.keys.sorted().map { replica in
             var entry = WireCutEntry()
             entry.replica = Data(replica.bytes)
@@ -140,7 +132,7 @@ public struct DocumentSnapshot: Sendable {
         envelope.bodySize = wire.stateSize
         let state = try PackCodec.inflate(envelope)
         guard wire.type.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("snapshot.type") }
-        let type = wire.type.isEmpty ? DocumentType.unnamed : DocumentType(wire.type)
+        let type = DocumentType(writtenName: wire.type)
         guard wire.schemaVersion >= 2 else {
             // Schema 1 held whiteboard changes of schema 1 as a pack body.
             let body = try PackCodec.entries(ofBody: state, "snapshot state")
