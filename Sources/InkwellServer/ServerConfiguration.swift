@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     /// (BENCHMARKS.md, "Holding presence"): it cut frames sent by a third and push latency's p99 by half.
     public var presenceHold: Duration
     public var limits: ServerLimits
+    /// Whether any room name may be used without capabilities (`--open-rooms`): a room the server has
+    /// no record of becomes open to anyone who names it. Off, rooms are made with capabilities, and only
+    /// rooms that held packs before capabilities existed are open.
+    public var openRooms: Bool
 
     public init(
         host: String = "127.0.0.1",
@@ -27,8 +31,10 @@ public struct ServerConfiguration: Sendable {
         allowedOrigins: Set<String> = [],
         commitLinger: Duration = .zero,
         presenceHold: Duration = .milliseconds(50),
-        limits: ServerLimits = ServerLimits()
+        limits: ServerLimits = ServerLimits(),
+        openRooms: Bool = false
     ) {
+        self.openRooms = openRooms
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

@@ -62,6 +62,7 @@ public final class SyncServer: Service, Sendable {
             hub: hub,
             committer: committer,
             presenceHold: configuration.presenceHold,
+            openRooms: configuration.openRooms,
             metrics: metrics
         )
         origins = OriginPolicy(allowed: configuration.allowedOrigins)

@@ -61,12 +61,12 @@ import Testing
         #expect(
             session.received(Self.welcome) == [
                 .learnServerTime(milliseconds: 1_800_000_000_000),
-                .send(.subscribe(room: "alpha", after: 0)),
-                .send(.subscribe(room: "beta", after: 7)),
+                .send(.subscribe(room: "alpha", after: 0, capability: "")),
+                .send(.subscribe(room: "beta", after: 7, capability: "")),
                 .readOutbox(limit: 8 * 512),
             ]
         )
-        #expect(session.join("gamma", watermark: 3) == [.send(.subscribe(room: "gamma", after: 3))])
+        #expect(session.join("gamma", watermark: 3) == [.send(.subscribe(room: "gamma", after: 3, capability: ""))])
         #expect(session.leave("beta") == [.send(.unsubscribe(room: "beta"))])
         #expect(session.leave("beta").isEmpty)
     }
@@ -145,8 +145,8 @@ import Testing
         let unacknowledged = pushed.indices.filter { !acked.contains($0) }
         #expect(
             again.prefix(2) == [
-                .send(.subscribe(room: "a", after: position["a"] ?? 0)),
-                .send(.subscribe(room: "b", after: position["b"] ?? 0)),
+                .send(.subscribe(room: "a", after: position["a"] ?? 0, capability: "")),
+                .send(.subscribe(room: "b", after: position["b"] ?? 0, capability: "")),
             ]
         )
         let repushed = Self.pushes(again)

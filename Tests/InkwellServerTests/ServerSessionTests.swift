@@ -69,7 +69,7 @@ import Testing
 
     @Test func anythingBeforeHelloClosesTheConnection() {
         var session = ServerSession(server: Self.server)
-        let actions = session.received(SyncCodec.encode(.subscribe(room: "r", after: 0)))
+        let actions = session.received(SyncCodec.encode(.subscribe(room: "r", after: 0, capability: "")))
         #expect(actions.last == .close(.protocolError, reason: "the first frame must be hello"))
         #expect(session.isClosed)
         #expect(session.received(Self.hello).isEmpty, "a closed session ignores everything")
@@ -110,7 +110,11 @@ import Testing
 
     @Test func subscribingCatchesUpAndPushedPacksAreAcknowledgedOnlyWhenStored() {
         var session = Self.opened()
-        #expect(session.received(SyncCodec.encode(.subscribe(room: "r", after: 7))) == [.catchUp(room: "r", after: 7)])
+        #expect(
+            session.received(SyncCodec.encode(.subscribe(room: "r", after: 7, capability: ""))) == [
+                .catchUp(room: "r", after: 7)
+            ]
+        )
         #expect(session.rooms == ["r"])
         let push = session.received(SyncCodec.encode(.push(room: "r", pack: Self.pack)))
         let id = PackID(of: Self.pack)
@@ -131,7 +135,7 @@ import Testing
             return
         }
         #expect(code == ErrorCode.notAMember.rawValue)
-        _ = session.received(SyncCodec.encode(.subscribe(room: "r", after: 0)))
+        _ = session.received(SyncCodec.encode(.subscribe(room: "r", after: 0, capability: "")))
         #expect(session.received(SyncCodec.encode(ClientMessage.presence(mine))) == [.relay(mine)])
         var spoofed = mine
         spoofed.device = ReplicaID(high: 0xBAD, low: 0)
@@ -162,7 +166,7 @@ import Testing
         print("server session fuzz: INKWELL_SEED=\(seed)")
         var generator = SeededGenerator(seed: seed)
         let seeds = [
-            Self.hello, SyncCodec.encode(.subscribe(room: "r", after: 1)),
+            Self.hello, SyncCodec.encode(.subscribe(room: "r", after: 1, capability: "")),
             SyncCodec.encode(.push(room: "r", pack: Self.pack)),
         ]
         var closed = 0

@@ -17,7 +17,20 @@ import Testing
         )
         let messages: [ClientMessage] = [
             .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: Self.device, agent: "inkwell-tests/1"),
-            .subscribe(room: "room.a_b-c", after: 42),
+            .subscribe(room: "room.a_b-c", after: 42, capability: ""),
+            .subscribe(room: "r", after: 0, capability: Capability.mint(.view).text),
+            .createRoom(
+                room: "r",
+                adminHash: Capability.mint(.admin).hash,
+                editHash: Capability.mint(.edit).hash,
+                viewHash: Capability.mint(.view).hash
+            ),
+            .rotateCapability(
+                room: "r",
+                admin: Capability.mint(.admin).text,
+                editHash: [],
+                viewHash: Capability.mint(.view).hash
+            ),
             .unsubscribe(room: "r"),
             .push(room: "r", pack: PackCodecTests.sampleBytes()),
             .presence(presence),
@@ -34,6 +47,8 @@ import Testing
                 serverTime: 1_795_000_000_000
             ),
             .ack(room: "r", pack: PackID(of: [1, 2]), serverSeq: 9),
+            .access(room: "r", rights: .view, guarded: true),
+            .access(room: "r", rights: .edit, guarded: false),
             .packs(
                 room: "r",
                 packs: [StoredPack(serverSeq: 3, bytes: [1, 2]), StoredPack(serverSeq: 4, bytes: [3])],
@@ -103,7 +118,7 @@ import Testing
     func invalidRoomNamesAreRejected(room: String) {
         #expect(!SyncProtocol.isValidRoom(room))
         #expect(throws: WireError.invalidField("room")) {
-            try SyncCodec.decodeClient(SyncCodec.encode(.subscribe(room: room, after: 0)))
+            try SyncCodec.decodeClient(SyncCodec.encode(.subscribe(room: room, after: 0, capability: "")))
         }
     }
 

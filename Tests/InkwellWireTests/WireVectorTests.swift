@@ -564,8 +564,38 @@ enum WireVectors {
                 .hello(protocolVersion: 1, minimumProtocolVersion: 1, device: device, agent: "inkwell-web/0.1 \u{270D}")
             ),
             ("hello from the future", .hello(protocolVersion: 7, minimumProtocolVersion: 2, device: device, agent: "")),
-            ("subscribe from the start", .subscribe(room: "room-a", after: 0)),
-            ("subscribe after a position", .subscribe(room: "Room_1.b-c", after: (1 << 53) - 1)),
+            ("subscribe from the start", .subscribe(room: "room-a", after: 0, capability: "")),
+            ("subscribe after a position", .subscribe(room: "Room_1.b-c", after: (1 << 53) - 1, capability: "")),
+            (
+                "subscribe with a capability",
+                .subscribe(
+                    room: "Kq3Zt0aLw9PxYbN2mR7sVc",
+                    after: 5,
+                    capability: "v" + String(repeating: "Ab-_", count: 10) + "AbA"
+                )
+            ),
+            (
+                "create a room",
+                .createRoom(
+                    room: "Kq3Zt0aLw9PxYbN2mR7sVc",
+                    adminHash: Array(repeating: 1, count: 32),
+                    editHash: Array(repeating: 2, count: 32),
+                    viewHash: Array(repeating: 3, count: 32)
+                )
+            ),
+            (
+                "rotate the view capability",
+                .rotateCapability(
+                    room: "Kq3Zt0aLw9PxYbN2mR7sVc",
+                    admin: "a" + String(repeating: "Zz09", count: 10) + "Zz0",
+                    editHash: [],
+                    viewHash: Array(repeating: 4, count: 32)
+                )
+            ),
+            (
+                "sealed presence",
+                .presence(Presence(room: "room-a", device: device, name: "", colour: 0, sealed: [9, 8, 7, 6, 5]))
+            ),
             ("unsubscribe", .unsubscribe(room: "room-a")),
             (
                 "push",
@@ -647,6 +677,9 @@ enum WireVectors {
                 )
             ),
             ("error for a room", .error(code: 404, message: "no such room", fatal: false, room: "room-a")),
+            ("view access", .access(room: "room-a", rights: .view, guarded: true)),
+            ("edit access to an open room", .access(room: "room-a", rights: .edit, guarded: false)),
+            ("admin access", .access(room: "room-a", rights: .admin, guarded: true)),
         ]
         return client.map { name, message in
             [
@@ -1286,7 +1319,18 @@ enum WireJSON {
                 "type": "hello", "protocolVersion": version, "minimumProtocolVersion": minimum,
                 "device": WireHex.encode(device.bytes), "agent": agent,
             ]
-        case .subscribe(let room, let after): ["type": "subscribe", "room": room, "after": after]
+        case .subscribe(let room, let after, let capability):
+            ["type": "subscribe", "room": room, "after": after, "capability": capability]
+        case .createRoom(let room, let admin, let edit, let view):
+            [
+                "type": "createRoom", "room": room, "adminHash": WireHex.encode(admin),
+                "editHash": WireHex.encode(edit), "viewHash": WireHex.encode(view),
+            ]
+        case .rotateCapability(let room, let admin, let edit, let view):
+            [
+                "type": "rotateCapability", "room": room, "adminCapability": admin,
+                "editHash": WireHex.encode(edit), "viewHash": WireHex.encode(view),
+            ]
         case .unsubscribe(let room): ["type": "unsubscribe", "room": room]
         case .push(let room, let pack): ["type": "push", "room": room, "pack": WireHex.encode(pack)]
         case .presence(let presence): self.presence(presence)
@@ -1317,10 +1361,18 @@ enum WireJSON {
             ]
         case .error(let code, let message, let fatal, let room):
             ["type": "error", "code": code, "message": message, "fatal": fatal, "room": room]
+        case .access(let room, let rights, let guarded):
+            ["type": "access", "room": room, "rights": Int(rights.rawValue), "guarded": guarded]
         }
     }
 
     static func presence(_ presence: Presence) -> [String: Any] {
+        var json = unsealedPresence(presence)
+        if !presence.sealed.isEmpty { json["sealed"] = WireHex.encode(presence.sealed) }
+        return json
+    }
+
+    static func unsealedPresence(_ presence: Presence) -> [String: Any] {
         [
             "type": "presence", "room": presence.room, "device": WireHex.encode(presence.device.bytes),
             "name": presence.name, "colour": presence.colour, "cursorX": presence.cursor?.x ?? 0,

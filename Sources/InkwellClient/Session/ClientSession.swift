@@ -104,7 +104,7 @@ package struct ClientSession: Sendable {
     package mutating func join(_ room: String, watermark: UInt64) -> [Action] {
         guard rooms[room] == nil else { return [] }
         rooms[room] = Room(cursor: RoomCursor(watermark: watermark))
-        return phase == .open ? [.send(.subscribe(room: room, after: watermark))] : []
+        return phase == .open ? [.send(.subscribe(room: room, after: watermark, capability: ""))] : []
     }
 
     package mutating func leave(_ room: String) -> [Action] {
@@ -176,6 +176,8 @@ package struct ClientSession: Sendable {
             rooms[room]!.cursor.learn(head: head)
             rooms[room]!.bytesBehind = bytesBehind
             if bytesBehind == 0 && packsBehind == 0 { rooms[room]!.caughtUp = true }
+            return []
+        case .access:
             return []
         case .error(let code, let message, let fatal, _):
             if code == ErrorCode.unsupportedVersion.rawValue { return fail(message) }
@@ -287,7 +289,7 @@ package struct ClientSession: Sendable {
     private mutating func welcomed() -> [Action] {
         phase = .open
         var actions: [Action] = rooms.keys.sorted().map { room in
-            .send(.subscribe(room: room, after: rooms[room]!.cursor.watermark))
+            .send(.subscribe(room: room, after: rooms[room]!.cursor.watermark, capability: ""))
         }
         actions += inFlight.map { .send(.push(room: $0.room, pack: $0.bytes)) }
         actions += outboxChanged()

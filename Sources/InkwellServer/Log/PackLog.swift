@@ -62,6 +62,8 @@ public final class PackLog: Sendable {
     /// Told of every storage error, by kind, and of the fault.
     let metrics: ServerMetrics?
     let logger: Logger
+    /// Rooms' access as last read or written: looked up on every subscribe, changed only through this log.
+    let accessCache = Mutex(AccessCache())
 
     /// How much of the log's file each connection maps into memory: none. Mapped, a page that cannot be
     /// read (an I/O error, a file cut short) raises SIGBUS in whichever thread touches it and ends the
@@ -135,6 +137,22 @@ public final class PackLog: Sendable {
                     INSERT INTO pack_v3 SELECT room, position, pack_id, bytes FROM pack;
                     DROP TABLE pack;
                     ALTER TABLE pack_v3 RENAME TO pack;
+                    """
+            )
+        }
+        // Capabilities: a room is guarded by three hashes, or open (all three NULL). Every room that
+        // already holds packs stays open, so links made before stay working.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE room_access (
+                        room TEXT PRIMARY KEY NOT NULL,
+                        admin_hash BLOB CHECK (admin_hash IS NULL OR length(admin_hash) = 32),
+                        edit_hash BLOB CHECK (edit_hash IS NULL OR length(edit_hash) = 32),
+                        view_hash BLOB CHECK (view_hash IS NULL OR length(view_hash) = 32),
+                        CHECK ((admin_hash IS NULL) = (edit_hash IS NULL) AND (edit_hash IS NULL) = (view_hash IS NULL))
+                    ) WITHOUT ROWID;
+                    INSERT INTO room_access (room) SELECT DISTINCT room FROM pack;
                     """
             )
         }

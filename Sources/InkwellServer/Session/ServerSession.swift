@@ -23,6 +23,21 @@ public struct ServerSession: Sendable {
         case append(room: String, pack: PackID, bytes: [UInt8])
         /// Send to the room's other members connected now; never store.
         case relay(Presence)
+        /// Look up what the room keeps (``RoomAccess``), then report ``ServerSession/authorized(room:after:capability:access:)``.
+        case authorize(room: String, after: UInt64, capability: String)
+        /// Register a room by its capabilities' hashes, then report ``ServerSession/registered(room:outcome:)``.
+        case register(room: String, hashes: RoomAccess.Hashes)
+        /// Replace capabilities if `adminHash` is the room's, then report ``ServerSession/rotated(room:outcome:)``.
+        case rotate(room: String, adminHash: [UInt8], editHash: [UInt8], viewHash: [UInt8])
+        /// Close the room's connections that subscribed with one of these hashes (``ServerSession/revoke(room:hashes:)``).
+        case revoke(room: String, hashes: Set<[UInt8]>)
+    }
+
+    /// What a connection holds in a room it follows.
+    public struct Membership: Hashable, Sendable {
+        public var rights: Rights
+        /// The hash of the capability it subscribed with; nil in an open room.
+        public var capabilityHash: [UInt8]?
     }
 
     enum State: Sendable {
@@ -38,16 +53,31 @@ public struct ServerSession: Sendable {
     /// The server's clock: welcomes carry it, and pushes stamped too far ahead of it are refused.
     public let wallClock: any WallClock
     private(set) var state: State = .awaitingHello
+    /// Rooms this connection follows, and what it may do in each.
+    public private(set) var memberships: [String: Membership] = [:]
+    /// Rooms asked for and not yet answered: they count toward ``maximumRooms``.
+    private var pending: Set<String> = []
+    /// Rooms one connection may follow at once.
+    public let maximumRooms: Int
+    /// Subscriptions refused, rooms made and rotations tried by one connection before it is closed: a
+    /// client that guesses names or capabilities, or mints rooms in a loop, stops here.
+    public let maximumRoomRequests: Int
+    private var roomRequests = 0
+
     /// Rooms this connection follows.
-    public private(set) var rooms: Set<String> = []
+    public var rooms: Set<String> { Set(memberships.keys) }
 
     public init(
         server: ReplicaID,
         maximumFrameBytes: Int = SyncProtocol.maximumFrameBytes,
         maximumPackBodyBytes: Int = WireLimits.maximumPackBodyBytes,
-        wallClock: any WallClock = SystemWallClock()
+        wallClock: any WallClock = SystemWallClock(),
+        maximumRooms: Int = 1_000,
+        maximumRoomRequests: Int = 256
     ) {
         self.server = server
+        self.maximumRooms = maximumRooms
+        self.maximumRoomRequests = maximumRoomRequests
         self.wallClock = wallClock
         self.maximumFrameBytes = min(maximumFrameBytes, SyncProtocol.maximumFrameBytes)
         self.maximumPackBodyBytes = min(maximumPackBodyBytes, WireLimits.maximumPackBodyBytes)
@@ -81,18 +111,37 @@ public struct ServerSession: Sendable {
             return fail(.helloRequired, "the first frame must be hello", close: .protocolError)
         case (.open, .hello):
             return fail(.malformedFrame, "hello was already said", close: .protocolError)
-        case (.open, .subscribe(let room, let after)):
-            rooms.insert(room)
-            return [.catchUp(room: room, after: after)]
+        case (.open, .subscribe(let room, let after, let capability)):
+            if memberships[room] == nil, pending.insert(room).inserted {
+                guard memberships.count + pending.count <= maximumRooms else {
+                    return fail(
+                        .tooManyRooms,
+                        "more than \(maximumRooms) rooms on one connection",
+                        close: .policyViolation
+                    )
+                }
+            }
+            return [.authorize(room: room, after: after, capability: capability)]
         case (.open, .unsubscribe(let room)):
-            return rooms.remove(room) == nil ? [] : [.stopFollowing(room: room)]
+            pending.remove(room)
+            return memberships.removeValue(forKey: room) == nil ? [] : [.stopFollowing(room: room)]
         case (.open, .push(let room, let pack)):
+            guard memberships[room]?.rights.mayEdit == true else { return refuseEditing(room, "push") }
             return push(room: room, pack: pack)
+        case (.open, .createRoom(let room, let admin, let edit, let view)):
+            if let refusal = countRoomRequest() { return refusal }
+            return [.register(room: room, hashes: RoomAccess.Hashes(admin: admin, edit: edit, view: view))]
+        case (.open, .rotateCapability(let room, let admin, let edit, let view)):
+            if let refusal = countRoomRequest() { return refusal }
+            return [.rotate(room: room, adminHash: Capability.hash(of: admin), editHash: edit, viewHash: view)]
         case (.open(let device, _), .presence(let presence)):
             guard presence.device == device else {
                 return fail(.impersonation, "presence for another device", close: .policyViolation)
             }
-            guard rooms.contains(presence.room) else {
+            if let membership = memberships[presence.room], !membership.rights.mayEdit {
+                return refuseEditing(presence.room, "presence")
+            }
+            guard memberships[presence.room] != nil else {
                 return [
                     .send(
                         .error(
@@ -108,6 +157,93 @@ public struct ServerSession: Sendable {
         case (.closed, _):
             return []
         }
+    }
+
+    /// The shell looked up `room`: the rights `capability` gives there (``RoomAccess/rights(for:)``).
+    /// Granted, the connection follows the room from `after`; refused, it hears why and counts one more
+    /// refusal toward ``maximumRoomRequests``.
+    public mutating func authorized(room: String, after: UInt64, capability: String, access: RoomAccess?) -> [Action] {
+        guard !isClosed, pending.remove(room) != nil || memberships[room] != nil else { return [] }
+        guard let access else {
+            memberships.removeValue(forKey: room)
+            return countRoomRequest() ?? [
+                roomError(.noSuchRoom, "no board here has this id; check the link", room: room)
+            ]
+        }
+        let rights = access.rights(for: capability)
+        guard rights != .none else {
+            memberships.removeValue(forKey: room)
+            return countRoomRequest()
+                ?? [
+                    roomError(
+                        .notAllowed,
+                        "this link does not open the board: it is wrong, or was replaced",
+                        room: room
+                    )
+                ]
+        }
+        let isOpen = access == .open
+        memberships[room] = Membership(rights: rights, capabilityHash: isOpen ? nil : Capability.hash(of: capability))
+        return [.send(.access(room: room, rights: rights, guarded: !isOpen)), .catchUp(room: room, after: after)]
+    }
+
+    /// The shell registered a room, or found it registered.
+    public mutating func registered(room: String, outcome: RoomAccess.Registration) -> [Action] {
+        guard !isClosed else { return [] }
+        switch outcome {
+        case .created, .alreadyRegistered:
+            return [.send(.access(room: room, rights: .admin, guarded: true))]
+        case .taken:
+            return [roomError(.roomExists, "a board with this id already exists", room: room)]
+        }
+    }
+
+    /// The shell tried a rotation: on success, the replaced capabilities' connections are closed.
+    public mutating func rotated(room: String, outcome: RoomAccess.Rotation) -> [Action] {
+        guard !isClosed else { return [] }
+        switch outcome {
+        case .rotated(let replaced):
+            var actions: [Action] = [.send(.access(room: room, rights: .admin, guarded: true))]
+            if !replaced.isEmpty { actions.append(.revoke(room: room, hashes: replaced)) }
+            return actions
+        case .refused:
+            return [roomError(.notAllowed, "only the board's admin capability can replace its links", room: room)]
+        }
+    }
+
+    /// The room's admin replaced `hashes`: a connection that subscribed with one of them is closed.
+    public mutating func revoke(room: String, hashes: Set<[UInt8]>) -> [Action] {
+        guard !isClosed, let hash = memberships[room]?.capabilityHash, hashes.contains(hash) else { return [] }
+        return fail(
+            .capabilityRevoked,
+            "the link to this board was replaced; ask for the new one",
+            close: .capabilityRevoked
+        )
+    }
+
+    /// Whether the connection may add packs, presence or blobs to `room`.
+    public func mayEdit(_ room: String) -> Bool { memberships[room]?.rights.mayEdit == true }
+
+    /// A change to a room the connection may only read, or does not follow: fatal.
+    private mutating func refuseEditing(_ room: String, _ what: String) -> [Action] {
+        memberships[room] == nil
+            ? fail(.viewOnly, "\(what) to a room not subscribed to with an edit link", close: .viewOnly)
+            : fail(.viewOnly, "\(what) on a view-only link", close: .viewOnly)
+    }
+
+    /// One more subscription refused, room made or rotation tried; past the limit, the refusal that closes.
+    private mutating func countRoomRequest() -> [Action]? {
+        roomRequests += 1
+        guard roomRequests > maximumRoomRequests else { return nil }
+        return fail(
+            .rateLimited,
+            "more than \(maximumRoomRequests) room requests on one connection",
+            close: .policyViolation
+        )
+    }
+
+    private func roomError(_ code: ErrorCode, _ message: String, room: String) -> Action {
+        .send(.error(code: code.rawValue, message: message, fatal: false, room: room))
     }
 
     /// A pushed pack: stored if it verifies, refused with the code its fault has.
@@ -205,7 +341,8 @@ public struct ServerSession: Sendable {
     /// Sends a fatal error frame and closes.
     private mutating func fail(_ code: ErrorCode, _ message: String, close: CloseCode) -> [Action] {
         state = .closed
-        rooms.removeAll()
+        memberships.removeAll()
+        pending.removeAll()
         return [
             .send(.error(code: code.rawValue, message: message, fatal: true, room: "")),
             .close(close, reason: message),

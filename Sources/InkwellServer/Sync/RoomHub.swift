@@ -147,6 +147,11 @@ final class RoomHub: Sendable {
     }
 
     /// The room's newest committed position, if anyone follows it.
+    /// The connections following `room` now.
+    func members(of room: String) -> [Connection] {
+        state.withLock { state in state.rooms[room].map { $0.members.values.map(\.connection) } ?? [] }
+    }
+
     func head(of room: String) -> UInt64? {
         state.withLock { $0.rooms[room]?.head }
     }

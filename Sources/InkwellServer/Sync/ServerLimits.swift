@@ -31,6 +31,11 @@ public struct ServerLimits: Hashable, Sendable {
     public var closeTimeout: Duration = .milliseconds(500)
     /// Open WebSocket connections; more are refused with 503.
     public var maximumConnections: Int = 20_000
+    /// Rooms one connection may follow at once; asking for more closes it (`tooManyRooms`).
+    public var maximumRoomsPerConnection: Int = 1_000
+    /// Refused subscriptions, rooms made and rotations tried by one connection before it is closed:
+    /// bounds guessing room ids or capabilities, and minting rooms in a loop.
+    public var maximumRoomRequestsPerConnection: Int = 256
     /// One blob.
     public var maximumBlobBytes: Int = 32 << 20
 

@@ -24,6 +24,8 @@ final class SyncEndpoint: Sendable {
     let metrics: ServerMetrics
     /// How long presence waits in an idle connection queue for more (see ``OutboundPump``).
     let presenceHold: Duration
+    /// Whether a room name the server has no record of is made an open room on subscribe.
+    let openRooms: Bool
     private let connectionCount = Atomic<Int>(0)
     private let nextConnection = Atomic<UInt64>(1)
 
@@ -34,8 +36,10 @@ final class SyncEndpoint: Sendable {
         hub: RoomHub,
         committer: Committer,
         presenceHold: Duration = .zero,
+        openRooms: Bool = false,
         metrics: ServerMetrics
     ) {
+        self.openRooms = openRooms
         self.server = server
         self.limits = limits
         self.log = log
@@ -63,7 +67,9 @@ final class SyncEndpoint: Sendable {
             session: ServerSession(
                 server: server,
                 maximumFrameBytes: limits.maximumMessageBytes,
-                maximumPackBodyBytes: limits.maximumPackBodyBytes
+                maximumPackBodyBytes: limits.maximumPackBodyBytes,
+                maximumRooms: limits.maximumRoomsPerConnection,
+                maximumRoomRequests: limits.maximumRoomRequestsPerConnection
             ),
             limits: limits,
             channel: channel,
@@ -179,9 +185,28 @@ final class SyncEndpoint: Sendable {
         arrived: ContinuousClock.Instant
     ) async {
         for action in actions {
-            if case .catchUp(let room, let after) = action {
+            switch action {
+            case .catchUp(let room, let after):
                 await follow(connection, room: room, after: after)
                 continue
+            case .authorize(let room, let after, let capability):
+                await authorize(connection, room: room, after: after, capability: capability, arrived: arrived)
+                continue
+            case .register(let room, let hashes):
+                await register(connection, room: room, hashes: hashes, arrived: arrived)
+                continue
+            case .rotate(let room, let adminHash, let editHash, let viewHash):
+                await rotate(
+                    connection,
+                    room: room,
+                    adminHash: adminHash,
+                    editHash: editHash,
+                    viewHash: viewHash,
+                    arrived: arrived
+                )
+                continue
+            default:
+                break
             }
             guard case .append(let room, let pack, let bytes) = action else {
                 perform([action], for: connection)
@@ -236,8 +261,90 @@ final class SyncEndpoint: Sendable {
                 assertionFailure("pushes go through the awaiting perform")
             case .relay(let presence):
                 hub.relay(presence, from: connection)
+            case .authorize, .register, .rotate:
+                assertionFailure("room requests go through the awaiting perform")
+            case .revoke(let room, let hashes):
+                for member in hub.members(of: room) where member !== connection {
+                    perform(member.session.withLock { $0.revoke(room: room, hashes: hashes) }, for: member)
+                }
             }
         }
+    }
+
+    /// Looks up what `room` keeps and lets the session decide what `capability` may do there. On a
+    /// server with open rooms, a name it has no record of becomes an open room.
+    private func authorize(
+        _ connection: Connection,
+        room: String,
+        after: UInt64,
+        capability: String,
+        arrived: ContinuousClock.Instant
+    ) async {
+        var access: RoomAccess?
+        do {
+            access = try await log.access(room: room)
+            if access == nil, openRooms {
+                try await log.open(room: room)
+                access = .open
+            }
+        } catch {
+            connection.logger.warning("could not read a room's access: \(error)")
+            refuseUnreadable(connection)
+            return
+        }
+        let actions = connection.session.withLock {
+            $0.authorized(room: room, after: after, capability: capability, access: access)
+        }
+        if actions.contains(where: { if case .send(.error) = $0 { true } else { false } }) {
+            metrics.protocolError(reason: "room refused")
+        }
+        await performWaiting(actions, for: connection, arrived: arrived)
+    }
+
+    private func register(
+        _ connection: Connection,
+        room: String,
+        hashes: RoomAccess.Hashes,
+        arrived: ContinuousClock.Instant
+    ) async {
+        let outcome: RoomAccess.Registration
+        do {
+            outcome = try await log.register(room: room, hashes: hashes)
+        } catch {
+            connection.logger.warning("could not register a room: \(error)")
+            refuseUnreadable(connection)
+            return
+        }
+        if outcome == .created { connection.logger.debug("room registered") }
+        await performWaiting(
+            connection.session.withLock { $0.registered(room: room, outcome: outcome) },
+            for: connection,
+            arrived: arrived
+        )
+    }
+
+    private func rotate(
+        _ connection: Connection,
+        room: String,
+        adminHash: [UInt8],
+        editHash: [UInt8],
+        viewHash: [UInt8],
+        arrived: ContinuousClock.Instant
+    ) async {
+        let outcome: RoomAccess.Rotation
+        do {
+            outcome = try await log.rotate(room: room, adminHash: adminHash, editHash: editHash, viewHash: viewHash)
+        } catch {
+            connection.logger.warning("could not rotate a room's capabilities: \(error)")
+            refuseUnreadable(connection)
+            return
+        }
+        if case .rotated = outcome { connection.logger.info("room capabilities rotated") }
+        await performWaiting(
+            connection.session.withLock { $0.rotated(room: room, outcome: outcome) },
+            for: connection,
+            arrived: arrived
+        )
     }
 
     /// Subscribes `connection` to `room`. The head is read before the hub's lock is taken (see

@@ -28,6 +28,54 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+nonisolated enum WireRights: SwiftProtobuf.Enum, Swift.CaseIterable {
+  typealias RawValue = Int
+  case none // = 0
+
+  /// Catch-up and live packs, nothing else.
+  case view // = 1
+
+  /// Also push, presence and blob uploads.
+  case edit // = 2
+
+  /// Also rotate the other capabilities.
+  case admin // = 3
+  case UNRECOGNIZED(Int)
+
+  init() {
+    self = .none
+  }
+
+  init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .none
+    case 1: self = .view
+    case 2: self = .edit
+    case 3: self = .admin
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  var rawValue: Int {
+    switch self {
+    case .none: return 0
+    case .view: return 1
+    case .edit: return 2
+    case .admin: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  static let allCases: [WireRights] = [
+    .none,
+    .view,
+    .edit,
+    .admin,
+  ]
+
+}
+
 nonisolated struct WireClientFrame: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -75,6 +123,22 @@ nonisolated struct WireClientFrame: Sendable {
     set {frame = .presence(newValue)}
   }
 
+  var createRoom: WireCreateRoom {
+    get {
+      if case .createRoom(let v)? = frame {return v}
+      return WireCreateRoom()
+    }
+    set {frame = .createRoom(newValue)}
+  }
+
+  var rotateCapability: WireRotateCapability {
+    get {
+      if case .rotateCapability(let v)? = frame {return v}
+      return WireRotateCapability()
+    }
+    set {frame = .rotateCapability(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Frame: Equatable, Sendable {
@@ -83,6 +147,8 @@ nonisolated struct WireClientFrame: Sendable {
     case unsubscribe(WireUnsubscribe)
     case push(WirePush)
     case presence(WirePresence)
+    case createRoom(WireCreateRoom)
+    case rotateCapability(WireRotateCapability)
 
   }
 
@@ -154,6 +220,16 @@ nonisolated struct WireServerFrame: Sendable {
     set {frame = .presences(newValue)}
   }
 
+  /// What this connection may do in a room: the answer to subscribe, create_room and
+  /// rotate_capability.
+  var access: WireAccess {
+    get {
+      if case .access(let v)? = frame {return v}
+      return WireAccess()
+    }
+    set {frame = .access(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Frame: Equatable, Sendable {
@@ -166,6 +242,9 @@ nonisolated struct WireServerFrame: Sendable {
     /// Several members' presence in one frame: a server sends this when presence for a connection
     /// has piled up faster than the connection takes it.
     case presences(WirePresenceBatch)
+    /// What this connection may do in a room: the answer to subscribe, create_room and
+    /// rotate_capability.
+    case access(WireAccess)
 
   }
 
@@ -250,6 +329,69 @@ nonisolated struct WireSubscribe: Sendable {
   var room: String = String()
 
   var after: UInt64 = 0
+
+  /// The capability from the room's link (edit, view or admin). A server that keeps no capabilities
+  /// for the room (an open room) ignores it.
+  var capability: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// Registers a new room. The server keeps only these SHA-256 hashes of the capabilities; the
+/// capabilities themselves and the room's key stay with the devices. Sent again with the same admin
+/// hash, it changes nothing and is answered as the first time, so a device that made a board offline
+/// registers it whenever it next connects.
+nonisolated struct WireCreateRoom: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var room: String = String()
+
+  var adminHash: Data = Data()
+
+  var editHash: Data = Data()
+
+  var viewHash: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// Replaces the room's edit or view capability (an empty hash keeps it), proven by the admin
+/// capability. Connections that subscribed with a replaced capability are closed.
+nonisolated struct WireRotateCapability: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var room: String = String()
+
+  var adminCapability: String = String()
+
+  var editHash: Data = Data()
+
+  var viewHash: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct WireAccess: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var room: String = String()
+
+  var rights: WireRights = .none
+
+  /// Whether the room keeps capabilities: false for an open room, where anyone who names it edits.
+  var guarded: Bool = false
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -368,6 +510,45 @@ nonisolated struct WirePresence: Sendable {
   /// Clears the value of `ink`. Subsequent reads from it will return its default value.
   mutating func clearInk() {self._ink = nil}
 
+  /// In an encrypted room, everything above but `room` and `device`, as an encoded SealedPresence
+  /// sealed with the room's key (see InkwellWire's RoomKey); those fields are then left empty, so
+  /// the server relays what it cannot read.
+  var sealed: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _ink: WireInkInProgress? = nil
+}
+
+/// What a sealed presence holds, before sealing.
+nonisolated struct WireSealedPresence: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var name: String = String()
+
+  var colour: UInt32 = 0
+
+  var cursorX: Double = 0
+
+  var cursorY: Double = 0
+
+  var hasCursor_p: Bool = false
+
+  var board: String = String()
+
+  var ink: WireInkInProgress {
+    get {_ink ?? WireInkInProgress()}
+    set {_ink = newValue}
+  }
+  /// Returns true if `ink` has been explicitly set.
+  var hasInk: Bool {self._ink != nil}
+  /// Clears the value of `ink`. Subsequent reads from it will return its default value.
+  mutating func clearInk() {self._ink = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -450,9 +631,13 @@ nonisolated struct WireServerError: Sendable {
 
 fileprivate nonisolated let _protobuf_package = "inkwell.v1"
 
+nonisolated extension WireRights: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RIGHTS_NONE\0\u{1}RIGHTS_VIEW\0\u{1}RIGHTS_EDIT\0\u{1}RIGHTS_ADMIN\0")
+}
+
 nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".ClientFrame"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}subscribe\0\u{1}unsubscribe\0\u{1}push\0\u{1}presence\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}subscribe\0\u{1}unsubscribe\0\u{1}push\0\u{1}presence\0\u{3}create_room\0\u{3}rotate_capability\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -525,6 +710,32 @@ nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
           self.frame = .presence(v)
         }
       }()
+      case 6: try {
+        var v: WireCreateRoom?
+        var hadOneofValue = false
+        if let current = self.frame {
+          hadOneofValue = true
+          if case .createRoom(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.frame = .createRoom(v)
+        }
+      }()
+      case 7: try {
+        var v: WireRotateCapability?
+        var hadOneofValue = false
+        if let current = self.frame {
+          hadOneofValue = true
+          if case .rotateCapability(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.frame = .rotateCapability(v)
+        }
+      }()
       default: break
       }
     }
@@ -556,6 +767,14 @@ nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
       guard case .presence(let v)? = self.frame else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
     }()
+    case .createRoom?: try {
+      guard case .createRoom(let v)? = self.frame else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .rotateCapability?: try {
+      guard case .rotateCapability(let v)? = self.frame else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -570,7 +789,7 @@ nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension WireServerFrame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".ServerFrame"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}packs\0\u{1}presence\0\u{1}progress\0\u{1}error\0\u{1}presences\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}packs\0\u{1}presence\0\u{1}progress\0\u{1}error\0\u{1}presences\0\u{1}access\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -669,6 +888,19 @@ nonisolated extension WireServerFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
           self.frame = .presences(v)
         }
       }()
+      case 8: try {
+        var v: WireAccess?
+        var hadOneofValue = false
+        if let current = self.frame {
+          hadOneofValue = true
+          if case .access(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.frame = .access(v)
+        }
+      }()
       default: break
       }
     }
@@ -707,6 +939,10 @@ nonisolated extension WireServerFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
     case .presences?: try {
       guard case .presences(let v)? = self.frame else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .access?: try {
+      guard case .access(let v)? = self.frame else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
     case nil: break
     }
@@ -856,7 +1092,7 @@ nonisolated extension WireServerLimits: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension WireSubscribe: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Subscribe"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}after\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}after\0\u{1}capability\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -866,6 +1102,7 @@ nonisolated extension WireSubscribe: SwiftProtobuf.Message, SwiftProtobuf._Messa
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.room) }()
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.after) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.capability) }()
       default: break
       }
     }
@@ -878,12 +1115,146 @@ nonisolated extension WireSubscribe: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if self.after != 0 {
       try visitor.visitSingularUInt64Field(value: self.after, fieldNumber: 2)
     }
+    if !self.capability.isEmpty {
+      try visitor.visitSingularStringField(value: self.capability, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: WireSubscribe, rhs: WireSubscribe) -> Bool {
     if lhs.room != rhs.room {return false}
     if lhs.after != rhs.after {return false}
+    if lhs.capability != rhs.capability {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireCreateRoom: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".CreateRoom"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{3}admin_hash\0\u{3}edit_hash\0\u{3}view_hash\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.room) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.adminHash) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.editHash) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.viewHash) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.room.isEmpty {
+      try visitor.visitSingularStringField(value: self.room, fieldNumber: 1)
+    }
+    if !self.adminHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.adminHash, fieldNumber: 2)
+    }
+    if !self.editHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.editHash, fieldNumber: 3)
+    }
+    if !self.viewHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.viewHash, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireCreateRoom, rhs: WireCreateRoom) -> Bool {
+    if lhs.room != rhs.room {return false}
+    if lhs.adminHash != rhs.adminHash {return false}
+    if lhs.editHash != rhs.editHash {return false}
+    if lhs.viewHash != rhs.viewHash {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireRotateCapability: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".RotateCapability"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{3}admin_capability\0\u{3}edit_hash\0\u{3}view_hash\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.room) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.adminCapability) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.editHash) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.viewHash) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.room.isEmpty {
+      try visitor.visitSingularStringField(value: self.room, fieldNumber: 1)
+    }
+    if !self.adminCapability.isEmpty {
+      try visitor.visitSingularStringField(value: self.adminCapability, fieldNumber: 2)
+    }
+    if !self.editHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.editHash, fieldNumber: 3)
+    }
+    if !self.viewHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.viewHash, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireRotateCapability, rhs: WireRotateCapability) -> Bool {
+    if lhs.room != rhs.room {return false}
+    if lhs.adminCapability != rhs.adminCapability {return false}
+    if lhs.editHash != rhs.editHash {return false}
+    if lhs.viewHash != rhs.viewHash {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireAccess: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Access"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}rights\0\u{1}guarded\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.room) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.rights) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.guarded) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.room.isEmpty {
+      try visitor.visitSingularStringField(value: self.room, fieldNumber: 1)
+    }
+    if self.rights != .none {
+      try visitor.visitSingularEnumField(value: self.rights, fieldNumber: 2)
+    }
+    if self.guarded != false {
+      try visitor.visitSingularBoolField(value: self.guarded, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireAccess, rhs: WireAccess) -> Bool {
+    if lhs.room != rhs.room {return false}
+    if lhs.rights != rhs.rights {return false}
+    if lhs.guarded != rhs.guarded {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1071,7 +1442,7 @@ nonisolated extension WirePacks: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
 
 nonisolated extension WirePresence: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Presence"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}device\0\u{1}name\0\u{1}colour\0\u{3}cursor_x\0\u{3}cursor_y\0\u{3}has_cursor\0\u{1}board\0\u{1}ink\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}device\0\u{1}name\0\u{1}colour\0\u{3}cursor_x\0\u{3}cursor_y\0\u{3}has_cursor\0\u{1}board\0\u{1}ink\0\u{1}sealed\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1088,6 +1459,7 @@ nonisolated extension WirePresence: SwiftProtobuf.Message, SwiftProtobuf._Messag
       case 7: try { try decoder.decodeSingularBoolField(value: &self.hasCursor_p) }()
       case 8: try { try decoder.decodeSingularStringField(value: &self.board) }()
       case 9: try { try decoder.decodeSingularMessageField(value: &self._ink) }()
+      case 10: try { try decoder.decodeSingularBytesField(value: &self.sealed) }()
       default: break
       }
     }
@@ -1125,12 +1497,80 @@ nonisolated extension WirePresence: SwiftProtobuf.Message, SwiftProtobuf._Messag
     try { if let v = self._ink {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
     } }()
+    if !self.sealed.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sealed, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: WirePresence, rhs: WirePresence) -> Bool {
     if lhs.room != rhs.room {return false}
     if lhs.device != rhs.device {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.colour != rhs.colour {return false}
+    if lhs.cursorX != rhs.cursorX {return false}
+    if lhs.cursorY != rhs.cursorY {return false}
+    if lhs.hasCursor_p != rhs.hasCursor_p {return false}
+    if lhs.board != rhs.board {return false}
+    if lhs._ink != rhs._ink {return false}
+    if lhs.sealed != rhs.sealed {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireSealedPresence: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SealedPresence"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\u{3}name\0\u{1}colour\0\u{3}cursor_x\0\u{3}cursor_y\0\u{3}has_cursor\0\u{1}board\0\u{1}ink\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 4: try { try decoder.decodeSingularFixed32Field(value: &self.colour) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.cursorX) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.cursorY) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.hasCursor_p) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.board) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._ink) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 3)
+    }
+    if self.colour != 0 {
+      try visitor.visitSingularFixed32Field(value: self.colour, fieldNumber: 4)
+    }
+    if self.cursorX.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.cursorX, fieldNumber: 5)
+    }
+    if self.cursorY.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.cursorY, fieldNumber: 6)
+    }
+    if self.hasCursor_p != false {
+      try visitor.visitSingularBoolField(value: self.hasCursor_p, fieldNumber: 7)
+    }
+    if !self.board.isEmpty {
+      try visitor.visitSingularStringField(value: self.board, fieldNumber: 8)
+    }
+    try { if let v = self._ink {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireSealedPresence, rhs: WireSealedPresence) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.colour != rhs.colour {return false}
     if lhs.cursorX != rhs.cursorX {return false}

@@ -23,6 +23,10 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable {
     public static let unsupportedVersion = CloseCode(rawValue: 4001)
     /// A pushed pack's id is already stored with other bytes: the log keeps what it has.
     public static let packConflict = CloseCode(rawValue: 4002)
+    /// A push, presence or blob upload on a view-only capability: the connection may only read.
+    public static let viewOnly = CloseCode(rawValue: 4003)
+    /// The capability the connection subscribed with was rotated by the room's admin: the link no longer works.
+    public static let capabilityRevoked = CloseCode(rawValue: 4004)
 
     /// Every code above by name, for documentation and for the page's copy (`Web/js/wire/protocol.js`,
     /// generated from this list by `ProtocolFactsTests`).
@@ -30,7 +34,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable {
         "goingAway": goingAway, "protocolError": protocolError, "invalidPayload": invalidPayload,
         "policyViolation": policyViolation, "tooBig": tooBig, "internalError": internalError,
         "unsupportedVersion": unsupportedVersion,
-        "packConflict": packConflict,
+        "packConflict": packConflict, "viewOnly": viewOnly, "capabilityRevoked": capabilityRevoked,
     ]
 }
 
@@ -58,4 +62,18 @@ public enum ErrorCode: UInt32, Sendable, CaseIterable {
     case wrongRoom = 14
     /// A pack whose id is already stored with other bytes.
     case packConflict = 15
+    /// The server keeps no room of that name (and makes none on subscribe). Not fatal.
+    case noSuchRoom = 16
+    /// The capability matches none of the room's, or the admin capability of a rotation is wrong. Not fatal.
+    case notAllowed = 17
+    /// A push, presence or blob upload on view-only rights. Fatal, close code 4003.
+    case viewOnly = 18
+    /// The capability this connection subscribed with was rotated. Fatal, close code 4004.
+    case capabilityRevoked = 19
+    /// A room of that id exists with another admin. Not fatal.
+    case roomExists = 20
+    /// The room holds its quota of stored bytes: the pack is not stored; the client keeps it. Not fatal.
+    case roomFull = 21
+    /// More rooms on one connection than the server allows. Fatal.
+    case tooManyRooms = 22
 }

@@ -15,10 +15,11 @@ public enum SyncCodec {
             hello.device = Data(device.bytes)
             hello.agent = agent
             frame.frame = .hello(hello)
-        case .subscribe(let room, let after):
+        case .subscribe(let room, let after, let capability):
             var subscribe = WireSubscribe()
             subscribe.room = room
             subscribe.after = after
+            subscribe.capability = capability
             frame.frame = .subscribe(subscribe)
         case .unsubscribe(let room):
             var unsubscribe = WireUnsubscribe()
@@ -31,6 +32,17 @@ public enum SyncCodec {
             frame.frame = .push(push)
         case .presence(let presence):
             frame.frame = .presence(encode(presence))
+        case .createRoom(let room, let adminHash, let editHash, let viewHash):
+            var create = WireCreateRoom()
+            create.room = room
+            (create.adminHash, create.editHash, create.viewHash) = (Data(adminHash), Data(editHash), Data(viewHash))
+            frame.frame = .createRoom(create)
+        case .rotateCapability(let room, let admin, let editHash, let viewHash):
+            var rotate = WireRotateCapability()
+            rotate.room = room
+            rotate.adminCapability = admin
+            (rotate.editHash, rotate.viewHash) = (Data(editHash), Data(viewHash))
+            frame.frame = .rotateCapability(rotate)
         }
         return try! frame.serializedBytes()
     }
@@ -78,6 +90,12 @@ public enum SyncCodec {
             var error = WireServerError()
             (error.code, error.message, error.fatal, error.room) = (code, message, fatal, room)
             frame.frame = .error(error)
+        case .access(let room, let rights, let guarded):
+            var access = WireAccess()
+            access.room = room
+            access.rights = WireRights(rawValue: Int(rights.rawValue)) ?? .none
+            access.guarded = guarded
+            frame.frame = .access(access)
         }
         return try! frame.serializedBytes()
     }
@@ -101,7 +119,11 @@ public enum SyncCodec {
                 agent: hello.agent
             )
         case .subscribe(let subscribe):
-            return .subscribe(room: try room(subscribe.room), after: subscribe.after)
+            return .subscribe(
+                room: try room(subscribe.room),
+                after: subscribe.after,
+                capability: try capability(subscribe.capability, "subscribe.capability")
+            )
         case .unsubscribe(let unsubscribe):
             return .unsubscribe(room: try room(unsubscribe.room))
         case .push(let push):
@@ -109,6 +131,23 @@ public enum SyncCodec {
             return .push(room: try room(push.room), pack: Array(push.pack))
         case .presence(let presence):
             return .presence(try decode(presence))
+        case .createRoom(let create):
+            return .createRoom(
+                room: try room(create.room),
+                adminHash: try capabilityHash(create.adminHash, "create_room.admin_hash", required: true),
+                editHash: try capabilityHash(create.editHash, "create_room.edit_hash", required: true),
+                viewHash: try capabilityHash(create.viewHash, "create_room.view_hash", required: true)
+            )
+        case .rotateCapability(let rotate):
+            guard !rotate.editHash.isEmpty || !rotate.viewHash.isEmpty else {
+                throw .missingField("rotate_capability.edit_hash")
+            }
+            return .rotateCapability(
+                room: try room(rotate.room),
+                admin: try capability(rotate.adminCapability, "rotate_capability.admin_capability"),
+                editHash: try capabilityHash(rotate.editHash, "rotate_capability.edit_hash", required: false),
+                viewHash: try capabilityHash(rotate.viewHash, "rotate_capability.view_hash", required: false)
+            )
         case nil:
             throw .missingField("frame")
         }
@@ -160,6 +199,11 @@ public enum SyncCodec {
                 throw .invalidField("error.message")
             }
             return .error(code: error.code, message: error.message, fatal: error.fatal, room: error.room)
+        case .access(let access):
+            guard let rights = Rights(rawValue: UInt8(clamping: access.rights.rawValue)), rights != .none else {
+                throw .invalidField("access.rights")
+            }
+            return .access(room: try room(access.room), rights: rights, guarded: access.guarded)
         case nil:
             throw .missingField("frame")
         }
@@ -248,6 +292,20 @@ public enum SyncCodec {
         return tail.bytes
     }
 
+    /// A capability as a frame carries it: empty, or at most ``Capability/maximumLength`` bytes. Its form
+    /// is not checked here: a malformed one simply matches no hash.
+    static func capability(_ text: String, _ field: String) throws(WireError) -> String {
+        guard text.utf8.count <= Capability.maximumLength else { throw .invalidField(field) }
+        return text
+    }
+
+    /// A capability hash: 32 bytes, or empty where that keeps the current one.
+    static func capabilityHash(_ hash: Data, _ field: String, required: Bool) throws(WireError) -> [UInt8] {
+        if hash.isEmpty, !required { return [] }
+        guard hash.count == Capability.hashBytes else { throw .invalidField(field) }
+        return Array(hash)
+    }
+
     static func room(_ name: String) throws(WireError) -> String {
         guard SyncProtocol.isValidRoom(name) else { throw .invalidField("room") }
         return name
@@ -268,6 +326,7 @@ public enum SyncCodec {
             wire.ink.width = ink.width
             wire.ink.points = Data(ink.points)
         }
+        wire.sealed = Data(presence.sealed)
         return wire
     }
 
@@ -283,6 +342,8 @@ public enum SyncCodec {
         if wire.hasInk {
             presence.ink = (wire.board, wire.ink.colour, wire.ink.width, Array(wire.ink.points))
         }
+        guard wire.sealed.count <= SyncProtocol.maximumPresenceBytes + 1024 else { throw .tooLarge("presence.sealed") }
+        presence.sealed = Array(wire.sealed)
         return presence
     }
 }

@@ -3,12 +3,33 @@ public import InkwellSync
 /// What a client sends.
 public enum ClientMessage: Hashable, Sendable {
     case hello(protocolVersion: UInt32, minimumProtocolVersion: UInt32, device: ReplicaID, agent: String)
-    /// Every pack of the room after server position `after`, then live packs.
-    case subscribe(room: String, after: UInt64)
+    /// Every pack of the room after server position `after`, then live packs, with what the
+    /// capability from the room's link allows (empty for an open room).
+    case subscribe(room: String, after: UInt64, capability: String)
     case unsubscribe(room: String)
     /// An encoded pack, forwarded and stored as these exact bytes.
     case push(room: String, pack: [UInt8])
     case presence(Presence)
+    /// Registers a new room by the hashes of its capabilities (``Capability/hash``).
+    case createRoom(room: String, adminHash: [UInt8], editHash: [UInt8], viewHash: [UInt8])
+    /// Replaces the room's edit or view capability (an empty hash keeps it), proven by the admin capability.
+    case rotateCapability(room: String, admin: String, editHash: [UInt8], viewHash: [UInt8])
+}
+
+/// What a connection may do in a room.
+public enum Rights: UInt8, Comparable, Hashable, Sendable, CaseIterable {
+    case none = 0
+    /// Catch-up and live packs.
+    case view = 1
+    /// Also push, presence and blob uploads.
+    case edit = 2
+    /// Also rotate the room's other capabilities.
+    case admin = 3
+
+    public static func < (lhs: Rights, rhs: Rights) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Whether these rights allow changing the room: pushes, presence, blob uploads.
+    public var mayEdit: Bool { self >= .edit }
 }
 
 /// What a server sends.
@@ -24,6 +45,8 @@ public enum ServerMessage: Hashable, Sendable {
     case presences([Presence])
     case progress(room: String, head: UInt64, bytesBehind: UInt64, packsBehind: UInt64)
     case error(code: UInt32, message: String, fatal: Bool, room: String)
+    /// What the connection may do in `room`; `guarded` is false for an open room (anyone who names it edits).
+    case access(room: String, rights: Rights, guarded: Bool)
 }
 
 /// A pack as a room's log holds it.
@@ -46,6 +69,9 @@ public struct Presence: Hashable, Sendable {
     public var cursor: (x: Double, y: Double)?
     /// The board of the stroke being drawn, and that stroke's encoded `Points`.
     public var ink: (board: String, colour: UInt32, width: Double, points: [UInt8])?
+    /// In an encrypted room: the fields above but `room` and `device`, sealed with the room's key;
+    /// those fields are then empty, and the server relays what it cannot read.
+    public var sealed: [UInt8]
 
     public init(
         room: String,
@@ -53,8 +79,10 @@ public struct Presence: Hashable, Sendable {
         name: String,
         colour: UInt32,
         cursor: (x: Double, y: Double)? = nil,
-        ink: (board: String, colour: UInt32, width: Double, points: [UInt8])? = nil
+        ink: (board: String, colour: UInt32, width: Double, points: [UInt8])? = nil,
+        sealed: [UInt8] = []
     ) {
+        self.sealed = sealed
         self.room = room
         self.device = device
         self.name = name
@@ -67,7 +95,7 @@ public struct Presence: Hashable, Sendable {
         lhs.room == rhs.room && lhs.device == rhs.device && lhs.name == rhs.name && lhs.colour == rhs.colour
             && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y && lhs.ink?.board == rhs.ink?.board
             && lhs.ink?.colour == rhs.ink?.colour && lhs.ink?.width == rhs.ink?.width
-            && lhs.ink?.points == rhs.ink?.points
+            && lhs.ink?.points == rhs.ink?.points && lhs.sealed == rhs.sealed
     }
 
     public func hash(into hasher: inout Hasher) {

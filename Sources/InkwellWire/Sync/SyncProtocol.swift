@@ -4,9 +4,11 @@ public import InkwellSync
 public enum SyncProtocol {
     /// The version this code speaks.
     /// Version 2: packs are signed by their author's key and named by the SHA-256 of their bytes.
-    public static let version: UInt32 = 2
+    /// Version 3: rooms are guarded by capabilities (`subscribe` carries one, `access` answers it), and
+    /// encrypted rooms seal packs and presence; a version-2 client knows neither.
+    public static let version: UInt32 = 3
     /// The oldest version this code still speaks.
-    public static let minimumVersion: UInt32 = 2
+    public static let minimumVersion: UInt32 = 3
     /// One frame as received: larger ones are refused before they are parsed.
     public static let maximumFrameBytes = WireLimits.maximumPackBodyBytes + (1 << 20)
     /// How far ahead of the receiver's clock a change's stamp may be: a server refuses a push with a

@@ -38,7 +38,7 @@ extension LoadRun {
                     )
                 )
             )
-            try socket.send(SyncCodec.encode(.subscribe(room: member.room, after: 0)))
+            try socket.send(SyncCodec.encode(.subscribe(room: member.room, after: 0, capability: "")))
         } catch {
             await socket.close()
             return failed(member, stats, error: "\(error)")

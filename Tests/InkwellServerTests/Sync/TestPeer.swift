@@ -44,7 +44,7 @@ final class TestPeer: Sendable {
     }
 
     func subscribe(_ room: String, after: UInt64 = 0) async throws {
-        try await send(.subscribe(room: room, after: after))
+        try await send(.subscribe(room: room, after: after, capability: ""))
     }
 
     /// Takes the first message that matches, waiting up to `timeout`; earlier ones that do not match stay.

@@ -17,8 +17,8 @@ export const WIRE_LIMITS = Object.freeze({
 
 /** Versions, sizes and the stamp lead of the sync protocol. */
 export const SYNC_PROTOCOL = Object.freeze({
-  version: 2,
-  minimumVersion: 2,
+  version: 3,
+  minimumVersion: 3,
   maximumFrameBytes: 68157440,
   maximumStampLeadMilliseconds: 300000,
   maximumPresenceBytes: 65536,
@@ -35,6 +35,8 @@ export const CLOSE_CODES = Object.freeze({
   internalError: 1011,
   unsupportedVersion: 4001,
   packConflict: 4002,
+  viewOnly: 4003,
+  capabilityRevoked: 4004,
 });
 
 /** Codes of error frames. */
@@ -54,8 +56,15 @@ export const ERROR_CODES = Object.freeze({
   forgedAuthor: 13,
   wrongRoom: 14,
   packConflict: 15,
+  noSuchRoom: 16,
+  notAllowed: 17,
+  viewOnly: 18,
+  capabilityRevoked: 19,
+  roomExists: 20,
+  roomFull: 21,
+  tooManyRooms: 22,
 });
 
 /** The kinds of frame a client sends, and a server sends, in field order. */
-export const CLIENT_FRAMES = Object.freeze(['hello', 'subscribe', 'unsubscribe', 'push', 'presence']);
-export const SERVER_FRAMES = Object.freeze(['welcome', 'ack', 'packs', 'presence', 'progress', 'error', 'presences']);
+export const CLIENT_FRAMES = Object.freeze(['hello', 'subscribe', 'unsubscribe', 'push', 'presence', 'create_room', 'rotate_capability']);
+export const SERVER_FRAMES = Object.freeze(['welcome', 'ack', 'packs', 'presence', 'progress', 'error', 'presences', 'access']);

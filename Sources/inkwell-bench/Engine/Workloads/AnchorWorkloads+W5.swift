@@ -202,7 +202,7 @@ struct W5Corpus {
     func download(from url: String, decoding: Bool) async throws -> (seconds: Double, bytes: Int) {
         let start = ContinuousClock.now
         let socket = try await Self.connect(to: url, seed: decoding ? 1 : 2)
-        for room in roomNames { try await socket.send(.subscribe(room: room, after: 0)) }
+        for room in roomNames { try await socket.send(.subscribe(room: room, after: 0, capability: "")) }
         var waiting = Set(roomNames)
         var heads: [String: UInt64] = [:]
         var reached: [String: UInt64] = [:]
