@@ -1320,7 +1320,9 @@ enum WireJSON {
                 "device": WireHex.encode(device.bytes), "agent": agent,
             ]
         case .subscribe(let room, let after, let capability):
-            ["type": "subscribe", "room": room, "after": after, "capability": capability]
+            capability.isEmpty
+                ? ["type": "subscribe", "room": room, "after": after]
+                : ["type": "subscribe", "room": room, "after": after, "capability": capability]
         case .createRoom(let room, let admin, let edit, let view):
             [
                 "type": "createRoom", "room": room, "adminHash": WireHex.encode(admin),
