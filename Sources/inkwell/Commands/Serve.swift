@@ -41,6 +41,15 @@ extension Inkwell {
         )
         var allowedOrigins: [String] = []
 
+        @Flag(
+            help: """
+                Let any room name be used without capabilities: a name the server has no record of becomes an \
+                open room that anyone who names it may edit. For a trusted network; off, boards are made with \
+                share links.
+                """
+        )
+        var openRooms = false
+
         @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
         var commitLinger = 0.0
 
@@ -84,7 +93,8 @@ extension Inkwell {
                     webRoot: webRoot,
                     allowedOrigins: Set(allowedOrigins),
                     commitLinger: .microseconds(Int64(commitLinger * 1_000)),
-                    presenceHold: .microseconds(Int64(presenceHold * 1_000))
+                    presenceHold: .microseconds(Int64(presenceHold * 1_000)),
+                    openRooms: openRooms
                 ),
                 logger: logger
             ) { host, port in
