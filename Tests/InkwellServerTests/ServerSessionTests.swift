@@ -43,9 +43,12 @@ import Testing
 
     static let pack = pack()
 
+    /// A session that said hello and follows the open room `r`, so it may push there.
     static func opened() -> ServerSession {
         var session = ServerSession(server: server, wallClock: FixedClock())
         _ = session.received(hello)
+        _ = session.received(SyncCodec.encode(.subscribe(room: "r", after: 0, capability: "")))
+        _ = session.authorized(room: "r", after: 0, capability: "", access: .open)
         return session
     }
 
@@ -109,10 +112,17 @@ import Testing
     }
 
     @Test func subscribingCatchesUpAndPushedPacksAreAcknowledgedOnlyWhenStored() {
-        var session = Self.opened()
+        var session = ServerSession(server: Self.server, wallClock: FixedClock())
+        _ = session.received(Self.hello)
         #expect(
             session.received(SyncCodec.encode(.subscribe(room: "r", after: 7, capability: ""))) == [
-                .catchUp(room: "r", after: 7)
+                .authorize(room: "r", after: 7, capability: "")
+            ]
+        )
+        #expect(session.rooms.isEmpty, "a room is followed once the server has looked it up")
+        #expect(
+            session.authorized(room: "r", after: 7, capability: "", access: .open) == [
+                .send(.access(room: "r", rights: .edit, guarded: false)), .catchUp(room: "r", after: 7),
             ]
         )
         #expect(session.rooms == ["r"])
@@ -124,7 +134,8 @@ import Testing
     }
 
     @Test func presenceIsRelayedOnlyForFollowedRoomsAndOnlyAsOneself() {
-        var session = Self.opened()
+        var session = ServerSession(server: Self.server, wallClock: FixedClock())
+        _ = session.received(Self.hello)
         let mine = Presence(room: "r", device: Self.device, name: "Ada", colour: 1, cursor: (3, 4))
         guard
             case .send(.error(let code, _, false, "r")) = session.received(
@@ -136,6 +147,7 @@ import Testing
         }
         #expect(code == ErrorCode.notAMember.rawValue)
         _ = session.received(SyncCodec.encode(.subscribe(room: "r", after: 0, capability: "")))
+        _ = session.authorized(room: "r", after: 0, capability: "", access: .open)
         #expect(session.received(SyncCodec.encode(ClientMessage.presence(mine))) == [.relay(mine)])
         var spoofed = mine
         spoofed.device = ReplicaID(high: 0xBAD, low: 0)

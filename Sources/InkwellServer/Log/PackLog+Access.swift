@@ -33,14 +33,6 @@ extension PackLog {
                 case .open:
                     return .taken
                 case nil:
-                    // A room that holds packs but no access row cannot exist after migration v4; its
-                    // packs would still not be handed to the registrant.
-                    let hasPacks = try Bool.fetchOne(
-                        db,
-                        sql: "SELECT EXISTS (SELECT 1 FROM pack WHERE room = ?)",
-                        arguments: [room]
-                    )
-                    guard hasPacks != true else { return .taken }
                     try db.execute(
                         sql: "INSERT INTO room_access (room, admin_hash, edit_hash, view_hash) VALUES (?, ?, ?, ?)",
                         arguments: [room, Data(hashes.admin), Data(hashes.edit), Data(hashes.view)]
@@ -51,17 +43,6 @@ extension PackLog {
         }
         if outcome == .created { remember(.guarded(hashes), for: room) }
         return outcome
-    }
-
-    /// Makes a room the server had no record of open: a server started with `--open-rooms` records the
-    /// names it serves, so they stay open after a restart without that option.
-    public func open(room: String) async throws {
-        try await committing {
-            try await pool.write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO room_access (room) VALUES (?)", arguments: [room])
-            }
-        }
-        accessCache.withLock { cache in cache.generation &+= 1 }
     }
 
     /// Replaces the edit or view hash (an empty one keeps it) when `adminHash` is the room's.
@@ -96,6 +77,8 @@ extension PackLog {
         return outcome
     }
 
+    /// A room's row, or for a room with none, `.open` when it holds packs (pushed before capabilities
+    /// existed, or on a server with open rooms) and nil when it does not exist.
     static func access(room: String, in db: Database) throws -> RoomAccess? {
         guard
             let row = try Row.fetchOne(
@@ -103,7 +86,14 @@ extension PackLog {
                 sql: "SELECT admin_hash, edit_hash, view_hash FROM room_access WHERE room = ?",
                 arguments: [room]
             )
-        else { return nil }
+        else {
+            let hasPacks = try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM pack WHERE room = ?)",
+                arguments: [room]
+            )
+            return hasPacks == true ? .open : nil
+        }
         guard let admin = row[0] as Data?, let edit = row[1] as Data?, let view = row[2] as Data? else {
             return .open
         }

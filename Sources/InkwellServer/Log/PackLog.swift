@@ -140,8 +140,9 @@ public final class PackLog: Sendable {
                     """
             )
         }
-        // Capabilities: a room is guarded by three hashes, or open (all three NULL). Every room that
-        // already holds packs stays open, so links made before stay working.
+        // Capabilities: a room is guarded by three hashes, or open (all three NULL). A room with no row
+        // is open when it holds packs (see PackLog+Access.swift), so links made before stay working;
+        // the rows written here say so explicitly.
         migrator.registerMigration("v4") { db in
             try db.execute(
                 sql: """

@@ -31,6 +31,9 @@ public struct ServerSession: Sendable {
         case rotate(room: String, adminHash: [UInt8], editHash: [UInt8], viewHash: [UInt8])
         /// Close the room's connections that subscribed with one of these hashes (``ServerSession/revoke(room:hashes:)``).
         case revoke(room: String, hashes: Set<[UInt8]>)
+        /// A push to a room the connection does not follow: look the room up, then report
+        /// ``ServerSession/pushAuthorized(room:pack:access:)``. Only an open room takes it.
+        case authorizePush(room: String, pack: [UInt8])
     }
 
     /// What a connection holds in a room it follows.
@@ -57,6 +60,8 @@ public struct ServerSession: Sendable {
     public private(set) var memberships: [String: Membership] = [:]
     /// Rooms asked for and not yet answered: they count toward ``maximumRooms``.
     private var pending: Set<String> = []
+    /// Open rooms this connection pushes to without following them (a writer that never reads).
+    private var openPushRooms: Set<String> = []
     /// Rooms one connection may follow at once.
     public let maximumRooms: Int
     /// Subscriptions refused, rooms made and rotations tried by one connection before it is closed: a
@@ -126,7 +131,9 @@ public struct ServerSession: Sendable {
             pending.remove(room)
             return memberships.removeValue(forKey: room) == nil ? [] : [.stopFollowing(room: room)]
         case (.open, .push(let room, let pack)):
-            guard memberships[room]?.rights.mayEdit == true else { return refuseEditing(room, "push") }
+            if openPushRooms.contains(room) { return push(room: room, pack: pack) }
+            guard let membership = memberships[room] else { return [.authorizePush(room: room, pack: pack)] }
+            guard membership.rights.mayEdit else { return refuseEditing(room, "push") }
             return push(room: room, pack: pack)
         case (.open, .createRoom(let room, let admin, let edit, let view)):
             if let refusal = countRoomRequest() { return refusal }
@@ -187,6 +194,21 @@ public struct ServerSession: Sendable {
         return [.send(.access(room: room, rights: rights, guarded: !isOpen)), .catchUp(room: room, after: after)]
     }
 
+    /// The shell looked up a room pushed to without a subscription: an open room takes the push (anyone
+    /// who names it may edit); a guarded one needs a subscription with an edit capability first.
+    public mutating func pushAuthorized(room: String, pack: [UInt8], access: RoomAccess?) -> [Action] {
+        guard !isClosed else { return [] }
+        guard access == .open else { return refuseEditing(room, "push") }
+        if openPushRooms.insert(room).inserted, openPushRooms.count > maximumRooms {
+            return fail(
+                .tooManyRooms,
+                "pushes to more than \(maximumRooms) rooms on one connection",
+                close: .policyViolation
+            )
+        }
+        return push(room: room, pack: pack)
+    }
+
     /// The shell registered a room, or found it registered.
     public mutating func registered(room: String, outcome: RoomAccess.Registration) -> [Action] {
         guard !isClosed else { return [] }
@@ -227,7 +249,7 @@ public struct ServerSession: Sendable {
     /// A change to a room the connection may only read, or does not follow: fatal.
     private mutating func refuseEditing(_ room: String, _ what: String) -> [Action] {
         memberships[room] == nil
-            ? fail(.viewOnly, "\(what) to a room not subscribed to with an edit link", close: .viewOnly)
+            ? fail(.viewOnly, "\(what) to a guarded room not subscribed to with an edit link", close: .viewOnly)
             : fail(.viewOnly, "\(what) on a view-only link", close: .viewOnly)
     }
 
@@ -343,6 +365,7 @@ public struct ServerSession: Sendable {
         state = .closed
         memberships.removeAll()
         pending.removeAll()
+        openPushRooms.removeAll()
         return [
             .send(.error(code: code.rawValue, message: message, fatal: true, room: "")),
             .close(close, reason: message),

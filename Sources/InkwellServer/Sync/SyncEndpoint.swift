@@ -195,6 +195,14 @@ final class SyncEndpoint: Sendable {
             case .register(let room, let hashes):
                 await register(connection, room: room, hashes: hashes, arrived: arrived)
                 continue
+            case .authorizePush(let room, let pack):
+                guard let access = await lookUp(room, for: connection) else { return }
+                await performWaiting(
+                    connection.session.withLock { $0.pushAuthorized(room: room, pack: pack, access: access) },
+                    for: connection,
+                    arrived: arrived
+                )
+                continue
             case .rotate(let room, let adminHash, let editHash, let viewHash):
                 await rotate(
                     connection,
@@ -261,7 +269,7 @@ final class SyncEndpoint: Sendable {
                 assertionFailure("pushes go through the awaiting perform")
             case .relay(let presence):
                 hub.relay(presence, from: connection)
-            case .authorize, .register, .rotate:
+            case .authorize, .register, .rotate, .authorizePush:
                 assertionFailure("room requests go through the awaiting perform")
             case .revoke(let room, let hashes):
                 for member in hub.members(of: room) where member !== connection {
@@ -271,8 +279,7 @@ final class SyncEndpoint: Sendable {
         }
     }
 
-    /// Looks up what `room` keeps and lets the session decide what `capability` may do there. On a
-    /// server with open rooms, a name it has no record of becomes an open room.
+    /// Looks up what `room` keeps and lets the session decide what `capability` may do there.
     private func authorize(
         _ connection: Connection,
         room: String,
@@ -280,18 +287,7 @@ final class SyncEndpoint: Sendable {
         capability: String,
         arrived: ContinuousClock.Instant
     ) async {
-        var access: RoomAccess?
-        do {
-            access = try await log.access(room: room)
-            if access == nil, openRooms {
-                try await log.open(room: room)
-                access = .open
-            }
-        } catch {
-            connection.logger.warning("could not read a room's access: \(error)")
-            refuseUnreadable(connection)
-            return
-        }
+        guard let access = await lookUp(room, for: connection) else { return }
         let actions = connection.session.withLock {
             $0.authorized(room: room, after: after, capability: capability, access: access)
         }
@@ -299,6 +295,19 @@ final class SyncEndpoint: Sendable {
             metrics.protocolError(reason: "room refused")
         }
         await performWaiting(actions, for: connection, arrived: arrived)
+    }
+
+    /// What `room` keeps, as the session judges it: on a server with open rooms, a name with no record
+    /// is open (and stays open once it holds packs). The outer nil means the log could not be read, and
+    /// the connection is being closed.
+    private func lookUp(_ room: String, for connection: Connection) async -> RoomAccess?? {
+        do {
+            return .some(try await log.access(room: room) ?? (openRooms ? .open : nil))
+        } catch {
+            connection.logger.warning("could not read a room's access: \(error)")
+            refuseUnreadable(connection)
+            return nil
+        }
     }
 
     private func register(

@@ -22,16 +22,19 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server and returns once it prints `listening on HOST:PORT`. Port 0 picks a free one;
-    /// `directory` is its working directory (default: this process's).
+    /// `directory` is its working directory (default: this process's). With `openRooms` (tests that are
+    /// not about access), any room name may be used without capabilities.
     public static func start(
         data: URL,
         port: Int = 0,
         logLevel: String = "warning",
         arguments: [String] = [],
-        directory: URL? = nil
+        directory: URL? = nil,
+        openRooms: Bool = true
     ) async throws -> ServerProcess {
         let child = try ChildProcess(
-            ["serve", "--port", "\(port)", "--data", data.path, "--log-level", logLevel] + arguments,
+            ["serve", "--port", "\(port)", "--data", data.path, "--log-level", logLevel]
+                + (openRooms ? ["--open-rooms"] : []) + arguments,
             directory: directory
         )
         let line = try await child.waitForLine(timeout: .seconds(60)) { $0.hasPrefix("listening on ") }

@@ -23,7 +23,8 @@ final class RunningServer: Sendable {
     static func start(
         limits: ServerLimits = ServerLimits(),
         allowedOrigins: Set<String> = [],
-        directory: URL? = nil
+        directory: URL? = nil,
+        openRooms: Bool = true
     ) async throws -> RunningServer {
         let directory =
             directory
@@ -36,7 +37,8 @@ final class RunningServer: Sendable {
                 port: 0,
                 dataDirectory: directory.path,
                 allowedOrigins: allowedOrigins,
-                limits: limits
+                limits: limits,
+                openRooms: openRooms
             ),
             logger: logger
         ) { _, port in

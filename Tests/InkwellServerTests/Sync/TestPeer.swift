@@ -43,8 +43,19 @@ final class TestPeer: Sendable {
         try await socket.send(message)
     }
 
-    func subscribe(_ room: String, after: UInt64 = 0) async throws {
-        try await send(.subscribe(room: room, after: after, capability: ""))
+    /// Subscribes and takes the server's answer, the room's `access`; throws when it is an error.
+    @discardableResult
+    func subscribe(_ room: String, after: UInt64 = 0, capability: String = "") async throws -> Rights {
+        try await send(.subscribe(room: room, after: after, capability: capability))
+        let answer = try await next { message in
+            switch message {
+            case .access(room, _, _): true
+            case .error(_, _, _, room): true
+            default: false
+            }
+        }
+        guard case .access(_, let rights, _) = answer else { throw TestFailure("subscribe refused: \(answer)") }
+        return rights
     }
 
     /// Takes the first message that matches, waiting up to `timeout`; earlier ones that do not match stay.
