@@ -330,6 +330,8 @@ let package = Package(
                 "InkwellGeometry",
                 "InkwellSync",
                 "InkwellTesting",
+                // Reads the server's pack log, to check what it recorded.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // A server that never answers a close, for the socket's close timeout.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

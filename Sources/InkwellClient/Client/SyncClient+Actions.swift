@@ -124,6 +124,16 @@ extension SyncClient {
             case .fail(let error):
                 failure = error
                 connection?.outgoing.yield(.close(.normalClosure, reason: "unsupported protocol version"))
+            case .granted(let room, let rights, let guarded):
+                logger.debug("access granted", metadata: ["rights": "\(rights)", "guarded": "\(guarded)"])
+                refusalCodes[room] = nil
+                unknownRoomRetries[room] = nil
+                accessFeed.send(.granted(room: room, rights: rights, guarded: guarded))
+            case .refused(let room, let code, let message):
+                logger.warning("room refused: \(message)", metadata: ["code": "\(code)"])
+                refusalCodes[room] = code
+                accessFeed.send(.refused(room: room, code: code, message: message))
+                if code == ErrorCode.noSuchRoom.rawValue { askAgainLater(room) }
             case .unsendable(let changes):
                 logger.warning(
                     "queued changes name a room the protocol cannot carry, or a replica with no key here; they stay queued",
@@ -132,6 +142,28 @@ extension SyncClient {
             }
         }
         publishProgress()
+    }
+
+    /// A room the server does not know yet may be registered later, when the device that made it
+    /// connects: it is asked for again after a jittered backoff (1 s doubling to a minute), on this
+    /// connection if it is still open, else with the next one's subscriptions.
+    func askAgainLater(_ room: String) {
+        let attempt = unknownRoomRetries[room, default: 0]
+        unknownRoomRetries[room] = attempt + 1
+        let seconds = min(60.0, Double(1 << min(attempt, 6)))
+        let delay = Duration.milliseconds(Int64(seconds * 1_000 * Double.random(in: 0.5...1, using: &random)))
+        let connectionID = connection?.id
+        Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            await self?.retryUnknownRoom(room, connection: connectionID)
+        }
+    }
+
+    private func retryUnknownRoom(_ room: String, connection id: Int?) {
+        guard !isStopped, connection?.id == id, refusalCodes[room] == ErrorCode.noSuchRoom.rawValue,
+            let state = session.rooms[room]
+        else { return }
+        perform(session.update(room, credentials: state.credentials))
     }
 
     /// Takes in the changes kept aside for stamps ahead of this device's clock, now that it may have

@@ -51,6 +51,12 @@ public actor SyncClient {
     var pausedSending: Set<DocumentKey> = []
     let presenceFeed = Broadcaster<Presence>(buffering: .bufferingNewest(256))
     let progressFeed = Broadcaster<SyncProgress>(buffering: .bufferingNewest(1), replaysLatest: true)
+    /// What the server says of each room's access: grants and refusals.
+    let accessFeed = Broadcaster<RoomAccessEvent>(buffering: .bufferingNewest(256))
+    /// The error code of each room's refusal (``ErrorCode``), until the room is granted.
+    public internal(set) var refusalCodes: [String: UInt32] = [:]
+    /// How many times in a row each room was refused as unknown: the exponent of its retry's backoff.
+    var unknownRoomRetries: [String: Int] = [:]
     /// Ends when the client is stopped: what the backoff and connection waits listen to.
     let stopFeed = Broadcaster<Never>()
 
@@ -89,7 +95,13 @@ public actor SyncClient {
                 maximumPacksInFlight: configuration.maximumPacksInFlight
             )
         )
-        for room in rooms.sorted() { _ = session.join(room, watermark: try store.watermark(room: room)) }
+        for room in rooms.sorted() {
+            _ = session.join(
+                room,
+                watermark: try store.watermark(room: room),
+                credentials: try store.credentials(room: room)
+            )
+        }
         self.session = session
         self.outboxBytes = try store.outboxSize().bytes
         self.lastProgress = session.progress(outboxBytes: outboxBytes)
@@ -105,6 +117,7 @@ public actor SyncClient {
     @discardableResult
     public func record<Edit: DocumentEdit>(_ edit: Edit, room: String) throws -> Change<Edit> {
         guard SyncProtocol.isValidRoom(room) else { throw SyncClientError.invalidRoom }
+        if let rights = session.rooms[room]?.credentials?.rights, !rights.mayEdit { throw SyncClientError.viewOnly }
         let change = try author.record(edit, room: room)
         let stored = ClientChange(room: room, change: change.encoded, origin: .local)
         changeFeed.send(stored)
@@ -116,13 +129,109 @@ public actor SyncClient {
 
     // MARK: Rooms
 
-    /// Follows `room` from its stored watermark: subscribes now if connected, else on the next connection.
+    /// Follows `room` from its stored watermark, with the credentials the store holds for it (none: an
+    /// open room): subscribes now if connected, else on the next connection. A room this device made is
+    /// registered with the server first.
     public func join(_ room: String) throws {
         guard SyncProtocol.isValidRoom(room) else { throw SyncClientError.invalidRoom }
-        perform(session.join(room, watermark: try store.watermark(room: room)))
+        perform(
+            session.join(
+                room,
+                watermark: try store.watermark(room: room),
+                credentials: try store.credentials(room: room)
+            )
+        )
     }
 
-    /// Stops following `room`. Its queued edits are still pushed.
+    /// Keeps `credentials` for `room` in the store and, when the room is joined, asks the server again with them.
+    public func setCredentials(_ credentials: RoomCredentials, for room: String) throws {
+        guard SyncProtocol.isValidRoom(room) else { throw SyncClientError.invalidRoom }
+        try store.setCredentials(credentials, for: room)
+        if session.rooms[room] != nil, let stored = try store.credentials(room: room) {
+            perform(session.update(room, credentials: stored))
+        }
+    }
+
+    /// Replaces the room's edit or view link (or both) with new ones, proven by this device's admin
+    /// capability, and keeps the new ones. Connections that used a replaced link are closed by the server.
+    ///
+    /// - Returns: the credentials now held.
+    /// - Throws: ``SyncClientError/notAdmin`` without the admin capability, ``SyncClientError/notJoined``
+    ///   unless the room is joined, ``SyncClientError/refused(_:)`` when the server refuses,
+    ///   ``SyncClientError/timedOut`` when it does not answer within `timeout` (the links are unchanged then).
+    public func rotate(
+        room: String,
+        edit: Bool,
+        view: Bool,
+        timeout: Duration = .seconds(10)
+    ) async throws
+        -> RoomCredentials
+    {
+        guard let state = session.rooms[room] else { throw SyncClientError.notJoined }
+        guard var credentials = state.credentials, credentials.admin != nil else { throw SyncClientError.notAdmin }
+        let newEdit = edit ? Capability.mint(.edit) : nil
+        let newView = view ? Capability.mint(.view) : nil
+        let events = accessFeed.subscribe()
+        let actions = session.rotate(room, edit: newEdit, view: newView)
+        guard !actions.isEmpty else { throw SyncClientError.timedOut }
+        perform(actions)
+        let answer = try await Self.firstEvent(in: events, for: room, timeout: timeout) { event in
+            if case .granted(_, .admin, _) = event { true } else if case .refused = event { true } else { false }
+        }
+        if case .refused(_, _, let message) = answer { throw SyncClientError.refused(message) }
+        if let newEdit { credentials.edit = newEdit }
+        if let newView { credentials.view = newView }
+        try store.setCredentials(credentials, for: room)
+        return credentials
+    }
+
+    /// Returns once the server has granted this connection's subscription to `room`: its rights. A room
+    /// the server does not know yet (its maker has not connected since making it) is asked for again
+    /// after a backoff, so this keeps waiting for it.
+    ///
+    /// - Throws: ``SyncClientError/refused(_:)`` with the server's reason when the link does not open the
+    ///   room, or ``SyncClientError/timedOut``.
+    public func waitForAccess(room: String, timeout: Duration) async throws -> Rights {
+        if let rights = session.rooms[room]?.rights { return rights }
+        let events = accessFeed.subscribe()
+        if let refusal = session.rooms[room]?.refusal, refusalCodes[room] != ErrorCode.noSuchRoom.rawValue {
+            throw SyncClientError.refused(refusal)
+        }
+        let answer = try await Self.firstEvent(in: events, for: room, timeout: timeout) { event in
+            if case .refused(_, ErrorCode.noSuchRoom.rawValue, _) = event { false } else { true }
+        }
+        switch answer {
+        case .granted(_, let rights, _): return rights
+        case .refused(_, _, let message): throw SyncClientError.refused(message)
+        }
+    }
+
+    private static func firstEvent(
+        in events: AsyncStream<RoomAccessEvent>,
+        for room: String,
+        timeout: Duration,
+        where matches: @escaping @Sendable (RoomAccessEvent) -> Bool
+    ) async throws -> RoomAccessEvent {
+        try await withThrowingTaskGroup(of: RoomAccessEvent.self) { group in
+            group.addTask {
+                for await event in events where event.room == room && matches(event) { return event }
+                throw SyncClientError.stopped
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw SyncClientError.timedOut
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    /// What the server says of rooms' access, from now until the client stops.
+    public nonisolated func accessEvents() -> AsyncStream<RoomAccessEvent> {
+        accessFeed.subscribe()
+    }
+
+    /// Stops following `room`. Its queued edits wait until it is joined again: pushes need the room's access.
     public func leave(_ room: String) {
         perform(session.leave(room))
     }
@@ -141,7 +250,8 @@ public actor SyncClient {
     @discardableResult
     public func sendPresence(_ presence: Presence) throws -> Bool {
         guard presence.device == device else { throw SyncClientError.presenceForAnotherDevice }
-        guard session.rooms[presence.room] != nil else { throw SyncClientError.notJoined }
+        guard let room = session.rooms[presence.room] else { throw SyncClientError.notJoined }
+        if let rights = room.rights ?? room.credentials?.rights, !rights.mayEdit { throw SyncClientError.viewOnly }
         let actions = session.presence(presence)
         perform(actions)
         return !actions.isEmpty
@@ -213,6 +323,7 @@ public actor SyncClient {
         progressFeed.finish()
         changeFeed.finish()
         batchFeed.finish()
+        accessFeed.finish()
         presenceFeed.finish()
     }
 }

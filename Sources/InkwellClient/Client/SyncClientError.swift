@@ -11,6 +11,9 @@ public struct SyncClientError: Error, Hashable, Sendable, CustomStringConvertibl
         case timedOut
         case malformedFrame(String)
         case closeTimedOut
+        case viewOnly
+        case refused(String)
+        case notAdmin
     }
 
     private let code: Code
@@ -41,6 +44,12 @@ public struct SyncClientError: Error, Hashable, Sendable, CustomStringConvertibl
     static func malformedFrame(_ reason: String) -> SyncClientError { SyncClientError(.malformedFrame(reason)) }
     /// The server did not answer a close in time.
     static let closeTimedOut = SyncClientError(.closeTimedOut)
+    /// An edit or presence in a room this device holds only a view link for.
+    public static let viewOnly = SyncClientError(.viewOnly)
+    /// The server refused a request for a room; the message is the server's.
+    public static func refused(_ message: String) -> SyncClientError { SyncClientError(.refused(message)) }
+    /// Rotating a room's links needs its admin capability, which only the device that made it holds.
+    public static let notAdmin = SyncClientError(.notAdmin)
 
     /// The server's message, when it refused the protocol version.
     public var unsupportedVersionMessage: String? {
@@ -58,6 +67,9 @@ public struct SyncClientError: Error, Hashable, Sendable, CustomStringConvertibl
         case .timedOut: "timed out"
         case .malformedFrame(let reason): "the server sent a frame that does not decode: \(reason)"
         case .closeTimedOut: "the server did not answer the close in time"
+        case .viewOnly: "this device holds only a view link for the room"
+        case .refused(let message): "the server refused: \(message)"
+        case .notAdmin: "only the device that made the board holds its admin capability"
         }
     }
 }

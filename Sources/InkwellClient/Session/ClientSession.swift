@@ -30,6 +30,12 @@ package struct ClientSession: Sendable {
         /// The server's wall clock read `milliseconds` when it welcomed this connection: stamp by it
         /// when the local clock runs ahead.
         case learnServerTime(milliseconds: UInt64)
+        /// The server said what this device may do in `room` (the answer to a subscription, a
+        /// registration or a rotation).
+        case granted(room: String, rights: Rights, guarded: Bool)
+        /// The server refused a request for `room`: no such room, a link that no longer works, an id
+        /// taken. Its changes stay queued.
+        case refused(room: String, code: UInt32, message: String)
     }
 
     package enum Phase: Hashable, Sendable {
@@ -80,6 +86,12 @@ package struct ClientSession: Sendable {
         package var bytesBehind: UInt64 = 0
         /// Whether the server said on this connection that nothing is left to catch up.
         package var caughtUp = false
+        /// What opens the room (nil: an open room).
+        package var credentials: RoomCredentials?
+        /// What the server said this connection may do here; nil until it has. Nothing is pushed before.
+        package var rights: Rights?
+        /// Why the server refused this connection's subscription, if it did.
+        package var refusal: String?
     }
 
     package let configuration: Configuration
@@ -100,11 +112,58 @@ package struct ClientSession: Sendable {
 
     // MARK: Rooms
 
-    /// Follows `room` from `watermark`, the position stored for it.
-    package mutating func join(_ room: String, watermark: UInt64) -> [Action] {
+    /// Follows `room` from `watermark`, the position stored for it, with what opens it (nil: an open room).
+    package mutating func join(_ room: String, watermark: UInt64, credentials: RoomCredentials? = nil) -> [Action] {
         guard rooms[room] == nil else { return [] }
-        rooms[room] = Room(cursor: RoomCursor(watermark: watermark))
-        return phase == .open ? [.send(.subscribe(room: room, after: watermark, capability: ""))] : []
+        rooms[room] = Room(cursor: RoomCursor(watermark: watermark), credentials: credentials)
+        return phase == .open ? requests(for: room) : []
+    }
+
+    /// Replaces what opens a joined room and asks again, e.g. after its admin rotated a link (nil: an open room).
+    package mutating func update(_ room: String, credentials: RoomCredentials?) -> [Action] {
+        guard rooms[room] != nil else { return [] }
+        rooms[room]!.credentials = credentials
+        rooms[room]!.refusal = nil
+        return phase == .open ? requests(for: room) : []
+    }
+
+    /// Asks the room's admin capability's server to replace its edit or view capability with these.
+    package func rotate(_ room: String, edit: Capability?, view: Capability?) -> [Action] {
+        guard phase == .open, let admin = rooms[room]?.credentials?.admin else { return [] }
+        return [
+            .send(
+                .rotateCapability(room: room, admin: admin.text, editHash: edit?.hash ?? [], viewHash: view?.hash ?? [])
+            )
+        ]
+    }
+
+    /// What a connection sends for a room: registration first when this device made it (so a board made
+    /// offline is registered on its next connection), then the subscription with its capability.
+    private func requests(for room: String) -> [Action] {
+        guard let state = rooms[room] else { return [] }
+        var actions: [Action] = []
+        if let registration = state.credentials?.registration {
+            actions.append(
+                .send(
+                    .createRoom(
+                        room: room,
+                        adminHash: registration.admin,
+                        editHash: registration.edit,
+                        viewHash: registration.view
+                    )
+                )
+            )
+        }
+        actions.append(
+            .send(
+                .subscribe(
+                    room: room,
+                    after: state.cursor.watermark,
+                    capability: state.credentials?.capability.text ?? ""
+                )
+            )
+        )
+        return actions
     }
 
     package mutating func leave(_ room: String) -> [Action] {
@@ -142,6 +201,7 @@ package struct ClientSession: Sendable {
         for room in rooms.keys {
             rooms[room]!.caughtUp = false
             rooms[room]!.bytesBehind = 0
+            rooms[room]!.rights = nil
         }
         if closeCode == CloseCode.unsupportedVersion.rawValue {
             return fail(fatalMessage ?? reason ?? "unsupported protocol version")
@@ -177,13 +237,26 @@ package struct ClientSession: Sendable {
             rooms[room]!.bytesBehind = bytesBehind
             if bytesBehind == 0 && packsBehind == 0 { rooms[room]!.caughtUp = true }
             return []
-        case .access:
-            return []
-        case .error(let code, let message, let fatal, _):
+        case .access(let room, let rights, let guarded):
+            guard phase == .open, rooms[room] != nil else { return [] }
+            let first = rooms[room]!.rights == nil
+            rooms[room]!.rights = rights
+            rooms[room]!.refusal = nil
+            var actions: [Action] = [.granted(room: room, rights: rights, guarded: guarded)]
+            // Pushed again byte for byte once the room takes pushes on this connection.
+            if first, rights.mayEdit {
+                actions += inFlight.filter { $0.room == room }.map { .send(.push(room: $0.room, pack: $0.bytes)) }
+            }
+            return actions + outboxChanged()
+        case .error(let code, let message, let fatal, let room):
             if code == ErrorCode.unsupportedVersion.rawValue { return fail(message) }
             if fatal {
                 fatalMessage = message
                 return []
+            }
+            if Self.roomRefusals.contains(code), rooms[room] != nil {
+                if code != ErrorCode.roomExists.rawValue { rooms[room]!.refusal = message }
+                return [.refused(room: room, code: code, message: message)]
             }
             // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.
             if code == ErrorCode.storageFailed.rawValue {
@@ -227,7 +300,8 @@ package struct ClientSession: Sendable {
         guard phase == .open else { return [] }
         let free = configuration.maximumPacksInFlight - inFlight.count
         // Changes no key here can sign wait, reported once, without taking a place in flight.
-        let waiting = outbox.filter { !inFlightChanges.contains($0.id) }
+        // Only rooms the server let this connection edit: the others wait for their access.
+        let waiting = outbox.filter { !inFlightChanges.contains($0.id) && rooms[$0.room]?.rights?.mayEdit == true }
         let signable = waiting.filter { keys[$0.id.replica] != nil }
         let keyless = waiting.filter { keys[$0.id.replica] == nil }
         let plan = planner.plan(signable, maximumPacks: free)
@@ -266,7 +340,8 @@ package struct ClientSession: Sendable {
         case .offline, .failed: state = .offline
         case .connecting, .awaitingWelcome: state = .connecting
         case .open:
-            let roomsDone = rooms.values.allSatisfy { $0.caughtUp && $0.cursor.isAtHead }
+            // A refused room is reported on its own (``Action/refused(room:code:message:)``), not as syncing.
+            let roomsDone = rooms.values.allSatisfy { ($0.caughtUp && $0.cursor.isAtHead) || $0.refusal != nil }
             state = roomsDone && outboxBytes == 0 && inFlight.isEmpty ? .synced : .syncing
         }
         // Each room's figure is the server's word: summed, they stop at the largest.
@@ -286,14 +361,20 @@ package struct ClientSession: Sendable {
         }
     }
 
+    /// The room errors that answer a request for one room and end nothing else.
+    static let roomRefusals: Set<UInt32> = [
+        ErrorCode.noSuchRoom.rawValue, ErrorCode.notAllowed.rawValue, ErrorCode.roomExists.rawValue,
+    ]
+
+    /// Subscribes every room; packs in flight are pushed again, and new ones planned, room by room as
+    /// the server grants each (``received(_:)``, `access`).
     private mutating func welcomed() -> [Action] {
         phase = .open
-        var actions: [Action] = rooms.keys.sorted().map { room in
-            .send(.subscribe(room: room, after: rooms[room]!.cursor.watermark, capability: ""))
+        for room in rooms.keys {
+            rooms[room]!.rights = nil
+            rooms[room]!.refusal = nil
         }
-        actions += inFlight.map { .send(.push(room: $0.room, pack: $0.bytes)) }
-        actions += outboxChanged()
-        return actions
+        return rooms.keys.sorted().flatMap { requests(for: $0) }
     }
 
     private mutating func acknowledged(room: String, pack: PackID, serverSeq: UInt64) -> [Action] {

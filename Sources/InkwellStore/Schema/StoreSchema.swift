@@ -7,7 +7,7 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 4
+    static let version = 5
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -15,6 +15,7 @@ enum StoreSchema {
         migrator.registerMigration("v2", migrate: createVersion2)
         migrator.registerMigration("v3", migrate: createVersion3)
         migrator.registerMigration("v4", migrate: createVersion4)
+        migrator.registerMigration("v5", migrate: createVersion5)
         return migrator
     }
 
@@ -152,6 +153,24 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 INSERT INTO document (room, type, name) SELECT DISTINCT room, type, document FROM change;
                 PRAGMA user_version = 4;
+                """
+        )
+    }
+
+    /// Version 5: what opens each room: the capability this device subscribes with, those it may hand
+    /// on (the admin one only on the device that made the board), and the room's key when it is encrypted.
+    private static func createVersion5(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE room_access (
+                    room TEXT PRIMARY KEY NOT NULL,
+                    capability TEXT NOT NULL,
+                    admin TEXT,
+                    edit TEXT,
+                    view TEXT,
+                    room_key BLOB CHECK (room_key IS NULL OR length(room_key) = 32)
+                ) WITHOUT ROWID;
+                PRAGMA user_version = 5;
                 """
         )
     }

@@ -56,8 +56,13 @@ func whileRunning(_ clients: [SyncClient], _ body: () async throws -> Void) asyn
 }
 
 /// Runs `body` with a server, and stops the server afterwards whatever happened.
-func withServer<T>(data: URL, port: Int = 0, _ body: (ServerProcess) async throws -> T) async throws -> T {
-    let server = try await ServerProcess.start(data: data, port: port)
+func withServer<T>(
+    data: URL,
+    port: Int = 0,
+    openRooms: Bool = true,
+    _ body: (ServerProcess) async throws -> T
+) async throws -> T {
+    let server = try await ServerProcess.start(data: data, port: port, openRooms: openRooms)
     do {
         let result = try await body(server)
         await server.stop()

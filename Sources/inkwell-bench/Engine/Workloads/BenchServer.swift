@@ -17,8 +17,11 @@ final class BenchServer {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-bench-server-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         process.executableURL = server
+        // Open rooms: the workloads name their rooms, as a server's rooms made before capabilities are
+        // named; a capability check costs one cached lookup per subscription, nothing per pack.
         process.arguments = [
             "serve", "--host", "127.0.0.1", "--port", "0", "--data", folder.path, "--log-level", "error",
+            "--open-rooms",
         ]
         let output = Pipe()
         process.standardOutput = output

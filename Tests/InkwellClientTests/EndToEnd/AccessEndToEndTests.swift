@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import InkwellBoard
+import InkwellClient
+import InkwellStore
+import InkwellSync
+import InkwellTesting
+import InkwellWire
+import Testing
+
+/// Capabilities between real clients and the real `inkwell serve`, started without open rooms.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct AccessEndToEndTests {
+    static let room = "Kq3Zt0aLw9PxYbN2mR7sVc"
+
+    /// The device that made a board registers it and edits; an edit link edits; a view link reads live
+    /// and may not edit; a name nobody registered is refused; a replaced link stops working while the
+    /// others go on, and the holder of the new link edits again.
+    @Test func linksGiveTheirRightsAndARotatedLinkStopsWorking() async throws {
+        let seed = seed("linksGiveTheirRightsAndARotatedLinkStopsWorking")
+        var random = SeededGenerator(seed: seed)
+        let serverData = try TemporaryDirectory("server")
+        try await withServer(data: serverData.url, openRooms: false) { server in
+            let owner = try Store.inMemory()
+            let made = RoomCredentials.minted(key: nil)
+            try owner.setCredentials(made, for: Self.room)
+            let editor = try Store.inMemory()
+            try editor.setCredentials(.from(link: made.edit!, key: nil), for: Self.room)
+            let viewer = try Store.inMemory()
+            try viewer.setCredentials(.from(link: made.view!, key: nil), for: Self.room)
+            let stranger = try Store.inMemory()
+            let clients = try [owner, editor, viewer, stranger].enumerated().map { index, store in
+                try SyncClient(
+                    store: store,
+                    url: server.syncURL,
+                    rooms: [index == 3 ? "NoSuchRoom0000000000000" : Self.room],
+                    configuration: endToEndConfiguration(seed: seed &+ UInt64(index))
+                )
+            }
+            let (ownerClient, editorClient, viewerClient, strangerClient) = (
+                clients[0], clients[1], clients[2], clients[3]
+            )
+            try await whileRunning(clients) {
+                #expect(try await ownerClient.waitForAccess(room: Self.room, timeout: .seconds(20)) == .admin)
+                #expect(try await editorClient.waitForAccess(room: Self.room, timeout: .seconds(20)) == .edit)
+                #expect(try await viewerClient.waitForAccess(room: Self.room, timeout: .seconds(20)) == .view)
+                // Unknown: refused, asked for again later, never granted.
+                await #expect(throws: SyncClientError.timedOut) {
+                    try await strangerClient.waitForAccess(room: "NoSuchRoom0000000000000", timeout: .seconds(2))
+                }
+                #expect(await strangerClient.refusalCodes["NoSuchRoom0000000000000"] == ErrorCode.noSuchRoom.rawValue)
+
+                var recorded: [BoardChange] = []
+                recorded.append(try await ownerClient.record(randomStroke(using: &random), room: Self.room))
+                recorded.append(try await editorClient.record(randomStroke(using: &random), room: Self.room))
+                await #expect(throws: SyncClientError.viewOnly) {
+                    _ = try await viewerClient.record(randomStroke(using: &random), room: Self.room)
+                }
+                for client in [ownerClient, editorClient] { try await client.waitUntilSynced(timeout: .seconds(60)) }
+                try await eventually("the view link reads every change live") {
+                    try viewer.changes(room: Self.room, document: "main").count == recorded.count
+                }
+
+                // The owner replaces the edit link: the editor's connection is closed, and its old link
+                // no longer opens the board.
+                let refusals = editorClient.accessEvents()
+                let rotated = try await ownerClient.rotate(room: Self.room, edit: true, view: false)
+                #expect(rotated.edit != made.edit && rotated.view == made.view)
+                #expect(try owner.credentials(room: Self.room)?.edit == rotated.edit, "the new link is kept")
+                var refused = false
+                for await event in refusals {
+                    if case .refused(Self.room, ErrorCode.notAllowed.rawValue, _) = event {
+                        refused = true
+                        break
+                    }
+                }
+                #expect(refused)
+                let waiting = try await editorClient.record(randomStroke(using: &random), room: Self.room)
+                recorded.append(try await ownerClient.record(randomStroke(using: &random), room: Self.room))
+                try await ownerClient.waitUntilSynced(timeout: .seconds(60))
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(
+                    try !owner.changes(room: Self.room, document: "main").contains { $0.id == waiting.id },
+                    "a change made with a replaced link is not taken"
+                )
+                #expect(try editor.outbox(limit: 10).map(\.id) == [waiting.id], "and it is kept, not lost")
+
+                // Given the new link, the editor's kept change goes through.
+                try await editorClient.setCredentials(.from(link: rotated.edit!, key: nil), for: Self.room)
+                #expect(try await editorClient.waitForAccess(room: Self.room, timeout: .seconds(20)) == .edit)
+                recorded.append(waiting)
+                try await editorClient.waitUntilSynced(timeout: .seconds(60))
+                try await eventually("everyone holds every change") {
+                    try [owner, editor, viewer].allSatisfy { store in
+                        try store.changes(room: Self.room, document: "main").count == recorded.count
+                    }
+                }
+            }
+            let log = try DatabaseQueue(path: serverData.url.appendingPathComponent("packs.sqlite").path)
+            let watermarks = try await log.read { db in
+                try String.fetchAll(db, sql: "SELECT DISTINCT room FROM device_watermark")
+            }
+            #expect(!watermarks.contains("NoSuchRoom0000000000000"), "a refused subscription leaves no watermark")
+        }
+    }
+}
