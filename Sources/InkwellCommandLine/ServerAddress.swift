@@ -19,6 +19,15 @@ package enum ServerAddress {
         return url
     }
 
+    /// The page's address for a server given as `--server`: `http(s)://host:port`, as links carry it.
+    package static func pageURL(_ text: String) throws -> URL {
+        var components = URLComponents(url: try syncURL(text), resolvingAgainstBaseURL: false)!
+        components.scheme = components.scheme == "wss" ? "https" : "http"
+        components.path = ""
+        guard let url = components.url else { throw AddressError(text: text) }
+        return url
+    }
+
     package struct AddressError: Error, CustomStringConvertible {
         package let text: String
         package var description: String { "not a server address: \(text) (expected e.g. http://127.0.0.1:8080)" }

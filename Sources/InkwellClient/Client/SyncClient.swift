@@ -226,6 +226,9 @@ public actor SyncClient {
         }
     }
 
+    /// The server's reason for refusing `room` on this connection, until it is granted.
+    public func refusal(room: String) -> String? { session.rooms[room]?.refusal }
+
     /// What the server says of rooms' access, from now until the client stops.
     public nonisolated func accessEvents() -> AsyncStream<RoomAccessEvent> {
         accessFeed.subscribe()

@@ -20,10 +20,10 @@ extension Inkwell {
                 """
         )
 
-        @Argument(help: "The room.")
+        @Argument(help: "The room, or a board's link (which names the server).")
         var room: String
 
-        @Option(help: "The server, e.g. http://127.0.0.1:8080.")
+        @Option(help: "The server, e.g. http://127.0.0.1:8080 (not needed with a link).")
         var server: String?
 
         @Option(help: "A local store's directory (as given to join --data).")
@@ -42,23 +42,22 @@ extension Inkwell {
         var logLevel = "warning"
 
         mutating func validate() throws {
-            guard SyncProtocol.isValidRoom(room) else {
-                throw ValidationError("room names are 1–128 of A–Z a–z 0–9 . _ -")
-            }
-            guard server != nil || data != nil else { throw ValidationError("give --server, --data or both") }
-            if let server { _ = try ServerAddress.syncURL(server) }
+            let target = try BoardTarget(room, server: server)
+            guard target.syncURL != nil || data != nil else { throw ValidationError("give --server, --data or both") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         }
 
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
             let store = try LocalStore.open(data)
-            if let server {
+            let target = try BoardTarget(room, server: server)
+            let room = target.room
+            try target.remember(in: store)
+            if let syncURL = target.syncURL {
                 // Synced into the store first, then read like any local store.
-
                 let client = try SyncClient(
                     store: store,
-                    url: try ServerAddress.syncURL(server),
+                    url: syncURL,
                     rooms: [room],
                     logger: Logger(label: "inkwell.export")
                 )
@@ -70,8 +69,10 @@ extension Inkwell {
                     _ = try? await running.value
                     throw ValidationError("not synced within \(timeout) s: \(await client.currentProgress)")
                 }
+                let refusal = await client.refusal(room: room)
                 await client.stop()
                 try await running.value
+                if let refusal { throw ValidationError("the server refused the room: \(refusal)") }
             }
             let replica = try await Replica(store: store, documentTypes: DocumentTypes([BoardEdit.self]))
             let state = try await replica.open(BoardState.self, room: room, document: board)

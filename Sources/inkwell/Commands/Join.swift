@@ -22,15 +22,18 @@ extension Inkwell {
                 Syncs ROOM with the server until SIGINT or SIGTERM, or with --wait-synced until nothing is left \
                 to upload or download. On exit it prints one line: \
                 "room ROOM board BOARD: N changes, S strokes, hash H" (H is the board's canonical hash, equal \
-                on every peer that holds the same changes).
+                on every peer that holds the same changes). Given a link, the store keeps what it opens, so \
+                later runs with the same --data may name just the room.
                 """
         )
 
-        @Argument(help: "The room to join.")
+        @Argument(
+            help: "The room to join, or a board's link (http(s)://HOST/r/ROOM?cap=…#key=…), which names the server."
+        )
         var room: String
 
-        @Option(help: "The server, e.g. http://127.0.0.1:8080.")
-        var server: String
+        @Option(help: "The server, e.g. http://127.0.0.1:8080 (not needed with a link).")
+        var server: String?
 
         @Option(help: "The local store's directory (default: a store in memory, gone on exit).")
         var data: String?
@@ -66,18 +69,21 @@ extension Inkwell {
             guard draw >= 0 else { throw ValidationError("--draw must not be negative") }
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-            guard SyncProtocol.isValidRoom(room) else {
-                throw ValidationError("room names are 1–128 of A–Z a–z 0–9 . _ -")
+            guard try BoardTarget(room, server: server).syncURL != nil else {
+                throw ValidationError("give --server, or a board's link")
             }
-            _ = try ServerAddress.syncURL(server)
         }
 
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
             let logger = Logger(label: "inkwell.join")
+            let target = try BoardTarget(room, server: server)
+            let room = target.room
+            let store = try LocalStore.open(data)
+            try target.remember(in: store)
             let replica = try await Replica(
-                store: try LocalStore.open(data),
-                server: try ServerAddress.syncURL(server),
+                store: store,
+                server: target.syncURL,
                 documentTypes: DocumentTypes([BoardEdit.self]),
                 logger: logger
             )
@@ -92,9 +98,9 @@ extension Inkwell {
                 }
             }
             var artist = SyntheticDrawing(seed: seed ?? UInt64.random(in: 0...UInt64.max))
-            if offlineFirst { try await drawStrokes(with: replica, artist: &artist) }
+            if offlineFirst { try await drawStrokes(with: replica, room: room, artist: &artist) }
             let running = Task { try await replica.run() }
-            if !offlineFirst { try await drawStrokes(with: replica, artist: &artist) }
+            if !offlineFirst { try await drawStrokes(with: replica, room: room, artist: &artist) }
             if waitSynced {
                 do {
                     try await replica.waitUntilSynced(timeout: .milliseconds(Int64(timeout * 1_000)))
@@ -108,15 +114,17 @@ extension Inkwell {
                 let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
                 for await _ in signals { break }
             }
+            let refusal = await replica.sync?.refusal(room: room)
             let state = await replica.state(of: BoardState.self, room: room, document: board)!
             await replica.stop()
             try await running.value
+            if let refusal { throw ValidationError("the server refused the room: \(refusal)") }
             watching.cancel()
             try BoardReport(room: room, board: board, state: state).write(svg: exportSvg)
         }
 
         /// Records the strokes: whole, or streamed at `rate` points per second as a stroke and its appends.
-        private func drawStrokes(with client: Replica, artist: inout SyntheticDrawing) async throws {
+        private func drawStrokes(with client: Replica, room: String, artist: inout SyntheticDrawing) async throws {
             for _ in 0..<draw {
                 let stroke = artist.nextStroke()
                 guard let rate else {
