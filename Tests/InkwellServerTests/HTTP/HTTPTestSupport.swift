@@ -90,14 +90,17 @@ struct HTTPFixture: Sendable {
         return router
     }
 
-    /// Runs `test` against the server on a loopback port.
+    /// Runs `test` against the server on a loopback port, logging from `logLevel` up.
     func run<Value: Sendable>(
         _ setup: TestingSetup = .live,
         router: Router<BasicRequestContext>? = nil,
+        logLevel: Logger.Level = .info,
         _ test: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         let logs = logs
-        let app = Application(router: router ?? self.router(), logger: Logger(label: "inkwell.test") { _ in logs })
+        var logger = Logger(label: "inkwell.test") { _ in logs }
+        logger.logLevel = logLevel
+        let app = Application(router: router ?? self.router(), logger: logger)
         return try await app.test(setup, test)
     }
 }
