@@ -14,15 +14,19 @@ public struct HTTPRoutes: Sendable {
         public var webRoot: String?
         /// The level of one log line per request (server errors are always `error`).
         public var requestLogLevel: Logger.Level
+        /// Also serves the page's tests and benchmark under the web root (see ``WebFiles``): for development.
+        public var servesTestPages: Bool
 
         public init(
             maximumBlobBytes: Int = 32 * 1024 * 1024,
             webRoot: String? = nil,
-            requestLogLevel: Logger.Level = .info
+            requestLogLevel: Logger.Level = .info,
+            servesTestPages: Bool = false
         ) {
             self.maximumBlobBytes = maximumBlobBytes
             self.webRoot = webRoot
             self.requestLogLevel = requestLogLevel
+            self.servesTestPages = servesTestPages
         }
     }
 

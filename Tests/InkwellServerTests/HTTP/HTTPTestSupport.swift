@@ -65,6 +65,7 @@ struct HTTPFixture: Sendable {
 
     init(
         maximumBlobBytes: Int = 32 * 1024 * 1024,
+        servesTestPages: Bool = false,
         startedAt: ContinuousClock.Instant = .now,
         isDraining: @escaping @Sendable () -> Bool = { false },
         storageFault: @escaping @Sendable () -> StorageFault? = { nil }
@@ -76,7 +77,11 @@ struct HTTPFixture: Sendable {
         routes = HTTPRoutes(
             blobs: blobs,
             metrics: metrics,
-            configuration: .init(maximumBlobBytes: maximumBlobBytes, webRoot: webFolder.path),
+            configuration: .init(
+                maximumBlobBytes: maximumBlobBytes,
+                webRoot: webFolder.path,
+                servesTestPages: servesTestPages
+            ),
             startedAt: startedAt,
             logger: Logger(label: "inkwell.http") { _ in logs },
             isDraining: isDraining,
