@@ -62,7 +62,8 @@ def main():
     parser.add_argument("--json", action="store_true", help="print the raw results as JSON")
     args = parser.parse_args()
 
-    server = harness.Server()
+    # The benchmark page lives in Web/bench/, which the server serves only when asked.
+    server = harness.Server(test_pages=True)
     try:
         results = [run_once(server, args) for _ in range(args.runs)]
     finally:

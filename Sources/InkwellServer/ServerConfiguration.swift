@@ -1,15 +1,39 @@
+public import Foundation
+
 /// How `inkwell serve` runs: where it listens, where it keeps its data, whom it lets in.
 public struct ServerConfiguration: Sendable {
+    /// A certificate chain and its private key, PEM files, for HTTPS and WSS on the server's one port.
+    public struct TLSFiles: Sendable {
+        public var certificateChain: String
+        public var privateKey: String
+
+        public init(certificateChain: String, privateKey: String) {
+            self.certificateChain = certificateChain
+            self.privateKey = privateKey
+        }
+    }
+
     public var host: String
     /// 0 picks a free port; the chosen one is reported to ``SyncServer``'s `onListening`.
     public var port: Int
-    /// Holds `packs.sqlite` (the rooms' pack logs) and `blobs/`.
+    /// Holds `packs.sqlite` (the rooms' pack logs) and `blobs/`. Never inside ``webRoot``.
     public var dataDirectory: String
     /// The web client's files, served at `/`; nil serves none.
     public var webRoot: String?
     /// Browser origins allowed to open the sync socket besides the server's own (`*` allows any).
     /// Clients that send no `Origin` (native apps, the command line) are always allowed.
     public var allowedOrigins: Set<String>
+    /// The addresses people reach the server by (`https://board.example.com` behind a proxy): requests whose
+    /// `Host` names none of them are refused with 421, and the server's own pages are theirs. Empty, the server
+    /// answers `localhost` and IP addresses on its port, and no other name (a DNS-rebinding page's).
+    public var publicURLs: [URL]
+    /// Serves HTTPS and WSS instead of HTTP and WS; nil serves plain HTTP.
+    public var tls: TLSFiles?
+    /// How long a request's body may take to arrive in full: one that trickles in is answered 408 and its
+    /// connection closed, so it cannot hold a socket for ever.
+    public var requestBodyTimeout: Duration
+    /// Also serves the page's tests and benchmark (`test/`, `bench/` under ``webRoot``): for development only.
+    public var servesTestPages: Bool
     /// How long the first push of a commit waits for others to share its fsync.
     public var commitLinger: Duration
     /// How long a member's presence waits for more before it is sent, when nothing else is on its way
@@ -29,6 +53,10 @@ public struct ServerConfiguration: Sendable {
         dataDirectory: String,
         webRoot: String? = nil,
         allowedOrigins: Set<String> = [],
+        publicURLs: [URL] = [],
+        tls: TLSFiles? = nil,
+        requestBodyTimeout: Duration = .seconds(30),
+        servesTestPages: Bool = false,
         commitLinger: Duration = .zero,
         presenceHold: Duration = .milliseconds(50),
         limits: ServerLimits = ServerLimits(),
@@ -40,8 +68,17 @@ public struct ServerConfiguration: Sendable {
         self.dataDirectory = dataDirectory
         self.webRoot = webRoot
         self.allowedOrigins = allowedOrigins
+        self.publicURLs = publicURLs
+        self.tls = tls
+        self.requestBodyTimeout = requestBodyTimeout
+        self.servesTestPages = servesTestPages
         self.commitLinger = commitLinger
         self.presenceHold = presenceHold
         self.limits = limits
+    }
+
+    /// The names the server answers to, from ``publicURLs``, ``host`` and ``tls``.
+    package var hosts: HostPolicy {
+        HostPolicy(publicURLs: publicURLs, listeningHost: host, isSecure: tls != nil)
     }
 }

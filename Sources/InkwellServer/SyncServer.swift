@@ -1,15 +1,18 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import InkwellSync
 public import Logging
 import NIOCore
+import NIOHTTP1
+import NIOSSL
 import Prometheus
 public import ServiceLifecycle
 import Synchronization
 
 /// The Inkwell server: the sync socket at `/sync`, blobs, health, metrics and the web client, over one
-/// HTTP port, with every room's packs in one SQLite pack log.
+/// HTTP port (HTTPS with ``ServerConfiguration/tls``), with every room's packs in one SQLite pack log.
 ///
 /// Run it as a `Service` (in a `ServiceGroup` that turns SIGTERM into a graceful shutdown): it stops
 /// accepting connections, closes the open ones, commits what they pushed, and returns.
@@ -24,13 +27,18 @@ public final class SyncServer: Service, Sendable {
     let hub: RoomHub
     let committer: Committer
     let endpoint: SyncEndpoint
+    let hosts: HostPolicy
     let origins: OriginPolicy
+    let tls: NIOSSLContext?
     private let draining = Atomic<Bool>(false)
+    /// The port the socket is bound to, once it is (the configured one until then).
+    private let boundPort: Atomic<Int>
     private let onListening: @Sendable (_ host: String, _ port: Int) async -> Void
 
-    /// Opens (or creates) the data directory.
+    /// Checks the configuration, reads the TLS files, and opens (or creates) the data directory.
     ///
     /// - Parameter onListening: called once the socket is bound, with the address it is bound to.
+    /// - Throws: ``ServerConfigurationError`` for a configuration it refuses, or what opening the data fails with.
     public init(
         configuration: ServerConfiguration,
         logger: Logger,
@@ -39,6 +47,10 @@ public final class SyncServer: Service, Sendable {
         self.configuration = configuration
         self.logger = logger
         self.onListening = onListening
+        try configuration.validate()
+        tls = try configuration.tls.map(Self.tlsContext)
+        hosts = configuration.hosts
+        boundPort = Atomic(configuration.port)
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory,
             withIntermediateDirectories: true
@@ -65,7 +77,7 @@ public final class SyncServer: Service, Sendable {
             openRooms: configuration.openRooms,
             metrics: metrics
         )
-        origins = OriginPolicy(allowed: configuration.allowedOrigins)
+        origins = OriginPolicy(allowed: configuration.allowedOrigins, hosts: hosts)
     }
 
     public func run() async throws {
@@ -88,20 +100,30 @@ public final class SyncServer: Service, Sendable {
     /// health checks say why.
     public var storageFault: StorageFault? { log.fault }
 
+    /// The port the server listens on: the bound one once it is bound.
+    var port: Int { boundPort.load(ordering: .relaxed) }
+
     private func makeApplication() -> some ApplicationProtocol {
         let limits = configuration.limits
         let router = Router(context: BasicRequestContext.self)
+        var routes = HTTPRoutes.Configuration(
+            maximumBlobBytes: limits.maximumBlobBytes,
+            webRoot: configuration.webRoot,
+            servesTestPages: configuration.servesTestPages
+        )
+        routes.hosts = hosts
+        routes.listeningPort = { [unowned self] in self.port }
         HTTPRoutes(
             blobs: blobs,
             metrics: metrics,
-            configuration: .init(maximumBlobBytes: limits.maximumBlobBytes, webRoot: configuration.webRoot),
+            configuration: routes,
             logger: logger,
             isDraining: { [unowned self] in self.isDraining },
             storageFault: { [log] in log.fault }
         ).add(to: router)
         // Reached only when the handshake was refused: say why.
-        router.get("/sync") { [origins, endpoint] request, _ -> Response in
-            guard origins.permits(origin: request.headers[.origin], host: request.head.authority) else {
+        router.get("/sync") { [unowned self, origins, endpoint] request, _ -> Response in
+            guard origins.permits(origin: request.headers[.origin], port: self.port) else {
                 throw JSONError(.forbidden, "this page's origin may not open the sync socket")
             }
             guard endpoint.hasRoom else {
@@ -110,50 +132,77 @@ public final class SyncServer: Service, Sendable {
             throw JSONError(.upgradeRequired, "the sync endpoint speaks WebSocket only")
         }
         let endpoint = endpoint
+        let hosts = hosts
         let origins = origins
         let logger = logger
+        let requests = RequestGuard.Configuration(
+            hosts: hosts,
+            port: { [unowned self] in self.port },
+            bodyTimeout: TimeAmount(configuration.requestBodyTimeout),
+            countResponse: { [metrics] in metrics.httpRequest(method: $0, status: $1) }
+        )
+        let server = HTTPServerBuilder.guardedWebSocketUpgrade(
+            configuration: .init(
+                http1: .init(
+                    additionalChannelHandlers: [RequestGuard(configuration: requests, logger: logger)],
+                    idleTimeout: .seconds(120)
+                ),
+                ws: .init(
+                    maxFrameSize: limits.maximumFrameBytes,
+                    autoPing: .enabled(timePeriod: limits.idleTimeout),
+                    closeTimeout: limits.closeTimeout
+                )
+            ),
+            guarding: .init(
+                headerTimeout: TimeAmount(limits.headerTimeout),
+                frames: .init(
+                    closeTimeout: TimeAmount(limits.closeTimeout),
+                    isDraining: { [unowned self] in self.isDraining },
+                    countViolation: { [metrics] in metrics.protocolError(reason: $0) }
+                )
+            ),
+            tls: tls
+        ) { [unowned self, metrics] request, channel, logger in
+            // Refused, a handshake is answered 400 by the WebSocket library; 421 for a host not served, as
+            // the request guard answers any other request.
+            guard hosts.permits(host: request.authority, port: self.port) else {
+                logger.info("handshake for a host this server does not answer: refusing it")
+                metrics.httpRequest(method: request.method.rawValue, status: 421)
+                HandshakeGuard.refuse(channel, status: .misdirectedRequest)
+                return .dontUpgrade
+            }
+            guard request.path?.split(separator: "?", maxSplits: 1).first == "/sync",
+                origins.permits(origin: request.headerFields[.origin], port: self.port),
+                endpoint.hasRoom
+            else { return .dontUpgrade }
+            HandshakeGuard.upgrading(channel, logger: logger)
+            return .upgrade([:]) { inbound, outbound, context in
+                try await endpoint.serve(
+                    inbound: inbound,
+                    outbound: outbound,
+                    channel: channel,
+                    logger: context.logger
+                )
+            }
+        }
         return Application(
             router: router,
-            server: .guardedWebSocketUpgrade(
-                configuration: .init(
-                    http1: .init(idleTimeout: .seconds(120)),
-                    ws: .init(
-                        maxFrameSize: limits.maximumFrameBytes,
-                        autoPing: .enabled(timePeriod: limits.idleTimeout),
-                        closeTimeout: limits.closeTimeout
-                    )
-                ),
-                guarding: .init(
-                    headerTimeout: TimeAmount(limits.headerTimeout),
-                    frames: .init(
-                        closeTimeout: TimeAmount(limits.closeTimeout),
-                        isDraining: { [unowned self] in self.isDraining },
-                        countViolation: { [metrics] in metrics.protocolError(reason: $0) }
-                    )
-                )
-            ) { request, channel, logger in
-                guard request.path?.split(separator: "?", maxSplits: 1).first == "/sync",
-                    origins.permits(origin: request.headerFields[.origin], host: request.authority),
-                    endpoint.hasRoom
-                else { return .dontUpgrade }
-                HandshakeGuard.upgrading(channel, logger: logger)
-                return .upgrade([:]) { inbound, outbound, context in
-                    try await endpoint.serve(
-                        inbound: inbound,
-                        outbound: outbound,
-                        channel: channel,
-                        logger: context.logger
-                    )
-                }
-            },
+            server: server,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "inkwell"
             ),
             services: [committer],
-            onServerRunning: { [onListening, configuration] channel in
+            onServerRunning: { [unowned self, onListening, configuration] channel in
                 let port = channel.localAddress?.port ?? configuration.port
-                logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+                self.boundPort.store(port, ordering: .relaxed)
+                logger.info(
+                    "listening",
+                    metadata: [
+                        "host": "\(configuration.host)", "port": "\(port)",
+                        "scheme": "\(configuration.tls == nil ? "http" : "https")",
+                    ]
+                )
                 await onListening(configuration.host, port)
             },
             logger: logger

@@ -13,8 +13,12 @@ import NIOWebSocket
 /// ``Configuration/headerTimeout``. It sits after the upgrade handler, so it sees the parser's errors,
 /// the upgrade's completion (then it puts a ``FrameGuard`` after the WebSocket frame decoder, before
 /// the first frame is decoded) and the first request part of plain HTTP; either way it then leaves.
-final class HandshakeGuard: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// A handshake the server refuses is answered by the WebSocket library, always 400; one refused for its `Host`
+/// (``refuse(_:status:)``) leaves with the status the server gives other requests for that host.
+final class HandshakeGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     struct Configuration: Sendable {
@@ -32,6 +36,8 @@ final class HandshakeGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var logger: Logger
     private var deadline: Scheduled<Void>?
     private var decided = false
+    /// The status of the answer to a handshake refused for its `Host`.
+    private var refusal: HTTPResponseStatus?
 
     init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
@@ -47,6 +53,25 @@ final class HandshakeGuard: ChannelInboundHandler, RemovableChannelHandler {
         handshake.logger = logger
     }
 
+    /// Has the library's answer to the handshake on `channel`, which the server refuses for its `Host`, say
+    /// `status` instead of 400. Call on the channel's event loop.
+    static func refuse(_ channel: any Channel, status: HTTPResponseStatus) {
+        guard channel.eventLoop.inEventLoop,
+            let handshake = try? channel.pipeline.syncOperations.handler(type: HandshakeGuard.self)
+        else { return }
+        handshake.refusal = status
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard let refusal, case .head(var head) = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        self.refusal = nil
+        head.status = refusal
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { startDeadline(context: context) }
     }
@@ -57,10 +82,11 @@ final class HandshakeGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        // Only a request the router is to answer gets here before the upgrade: it is plain HTTP.
+        // Only a request the router is to answer gets here before the upgrade: it is plain HTTP. Or what followed
+        // the head of a refused handshake, whose answer is still to come.
         decide()
         context.fireChannelRead(data)
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        if refusal == nil { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

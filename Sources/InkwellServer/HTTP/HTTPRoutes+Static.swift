@@ -2,17 +2,33 @@ import Hummingbird
 import Logging
 
 extension HTTPRoutes {
-    /// Serves the web client's files (with `index.html` for folders), asking browsers to revalidate so a new
-    /// version of the client is picked up at once.
-    func staticFiles<Context: RequestContext>(
-        _ webRoot: String,
-        context: Context.Type
-    ) -> FileMiddleware<Context, LocalFileSystem> {
-        FileMiddleware(
-            webRoot,
-            cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
-            searchForIndexHtml: true,
-            logger: logger
+    /// Serves the files of ``WebFiles`` from the web root (with `index.html` for `/`), asking browsers to
+    /// revalidate so a new version of the client is picked up at once. Any other path goes on to the routes.
+    struct StaticFiles<Context: RequestContext>: RouterMiddleware {
+        let files: FileMiddleware<Context, LocalFileSystem>
+        let testPages: Bool
+
+        func handle(
+            _ request: Request,
+            context: Context,
+            next: (Request, Context) async throws -> Response
+        ) async throws -> Response {
+            guard WebFiles.serves(request.uri.path, testPages: testPages) else {
+                return try await next(request, context)
+            }
+            return try await files.handle(request, context: context, next: next)
+        }
+    }
+
+    func staticFiles<Context: RequestContext>(_ webRoot: String, context: Context.Type) -> StaticFiles<Context> {
+        StaticFiles(
+            files: FileMiddleware(
+                webRoot,
+                cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
+                searchForIndexHtml: true,
+                logger: logger
+            ),
+            testPages: configuration.servesTestPages
         )
     }
 

@@ -3,9 +3,9 @@ public import Logging
 
 /// The server's plain-HTTP side: health, metrics, blobs and the static web client.
 ///
-/// ``add(to:)`` installs the middleware (request log, JSON errors, static files) before the routes; Hummingbird
-/// applies a router's middleware only to routes added after it, so call it before adding other routes that
-/// should be logged and counted too.
+/// ``add(to:)`` installs the middleware (security headers, request log, JSON errors, static files) before the
+/// routes; Hummingbird applies a router's middleware only to routes added after it, so call it before adding
+/// other routes that should be logged and counted too.
 public struct HTTPRoutes: Sendable {
     public struct Configuration: Sendable {
         /// Uploads larger than this are refused with 413.
@@ -14,15 +14,23 @@ public struct HTTPRoutes: Sendable {
         public var webRoot: String?
         /// The level of one log line per request (server errors are always `error`).
         public var requestLogLevel: Logger.Level
+        /// Also serves the page's tests and benchmark under the web root (see ``WebFiles``): for development.
+        public var servesTestPages: Bool
+        /// The names the server answers to, for the sync socket's origin in each page's security policy.
+        package var hosts = HostPolicy()
+        /// The port the server listens on, once bound.
+        package var listeningPort: @Sendable () -> Int = { 0 }
 
         public init(
             maximumBlobBytes: Int = 32 * 1024 * 1024,
             webRoot: String? = nil,
-            requestLogLevel: Logger.Level = .info
+            requestLogLevel: Logger.Level = .info,
+            servesTestPages: Bool = false
         ) {
             self.maximumBlobBytes = maximumBlobBytes
             self.webRoot = webRoot
             self.requestLogLevel = requestLogLevel
+            self.servesTestPages = servesTestPages
         }
     }
 
@@ -59,6 +67,12 @@ public struct HTTPRoutes: Sendable {
 
     /// Adds the middleware, then the routes, to `router`.
     public func add<Context: RequestContext>(to router: Router<Context>) {
+        router.add(
+            middleware: SecurityHeadersMiddleware<Context>(
+                hosts: configuration.hosts,
+                port: configuration.listeningPort
+            )
+        )
         router.add(middleware: RequestLogMiddleware<Context>(metrics: metrics, level: configuration.requestLogLevel))
         router.add(middleware: JSONErrorMiddleware<Context>())
         if let webRoot = configuration.webRoot {

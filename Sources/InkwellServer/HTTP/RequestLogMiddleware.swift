@@ -3,6 +3,10 @@ public import Logging
 
 /// Logs every request (method, path, status, duration) and counts it in `inkwell_http_requests_total`.
 ///
+/// A room link names its room and may carry a capability in its query, and logs travel further than the server:
+/// the line gives the path with no query and `/r/…` for any room (``loggedPath(_:)``); the full request target
+/// goes on a line of its own at `debug`.
+///
 /// It logs through the context's logger, which Hummingbird gives an `hb.request.id` for each request, so every
 /// line about one request carries the same id. The duration runs until the response head is ready: a streamed
 /// body (a blob download) is still being sent when the line is written.
@@ -41,16 +45,23 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     ) {
         metrics.httpRequest(method: request.method.rawValue, status: status.code)
         let duration = ContinuousClock.now - start
+        context.logger.debug("request target", metadata: ["http.target": .string(request.uri.description)])
         context.logger.log(
             level: status.code >= 500 ? .error : level,
             "request",
             metadata: [
                 "http.method": .string(request.method.rawValue),
-                "http.path": .string(request.uri.path),
+                "http.path": .string(Self.loggedPath(request.uri.path)),
                 "http.status": .string(String(status.code)),
                 "http.duration_seconds": .string(String(duration.seconds)),
             ]
         )
+    }
+
+    /// `path` with no query and no room name: `/r/<room>…` becomes `/r/…`.
+    package static func loggedPath(_ path: String) -> String {
+        let path = path.prefix { $0 != "?" }
+        return path.hasPrefix("/r/") ? "/r/…" : String(path)
     }
 }
 

@@ -216,7 +216,7 @@ final class RoomHub: Sendable {
         for (connection, admission) in drains { connection.pump.start(admission) }
         for (connection, room) in fallbacks {
             connection.push(.catchUp(room: room))
-            connection.logger.info("slow reader: falling back to catch-up", metadata: ["room": "\(room)"])
+            connection.logger.info("slow reader: falling back to catch-up")
             metrics.slowSubscriberFallbacks.increment()
         }
         metrics.fanoutSeconds.record(ContinuousClock.now - started)

@@ -16,7 +16,10 @@ extension Inkwell {
                 Serves the sync socket at /sync, the web client at /, blobs at /blobs/{sha256}, /healthz and \
                 /metrics (Prometheus). The web client's files are built with the binary, in the folder \
                 \(WebClient.resourceFolder) beside it; --web serves another directory. \
-                Everything is stored under --data. Prints "listening on HOST:PORT" \
+                Everything is stored under --data, which may not lie inside the web client's directory. \
+                Without --public-url the server answers requests for localhost and IP addresses on its port \
+                only (a page of another name, as a DNS-rebinding attack makes, is refused with 421); behind a \
+                proxy or under a name, give the address people use. Prints "listening on HOST:PORT" \
                 on standard output once the port is bound. SIGINT or SIGTERM closes connections \
                 and commits what they pushed before exiting.
                 """
@@ -50,6 +53,30 @@ extension Inkwell {
         )
         var openRooms = false
 
+        @Option(
+            name: .customLong("public-url"),
+            help: ArgumentHelp(
+                "An address people reach the server by, e.g. https://board.example.com (repeatable).",
+                discussion: "Requests for any other host are refused with 421; pages of these origins may sync."
+            )
+        )
+        var publicURLs: [String] = []
+
+        @Option(
+            name: .customLong("tls-cert"),
+            help: "Serve HTTPS and WSS with this PEM certificate chain (with --tls-key)."
+        )
+        var tlsCertificate: String?
+
+        @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.")
+        var tlsKey: String?
+
+        @Option(help: "Seconds a request's body may take to arrive in full; a slower one is answered 408 and closed.")
+        var requestBodyTimeout = 30.0
+
+        @Flag(help: "Also serve the page's tests and benchmark (test/, bench/ under --web): for development only.")
+        var serveTestPages = false
+
         @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
         var commitLinger = 0.0
 
@@ -69,6 +96,15 @@ extension Inkwell {
             }
             guard presenceHold >= 0, presenceHold <= 1_000 else {
                 throw ValidationError("--presence-hold must be between 0 and 1000 ms")
+            }
+            guard requestBodyTimeout > 0, requestBodyTimeout <= 3_600 else {
+                throw ValidationError("--request-body-timeout must be between 0 and 3600 seconds")
+            }
+            guard (tlsCertificate == nil) == (tlsKey == nil) else {
+                throw ValidationError("--tls-cert and --tls-key go together")
+            }
+            for url in publicURLs where URL(string: url)?.host == nil {
+                throw ValidationError("--public-url \(url) is not a URL such as https://board.example.com")
             }
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -92,6 +128,12 @@ extension Inkwell {
                     dataDirectory: data,
                     webRoot: webRoot,
                     allowedOrigins: Set(allowedOrigins),
+                    publicURLs: publicURLs.compactMap(URL.init(string:)),
+                    tls: tlsCertificate.flatMap { certificate in
+                        tlsKey.map { ServerConfiguration.TLSFiles(certificateChain: certificate, privateKey: $0) }
+                    },
+                    requestBodyTimeout: .microseconds(Int64(requestBodyTimeout * 1_000_000)),
+                    servesTestPages: serveTestPages,
                     commitLinger: .microseconds(Int64(commitLinger * 1_000)),
                     presenceHold: .microseconds(Int64(presenceHold * 1_000)),
                     openRooms: openRooms

@@ -66,3 +66,38 @@ import Testing
         String(decoding: try Data(contentsOf: file), as: UTF8.self)
     }
 }
+
+/// What `inkwell serve` refuses to start with, and the pages it keeps to itself.
+@Suite struct ServeRefusalTests {
+    @Test func aDataDirectoryInsideTheWebRootStopsTheServer() async throws {
+        let folder = try TemporaryDirectory("serve-refused")
+        let web = folder.url.appendingPathComponent("web")
+        try FileManager.default.createDirectory(at: web, withIntermediateDirectories: true)
+        try Data("<!doctype html>\n".utf8).write(to: web.appendingPathComponent("index.html"))
+        let child = try ChildProcess(["serve", "--port", "0", "--web", web.path, "--data", web.path + "/data"])
+        let status = await child.waitForExit(timeout: .seconds(30))
+        #expect(status != 0)
+        #expect(child.standardError.contains("lies inside the web root"), "\(child.standardError)")
+        #expect(!child.standardOutput.contains("listening on"))
+        #expect(!FileManager.default.fileExists(atPath: web.path + "/data"))
+    }
+
+    @Test func theBenchmarkPageIsServedOnlyForDevelopment() async throws {
+        let folder = try TemporaryDirectory("serve-test-pages")
+        let plain = try await ServerProcess.start(
+            data: folder.url.appendingPathComponent("a"),
+            arguments: ["--web", ServeWebClientTests.web.path]
+        )
+        #expect(plain.get("/bench/pan-zoom.html")?.status == 404)
+        #expect(plain.get("/test/browser/harness.py")?.status == 404)
+        #expect(plain.get("/Swift/WebClient.swift")?.status == 404)
+        #expect(plain.get("/js/app/main.js")?.status == 200)
+        #expect(await plain.stop() == 0)
+        let development = try await ServerProcess.start(
+            data: folder.url.appendingPathComponent("b"),
+            arguments: ["--web", ServeWebClientTests.web.path, "--serve-test-pages"]
+        )
+        #expect(development.get("/bench/pan-zoom.html")?.status == 200)
+        #expect(await development.stop() == 0)
+    }
+}

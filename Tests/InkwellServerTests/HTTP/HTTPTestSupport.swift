@@ -65,6 +65,7 @@ struct HTTPFixture: Sendable {
 
     init(
         maximumBlobBytes: Int = 32 * 1024 * 1024,
+        servesTestPages: Bool = false,
         startedAt: ContinuousClock.Instant = .now,
         isDraining: @escaping @Sendable () -> Bool = { false },
         storageFault: @escaping @Sendable () -> StorageFault? = { nil }
@@ -76,7 +77,11 @@ struct HTTPFixture: Sendable {
         routes = HTTPRoutes(
             blobs: blobs,
             metrics: metrics,
-            configuration: .init(maximumBlobBytes: maximumBlobBytes, webRoot: webFolder.path),
+            configuration: .init(
+                maximumBlobBytes: maximumBlobBytes,
+                webRoot: webFolder.path,
+                servesTestPages: servesTestPages
+            ),
             startedAt: startedAt,
             logger: Logger(label: "inkwell.http") { _ in logs },
             isDraining: isDraining,
@@ -90,14 +95,17 @@ struct HTTPFixture: Sendable {
         return router
     }
 
-    /// Runs `test` against the server on a loopback port.
+    /// Runs `test` against the server on a loopback port, logging from `logLevel` up.
     func run<Value: Sendable>(
         _ setup: TestingSetup = .live,
         router: Router<BasicRequestContext>? = nil,
+        logLevel: Logger.Level = .info,
         _ test: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         let logs = logs
-        let app = Application(router: router ?? self.router(), logger: Logger(label: "inkwell.test") { _ in logs })
+        var logger = Logger(label: "inkwell.test") { _ in logs }
+        logger.logLevel = logLevel
+        let app = Application(router: router ?? self.router(), logger: logger)
         return try await app.test(setup, test)
     }
 }

@@ -3,24 +3,29 @@ import Hummingbird
 import HummingbirdTesting
 import InMemoryLogging
 import InkwellServer
+import InkwellTesting
 import Logging
 import Testing
 
 @Suite struct StaticAndErrorRoutesTests {
-    static let index = "<!doctype html><title>Inkwell</title><script type=module src=app.js></script>\n"
+    static let index = "<!doctype html><title>Inkwell</title><script type=module src=/js/app.js></script>\n"
     static let script = "export const inkwell = 1;\n"
 
     @Test func theWebClientIsServedAndRoomLinksOpenIt() async throws {
         let fixture = try HTTPFixture()
         try fixture.webFolder.write("index.html", Self.index)
-        try fixture.webFolder.write("app.js", Self.script)
+        try FileManager.default.createDirectory(
+            atPath: fixture.webFolder.path + "/js",
+            withIntermediateDirectories: true
+        )
+        try fixture.webFolder.write("js/app.js", Self.script)
         try await fixture.run { client in
             let root = try await client.execute(uri: "/", method: .get)
             #expect(root.status == .ok)
             #expect(root.text == Self.index)
             #expect(root.headers[.contentType]?.hasPrefix("text/html") == true)
 
-            let script = try await client.execute(uri: "/app.js", method: .get)
+            let script = try await client.execute(uri: "/js/app.js", method: .get)
             #expect(script.status == .ok)
             #expect(script.text == Self.script)
             #expect(script.headers[.cacheControl] == "no-cache")

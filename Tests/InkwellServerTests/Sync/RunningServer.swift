@@ -24,24 +24,25 @@ final class RunningServer: Sendable {
         limits: ServerLimits = ServerLimits(),
         allowedOrigins: Set<String> = [],
         directory: URL? = nil,
-        openRooms: Bool = true
+        openRooms: Bool = true,
+        logger: Logger? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> RunningServer {
         let directory =
             directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-server-\(UUID().uuidString)")
         let (ports, reported) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "test.server")
-        logger.logLevel = .warning
-        let server = try SyncServer(
-            configuration: ServerConfiguration(
-                port: 0,
-                dataDirectory: directory.path,
-                allowedOrigins: allowedOrigins,
-                limits: limits,
-                openRooms: openRooms
-            ),
-            logger: logger
-        ) { _, port in
+        var logger = logger ?? Logger(label: "test.server")
+        if logger.logLevel < .warning { logger.logLevel = .warning }
+        var configuration = ServerConfiguration(
+            port: 0,
+            dataDirectory: directory.path,
+            allowedOrigins: allowedOrigins,
+            limits: limits,
+            openRooms: openRooms
+        )
+        configure(&configuration)
+        let server = try SyncServer(configuration: configuration, logger: logger) { _, port in
             reported.yield(port)
             reported.finish()
         }

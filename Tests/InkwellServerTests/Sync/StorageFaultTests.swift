@@ -49,7 +49,7 @@ import Testing
         }
         let health = try await RawHTTP.exchange(
             port: server.port,
-            head: "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            head: "GET /healthz HTTP/1.1\r\nHost: localhost:\(server.port)\r\nConnection: close\r\n\r\n"
         )
         #expect(health.status == 503)
         let body = String(decoding: health.body, as: UTF8.self)

@@ -43,11 +43,15 @@ def artifacts(default=".build/artifacts"):
 class Server:
     """`inkwell serve --port 0` on a temporary data directory, serving this repository's Web/."""
 
-    def __init__(self, port=0, data=None):
-        """A new server; `port` and `data` restart one on the port and data of a stopped one."""
+    def __init__(self, port=0, data=None, test_pages=False):
+        """A new server; `port` and `data` restart one on the port and data of a stopped one. `test_pages` also
+        serves Web/test/ and Web/bench/ (`--serve-test-pages`), which the server otherwise answers 404."""
         self.data = data or tempfile.mkdtemp(prefix="inkwell-web-")
+        command = [str(binary()), "serve", "--port", str(port), "--data", self.data, "--web", str(REPO / "Web"), "--log-level", "warning"]
+        if test_pages:
+            command.append("--serve-test-pages")
         self.process = subprocess.Popen(
-            [str(binary()), "serve", "--port", str(port), "--data", self.data, "--web", str(REPO / "Web"), "--log-level", "warning"],
+            command,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -150,6 +154,26 @@ return most;
 def ink_at(driver, x, y, layer="base"):
     """The painted alpha (0–255) around (x, y) of the board on `layer` ("base" or "overlay")."""
     return driver.execute_script(INK_AT, x, y, layer)
+
+
+# Keeps every Content-Security-Policy violation the page reports, from before its first script runs.
+CSP_PROBE = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation',
+  (event) => window.__cspViolations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+"""
+
+
+def watch_csp(driver):
+    """Records the page's CSP violations (read them with `csp_violations`) on every page it opens from now on."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_PROBE})
+
+
+def csp_violations(driver):
+    """What the page's Content-Security-Policy refused since it loaded, and the console's "Refused to" lines."""
+    reported = driver.execute_script("return window.__cspViolations || []")
+    logged = [entry["message"] for entry in driver.get_log("browser") if "Refused to" in entry.get("message", "")]
+    return reported + logged
 
 
 def severe_logs(driver):

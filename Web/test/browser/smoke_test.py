@@ -12,6 +12,8 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,8 +36,10 @@ TOOLS = [
 class Page:
     """One browser tab on the whiteboard."""
 
-    def __init__(self, server, path="/", width=1440, height=900):
+    def __init__(self, server, path="/", width=1440, height=900, csp=False):
         self.driver = harness.chrome(width, height)
+        if csp:
+            harness.watch_csp(self.driver)
         self.driver.get(server.url + path)
         self._opened()
 
@@ -151,6 +155,41 @@ class SmokeTest(unittest.TestCase):
         ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
         self.assertFalse(details.is_displayed())
         self.assertEqual(page.errors(), [])
+
+    def test_the_page_runs_under_its_content_security_policy(self):
+        for path in ("/", "/r/some-room", "/js/app/main.js", "/healthz"):
+            with urllib.request.urlopen(self.server.url + path) as response:
+                headers = response.headers
+            policy = headers.get("Content-Security-Policy", "")
+            for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'",
+                              "base-uri 'none'", "frame-ancestors 'none'", "img-src 'self' data: blob:",
+                              f"connect-src 'self' ws://127.0.0.1:{self.server.port}"):
+                self.assertIn(directive, policy, path)
+            self.assertNotIn("unsafe", policy, path)
+            self.assertEqual(headers.get("X-Content-Type-Options"), "nosniff", path)
+            self.assertEqual(headers.get("Referrer-Policy"), "no-referrer", path)
+            self.assertEqual(headers.get("X-Frame-Options"), "DENY", path)
+        for path in ("/test/browser/harness.py", "/bench/pan-zoom.html", "/Swift/WebClient.swift"):
+            with self.assertRaises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(self.server.url + path)
+            self.assertEqual(refused.exception.code, 404, path)
+
+        page = Page(self.server, "/", csp=True)
+        self.pages.append(page)
+        page.wait_synced()
+        page.drag(line(200, 200, 420, 260))
+        page.tool("shapes")
+        page.drag([(500, 300), (620, 300), (620, 400), (500, 400), (500, 300)])
+        page.tool("theme")
+        page.tool("export-svg")
+        page.tool("export-png")
+        page.reload()
+        page.wait_synced()
+        self.assertEqual(page.errors(), [])
+        self.assertEqual(harness.csp_violations(page.driver), [])
+        # The probe sees a violation when there is one: an inline style attribute is refused.
+        page.js("document.body.insertAdjacentHTML('beforeend', '<div style=\"color: red\"></div>')")
+        harness.wait_for(lambda: harness.csp_violations(page.driver), message="the inline style to be refused")
 
     def test_draw_erase_undo_redo_clear(self):
         page = self.open()
