@@ -114,7 +114,7 @@ run_scenario() {
     shift 2
     sleep 5 # let the previous scenario's sockets and load settle
     workdir="$(mktemp -d)"
-    "$binary" serve --port 0 --data "$workdir/data" --commit-linger "$linger" --log-level warning --open-rooms \
+    "$binary" serve --port 0 --data "$workdir/data" --commit-linger "$linger" --log-level warning --open-rooms --connections-per-address 100000 \
         >"$workdir/serve.out" 2>"$workdir/serve.err" &
     server_pid=$!
     local port=""

@@ -175,6 +175,13 @@ public final class SyncServer: Service, Sendable {
                 origins.permits(origin: request.headerFields[.origin], port: self.port),
                 endpoint.hasRoom
             else { return .dontUpgrade }
+            guard endpoint.addresses.take(for: channel) else {
+                logger.info("too many connections from one address: refusing another")
+                metrics.protocolError(reason: "connections per address")
+                metrics.httpRequest(method: request.method.rawValue, status: 429)
+                HandshakeGuard.refuse(channel, status: .tooManyRequests)
+                return .dontUpgrade
+            }
             HandshakeGuard.upgrading(channel, logger: logger)
             return .upgrade([:]) { inbound, outbound, context in
                 try await endpoint.serve(

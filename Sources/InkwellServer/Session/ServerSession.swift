@@ -56,6 +56,8 @@ public struct ServerSession: Sendable {
     /// The server's clock: welcomes carry it, and pushes stamped too far ahead of it are refused.
     public let wallClock: any WallClock
     private(set) var state: State = .awaitingHello
+    /// When the frame being handled arrived: what the push and presence rates are taken at.
+    private var now: ContinuousClock.Instant = .now
     /// Rooms this connection follows, and what it may do in each.
     public private(set) var memberships: [String: Membership] = [:]
     /// Rooms asked for and not yet answered: they count toward ``maximumRooms``.
@@ -68,6 +70,34 @@ public struct ServerSession: Sendable {
     /// client that guesses names or capabilities, or mints rooms in a loop, stops here.
     public let maximumRoomRequests: Int
     private var roomRequests = 0
+    /// Checked in this order, each before anything it guards is parsed or inflated: bytes per frame,
+    /// then pushes, then presence.
+    private var byteRate: RateLimiter
+    private var pushRate: RateLimiter
+    private var presenceRate: RateLimiter
+    let rates: Rates
+    /// Presence dropped by ``presenceRate`` so far, for the server's metrics.
+    public private(set) var presenceDropped = 0
+
+    /// The rates a connection is held to (see ``ServerLimits``).
+    public struct Rates: Hashable, Sendable {
+        public var bytesPerSecond: Double
+        public var byteBurst: Double
+        public var packsPerSecond: Double
+        public var presencePerSecond: Double
+
+        public init(
+            bytesPerSecond: Double = 16_777_216,
+            byteBurst: Double = 67_108_864,
+            packsPerSecond: Double = 200,
+            presencePerSecond: Double = 60
+        ) {
+            self.bytesPerSecond = bytesPerSecond
+            self.byteBurst = byteBurst
+            self.packsPerSecond = packsPerSecond
+            self.presencePerSecond = presencePerSecond
+        }
+    }
 
     /// Rooms this connection follows.
     public var rooms: Set<String> { Set(memberships.keys) }
@@ -78,8 +108,14 @@ public struct ServerSession: Sendable {
         maximumPackBodyBytes: Int = WireLimits.maximumPackBodyBytes,
         wallClock: any WallClock = SystemWallClock(),
         maximumRooms: Int = 1_000,
-        maximumRoomRequests: Int = 256
+        maximumRoomRequests: Int = 256,
+        rates: Rates = Rates(),
+        now: ContinuousClock.Instant = .now
     ) {
+        self.rates = rates
+        byteRate = RateLimiter(rate: rates.bytesPerSecond, burst: rates.byteBurst, now: now)
+        pushRate = RateLimiter(rate: rates.packsPerSecond, burst: rates.packsPerSecond * 2, now: now)
+        presenceRate = RateLimiter(rate: rates.presencePerSecond, burst: rates.presencePerSecond * 2, now: now)
         self.server = server
         self.maximumRooms = maximumRooms
         self.maximumRoomRequests = maximumRoomRequests
@@ -97,12 +133,20 @@ public struct ServerSession: Sendable {
         if case .open(let device, _) = state { device } else { nil }
     }
 
-    /// Handles one received frame.
-    public mutating func received(_ frame: [UInt8]) -> [Action] {
+    /// Handles one received frame, received at `now`.
+    public mutating func received(_ frame: [UInt8], at now: ContinuousClock.Instant = .now) -> [Action] {
         guard !isClosed else { return [] }
         guard frame.count <= maximumFrameBytes else {
             return fail(.tooBig, "frame larger than \(maximumFrameBytes) bytes", close: .tooBig)
         }
+        guard byteRate.take(Double(frame.count), now: now) else {
+            return fail(
+                .rateLimited,
+                "more than \(Int(rates.bytesPerSecond)) bytes per second",
+                close: .policyViolation
+            )
+        }
+        self.now = now
         let message: ClientMessage
         do {
             message = try SyncCodec.decodeClient(frame)
@@ -159,6 +203,10 @@ public struct ServerSession: Sendable {
                         )
                     )
                 ]
+            }
+            guard presenceRate.take(now: now) else {
+                presenceDropped += 1
+                return []
             }
             return [.relay(presence)]
         case (.closed, _):
@@ -268,8 +316,16 @@ public struct ServerSession: Sendable {
         .send(.error(code: code.rawValue, message: message, fatal: false, room: room))
     }
 
-    /// A pushed pack: stored if it verifies, refused with the code its fault has.
+    /// A pushed pack: counted against the push rate, then stored if it verifies, refused with the code
+    /// its fault has.
     private mutating func push(room: String, pack: [UInt8]) -> [Action] {
+        guard pushRate.take(now: now) else {
+            return fail(
+                .rateLimited,
+                "more than \(Int(rates.packsPerSecond)) pushes per second",
+                close: .policyViolation
+            )
+        }
         let checked: PackCodec.Validated
         do {
             checked = try PackCodec.validate(pack, room: room, maximumBodyBytes: maximumPackBodyBytes)

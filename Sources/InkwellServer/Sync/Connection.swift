@@ -13,7 +13,6 @@ final class Connection: Sendable {
     let pump: OutboundPump
     let session: Mutex<ServerSession>
     let pushes: PushGate
-    let rate: Mutex<RateLimiter>
     /// What ended the reader, when the WebSocket layer refused the peer's frames.
     let failure = Mutex<(any Error)?>(nil)
 
@@ -38,7 +37,6 @@ final class Connection: Sendable {
         )
         self.session = Mutex(session)
         self.pushes = PushGate(limit: limits.maximumPushesInFlight)
-        self.rate = Mutex(RateLimiter(rate: limits.packsPerSecond, burst: limits.packsPerSecond * 2))
     }
 
     /// The device that said hello, once it has.

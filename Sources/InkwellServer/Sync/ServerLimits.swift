@@ -14,6 +14,14 @@ public struct ServerLimits: Hashable, Sendable {
     public var maximumPackBodyBytes: Int = 8 << 20
     /// Pushes a connection may make per second (sustained); twice as many in a burst.
     public var packsPerSecond: Double = 200
+    /// Bytes a connection may send per second (sustained), counted before a frame is parsed; a burst
+    /// may reach ``byteBurst``. Over it, the connection is closed (`rateLimited`, 1008).
+    public var bytesPerSecond: Double = 16_777_216
+    /// The bytes a connection may send at once: at least one largest message.
+    public var byteBurst: Double = 67_108_864
+    /// Presence frames a connection may send per second (sustained), twice as many in a burst; more
+    /// are dropped, not relayed: presence is ephemeral, and a page sends at most 20 a second.
+    public var presencePerSecond: Double = 60
     /// Pushes of one connection waiting for their commit; reading pauses beyond it.
     public var maximumPushesInFlight: Int = 64
     /// Bytes queued for one connection before live packs stop and it falls back to catch-up.
@@ -31,6 +39,9 @@ public struct ServerLimits: Hashable, Sendable {
     public var closeTimeout: Duration = .milliseconds(500)
     /// Open WebSocket connections; more are refused with 503.
     public var maximumConnections: Int = 20_000
+    /// Open WebSocket connections from one IP address; more are refused with 429. A school or office
+    /// behind one address is a few hundred people.
+    public var maximumConnectionsPerAddress: Int = 256
     /// Rooms one connection may follow at once; asking for more closes it (`tooManyRooms`).
     public var maximumRoomsPerConnection: Int = 1_000
     /// Refused subscriptions, rooms made and rotations tried by one connection before it is closed:

@@ -27,6 +27,8 @@ final class SyncEndpoint: Sendable {
     /// Whether a room name the server has no record of is made an open room on subscribe.
     let openRooms: Bool
     private let connectionCount = Atomic<Int>(0)
+    /// Connections per remote address (``ServerLimits/maximumConnectionsPerAddress``).
+    let addresses: AddressSlots
     private let nextConnection = Atomic<UInt64>(1)
 
     init(
@@ -40,6 +42,7 @@ final class SyncEndpoint: Sendable {
         metrics: ServerMetrics
     ) {
         self.openRooms = openRooms
+        self.addresses = AddressSlots(limit: limits.maximumConnectionsPerAddress)
         self.server = server
         self.limits = limits
         self.log = log
@@ -69,7 +72,13 @@ final class SyncEndpoint: Sendable {
                 maximumFrameBytes: limits.maximumMessageBytes,
                 maximumPackBodyBytes: limits.maximumPackBodyBytes,
                 maximumRooms: limits.maximumRoomsPerConnection,
-                maximumRoomRequests: limits.maximumRoomRequestsPerConnection
+                maximumRoomRequests: limits.maximumRoomRequestsPerConnection,
+                rates: ServerSession.Rates(
+                    bytesPerSecond: limits.bytesPerSecond,
+                    byteBurst: max(limits.byteBurst, Double(limits.maximumMessageBytes)),
+                    packsPerSecond: limits.packsPerSecond,
+                    presencePerSecond: limits.presencePerSecond
+                )
             ),
             limits: limits,
             channel: channel,
@@ -150,7 +159,17 @@ final class SyncEndpoint: Sendable {
                 }
                 metrics.bytesReceived.increment(by: Int64(buffer.readableBytes))
                 let arrived = ContinuousClock.now
-                let actions = connection.session.withLock { $0.received(Array(buffer.readableBytesView)) }
+                let (actions, dropped) = connection.session.withLock { session in
+                    let before = session.presenceDropped
+                    let actions = session.received(Array(buffer.readableBytesView), at: arrived)
+                    return (actions, session.presenceDropped - before)
+                }
+                if dropped > 0 { metrics.presenceDropped.increment(by: Int64(dropped)) }
+                if actions.contains(where: {
+                    if case .close(.policyViolation, let reason) = $0 { reason.hasPrefix("more than") } else { false }
+                }) {
+                    metrics.protocolError(reason: "rate")
+                }
                 await performWaiting(actions, for: connection, arrived: arrived)
                 if connection.session.withLock(\.isClosed) { break }
             }
@@ -219,18 +238,6 @@ final class SyncEndpoint: Sendable {
             guard case .append(let room, let pack, let bytes) = action else {
                 perform([action], for: connection)
                 continue
-            }
-            guard connection.rate.withLock({ $0.take() }) else {
-                metrics.protocolError(reason: "rate")
-                let refusal = connection.session.withLock {
-                    $0.refuse(
-                        .rateLimited,
-                        "more than \(Int(limits.packsPerSecond)) pushes per second",
-                        close: .policyViolation
-                    )
-                }
-                perform(refusal, for: connection)
-                return
             }
             if log.fault != nil {
                 perform(connection.session.withLock { $0.storageFailed(room: room) }, for: connection)

@@ -77,6 +77,9 @@ extension Inkwell {
         @Flag(help: "Also serve the page's tests and benchmark (test/, bench/ under --web): for development only.")
         var serveTestPages = false
 
+        @Option(help: "Open sync connections allowed from one IP address; more are refused with 429.")
+        var connectionsPerAddress = ServerLimits().maximumConnectionsPerAddress
+
         @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
         var commitLinger = 0.0
 
@@ -91,6 +94,9 @@ extension Inkwell {
 
         mutating func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+            guard connectionsPerAddress >= 1 else {
+                throw ValidationError("--connections-per-address must be at least 1")
+            }
             guard commitLinger >= 0, commitLinger <= 1_000 else {
                 throw ValidationError("--commit-linger must be between 0 and 1000 ms")
             }
@@ -121,6 +127,8 @@ extension Inkwell {
                 let searched = WebClient.candidates.map(\.path).joined(separator: ", ")
                 logger.warning("no web client (no index.html in \(searched)): / answers 404; --web DIR serves one")
             }
+            var limits = ServerLimits()
+            limits.maximumConnectionsPerAddress = connectionsPerAddress
             let server = try SyncServer(
                 configuration: ServerConfiguration(
                     host: host,
@@ -136,6 +144,7 @@ extension Inkwell {
                     servesTestPages: serveTestPages,
                     commitLinger: .microseconds(Int64(commitLinger * 1_000)),
                     presenceHold: .microseconds(Int64(presenceHold * 1_000)),
+                    limits: limits,
                     openRooms: openRooms
                 ),
                 logger: logger

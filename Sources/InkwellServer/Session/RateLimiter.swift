@@ -1,4 +1,4 @@
-/// A token bucket: `rate` events per second sustained, `burst` at once.
+/// A token bucket: `rate` tokens per second sustained, `burst` at once (events, or bytes).
 struct RateLimiter: Sendable {
     let rate: Double
     let burst: Double
@@ -12,14 +12,14 @@ struct RateLimiter: Sendable {
         self.last = now
     }
 
-    /// Takes one token if there is one.
-    mutating func take(now: ContinuousClock.Instant = .now) -> Bool {
-        let elapsed = now - last
-        last = now
+    /// Takes `count` tokens if there are that many.
+    mutating func take(_ count: Double = 1, now: ContinuousClock.Instant = .now) -> Bool {
+        let elapsed = max(now - last, .zero)
+        last = max(now, last)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         tokens = min(burst, tokens + seconds * rate)
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        guard tokens >= count else { return false }
+        tokens -= count
         return true
     }
 }
