@@ -1,3 +1,4 @@
+import Foundation
 import InkwellBoard
 import InkwellGeometry
 import InkwellSync
@@ -8,6 +9,7 @@ extension WireBenchmarks {
     /// same run: the bytes a pack gains, AES-256-GCM alone on a change's body (seal, open), and the whole
     /// pack path (encode, seal and sign; verify, open and decode), for each change pushed as its own
     /// pack and for the 1,000 as one catch-up pack; and a presence of live ink, sealed and opened.
+    /// Times are in CPU seconds of this thread, plain and sealed measured in turn.
     func sealing() -> [Figure] {
         var random = SplitMix64(seed: 13)
         var replica = BenchReplica(random: &random)
@@ -31,16 +33,21 @@ extension WireBenchmarks {
         let sealedBodies = zip(bodies, nonces).map { body, nonce in
             Sealing.seal(body, key: key, nonce: nonce, associatedData: associatedData)
         }
-        let sealBody = medianSeconds(runs: runs) {
-            for body in bodies {
-                blackHole(Sealing.seal(body, key: key, nonce: Sealing.randomNonce(), associatedData: associatedData))
+        let (sealBody, openBody) = alternatingMedianSeconds(
+            runs: runs,
+            {
+                for body in bodies {
+                    blackHole(
+                        Sealing.seal(body, key: key, nonce: Sealing.randomNonce(), associatedData: associatedData)
+                    )
+                }
+            },
+            {
+                for (sealed, nonce) in zip(sealedBodies, nonces) {
+                    blackHole(try! Sealing.open(sealed, key: key, nonce: nonce, associatedData: associatedData))
+                }
             }
-        }
-        let openBody = medianSeconds(runs: runs) {
-            for (sealed, nonce) in zip(sealedBodies, nonces) {
-                blackHole(try! Sealing.open(sealed, key: key, nonce: nonce, associatedData: associatedData))
-            }
-        }
+        )
         figure("w1_change_bytes", Double(updates.map(\.count).reduce(0, +)) / count)
         figure("w1_aes_gcm_seal_body_us_per_change", sealBody * micro)
         figure("w1_aes_gcm_open_body_us_per_change", openBody * micro)
@@ -53,6 +60,7 @@ extension WireBenchmarks {
             label: "w1_one_pack",
             packs: [Pack(room: room, changes: updates)],
             changes: count,
+            repeats: 50,
             author: author,
             key: key
         )
@@ -69,12 +77,11 @@ extension WireBenchmarks {
         )
         let sealedPresence = presence.sealed(with: key)
         let iterations = 1_000
-        let sealPresence = medianSeconds(runs: runs) {
-            for _ in 0..<iterations { blackHole(presence.sealed(with: key)) }
-        }
-        let openPresence = medianSeconds(runs: runs) {
-            for _ in 0..<iterations { blackHole(try! sealedPresence.opened(with: key)) }
-        }
+        let (sealPresence, openPresence) = alternatingMedianSeconds(
+            runs: runs,
+            { for _ in 0..<iterations { blackHole(presence.sealed(with: key)) } },
+            { for _ in 0..<iterations { blackHole(try! sealedPresence.opened(with: key)) } }
+        )
         let plainFrame = SyncCodec.encodePresence(presence).count
         let sealedFrame = SyncCodec.encodePresence(sealedPresence).count
         figure("presence_frame_bytes_plain", Double(plainFrame))
@@ -85,25 +92,38 @@ extension WireBenchmarks {
     }
 
     /// Plain against sealed for the same packs, per change: bytes, encode (and sign), decode (and verify).
-    private func compare(label: String, packs: [Pack], changes: Double, author: AuthorKey, key: RoomKey) -> [Figure] {
+    /// Each timing covers the packs `repeats` times, and plain and sealed alternate run by run, so that
+    /// a machine busy with other work slows both alike.
+    private func compare(
+        label: String,
+        packs: [Pack],
+        changes: Double,
+        repeats: Int = 1,
+        author: AuthorKey,
+        key: RoomKey
+    ) -> [Figure] {
         let plain = packs.map { PackCodec.encode($0, signedBy: author) }
         let sealed = packs.map { PackCodec.encode($0, signedBy: author, sealedWith: key) }
         for (pack, bytes) in zip(packs, sealed) { precondition(try! PackCodec.decode(bytes, key: key).pack == pack) }
-        let encodePlain = medianSeconds(runs: runs) {
-            for pack in packs { blackHole(PackCodec.encode(pack, signedBy: author)) }
-        }
-        let encodeSealed = medianSeconds(runs: runs) {
-            for pack in packs { blackHole(PackCodec.encode(pack, signedBy: author, sealedWith: key)) }
-        }
-        let decodePlain = medianSeconds(runs: runs) {
-            for bytes in plain { blackHole(try! PackCodec.decode(bytes)) }
-        }
-        let decodeSealed = medianSeconds(runs: runs) {
-            for bytes in sealed { blackHole(try! PackCodec.decode(bytes, key: key)) }
-        }
+        let (encodePlain, encodeSealed) = alternatingMedianSeconds(
+            runs: runs,
+            {
+                for _ in 0..<repeats { for pack in packs { blackHole(PackCodec.encode(pack, signedBy: author)) } }
+            },
+            {
+                for _ in 0..<repeats {
+                    for pack in packs { blackHole(PackCodec.encode(pack, signedBy: author, sealedWith: key)) }
+                }
+            }
+        )
+        let (decodePlain, decodeSealed) = alternatingMedianSeconds(
+            runs: runs,
+            { for _ in 0..<repeats { for bytes in plain { blackHole(try! PackCodec.decode(bytes)) } } },
+            { for _ in 0..<repeats { for bytes in sealed { blackHole(try! PackCodec.decode(bytes, key: key)) } } }
+        )
         let plainBytes = Double(plain.map(\.count).reduce(0, +))
         let sealedBytes = Double(sealed.map(\.count).reduce(0, +))
-        let micro = 1e6 / changes
+        let micro = 1e6 / changes / Double(repeats)
         return [
             Figure(workload: "wire_seal", figure: "\(label)_bytes_per_change_plain", value: plainBytes / changes),
             Figure(workload: "wire_seal", figure: "\(label)_bytes_per_change_sealed", value: sealedBytes / changes),
@@ -119,5 +139,25 @@ extension WireBenchmarks {
             Figure(workload: "wire_seal", figure: "\(label)_decode_us_per_change_sealed", value: decodeSealed * micro),
             Figure(workload: "wire_seal", figure: "\(label)_decode_ratio", value: decodeSealed / decodePlain),
         ]
+    }
+
+    /// The medians of `first` and `second` over `runs` runs of each, taken in turn, in this thread's CPU
+    /// seconds: on a machine busy with other work (builds beside the benchmark), time spent waiting for
+    /// a core is left out, and what remains slows both sides alike.
+    private func alternatingMedianSeconds(runs: Int, _ first: () -> Void, _ second: () -> Void) -> (Double, Double) {
+        func cpuSeconds(_ body: () -> Void) -> Double {
+            var start = timespec()
+            var end = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+            body()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
+            return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) * 1e-9
+        }
+        var times: ([Double], [Double]) = ([], [])
+        for _ in 0..<runs {
+            times.0.append(cpuSeconds(first))
+            times.1.append(cpuSeconds(second))
+        }
+        return (times.0.sorted()[runs / 2], times.1.sorted()[runs / 2])
     }
 }
