@@ -7,6 +7,10 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidField(String)
         case unsupportedCompression
         case encrypted
+        case unsupportedEncryption
+        case wrongKey
+        case tampered
+        case unsealed
         case futureSchema(UInt32)
         case badSignature
         case forgedAuthor
@@ -25,6 +29,16 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let unsupportedCompression = WireError(code: .unsupportedCompression)
     /// The pack is encrypted, and this reader holds no key for it.
     public static let encrypted = WireError(code: .encrypted)
+    /// Sealed by a scheme this code does not know: only AES-256-GCM (`aes-256-gcm`) is read.
+    public static let unsupportedEncryption = WireError(code: .unsupportedEncryption)
+    /// Sealed with a room key other than the reader's: the key ids differ, so nothing was tried.
+    public static let wrongKey = WireError(code: .wrongKey)
+    /// Sealed bytes that do not authenticate with the reader's key: altered, cut short, moved into another
+    /// room's or author's envelope, or sealed with another key under a forged key id.
+    public static let tampered = WireError(code: .tampered)
+    /// Plain bytes where the room is encrypted: only someone without the key (the relay, say) would
+    /// send them, so they are refused rather than shown beside the room's sealed content.
+    public static let unsealed = WireError(code: .unsealed)
     /// Written by a newer schema than this code knows: keep the bytes aside and decode after an upgrade.
     public static func futureSchema(_ version: UInt32) -> WireError { WireError(code: .futureSchema(version)) }
 
@@ -57,6 +71,10 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidField(let name): "field \(name) is out of range"
         case .unsupportedCompression: "unsupported compression"
         case .encrypted: "the pack is encrypted and no key is available"
+        case .unsupportedEncryption: "unsupported encryption scheme"
+        case .wrongKey: "sealed with another room key"
+        case .tampered: "the sealed bytes do not authenticate with the room key"
+        case .unsealed: "not sealed, though the room is encrypted"
         case .futureSchema(let version): "written by schema \(version), newer than this version reads"
         case .badSignature: "the pack's signature does not verify"
         case .forgedAuthor: "the pack holds a change of a replica its signer does not own"

@@ -15,15 +15,47 @@ import SwiftProtobuf
 /// larger or smaller: a decompression bomb costs at most the limit. A pack from a newer schema
 /// throws ``WireError/futureSchema(_:)`` before its body is opened, so the caller can store the
 /// bytes aside and decode them after an upgrade.
+///
+/// In an encrypted room the body is sealed with the room's ``RoomKey`` before it is signed
+/// (`spec-access.md`, "Packs"): a relay still checks the signer and the room, and only the key's
+/// holders open the body and check what is inside.
 public enum PackCodec {
-    /// Encodes `pack` and signs it with `author`, whose replica must be that of every change inside.
+    /// Encodes `pack` and signs it with `author`, whose replica must be that of every change inside;
+    /// with `key`, seals the (compressed) body first, under a fresh random nonce.
     ///
     /// Entries leave their room out: the envelope names it once. The signature is the last field, over
-    /// ``signingPrefix`` and every byte before it, so the same changes and key give the same bytes and id.
+    /// ``signingPrefix`` and every byte before it, so the same changes and key give the same bytes and id
+    /// (a sealed pack differs with every nonce). It covers the sealed body, so a relay checks who wrote
+    /// a sealed pack, and for which room, without the key.
     ///
     /// - Complexity: O(size of the changes), plus one Ed25519 signature.
-    public static func encode(_ pack: Pack, signedBy author: AuthorKey, compression: Compression = .deflate) -> [UInt8]
-    {
+    public static func encode(
+        _ pack: Pack,
+        signedBy author: AuthorKey,
+        compression: Compression = .deflate,
+        sealedWith key: RoomKey? = nil
+    ) -> [UInt8] {
+        encode(pack, signedBy: author, compression: compression, seal: key.map { ($0, Sealing.randomNonce()) })
+    }
+
+    /// A pack sealed under the given `nonce` (12 bytes): for conformance vectors and tests only, since
+    /// a nonce used twice with one key gives away both bodies.
+    package static func encode(
+        _ pack: Pack,
+        signedBy author: AuthorKey,
+        compression: Compression = .deflate,
+        sealedWith key: RoomKey,
+        nonce: [UInt8]
+    ) -> [UInt8] {
+        encode(pack, signedBy: author, compression: compression, seal: (key, nonce))
+    }
+
+    private static func encode(
+        _ pack: Pack,
+        signedBy author: AuthorKey,
+        compression: Compression,
+        seal: (key: RoomKey, nonce: [UInt8])?
+    ) -> [UInt8] {
         let plain = body(pack.changes.lazy.map { (room: "", change: $0) })
         var wire = WirePack()
         wire.schemaVersion = pack.schemaVersion
@@ -33,6 +65,7 @@ public enum PackCodec {
         wire.body = Data(body)
         wire.room = pack.room
         wire.author = Data(author.publicKey)
+        if let seal { Self.seal(&wire, with: seal.key, nonce: seal.nonce) }
         return signed(try! wire.serializedBytes(), by: author)
     }
 
@@ -78,7 +111,7 @@ public enum PackCodec {
     }
 
     /// What a relay learns from checking a pack: who signed it, and for a plain pack the greatest stamp
-    /// inside (`nil` for an encrypted one, whose changes it cannot see).
+    /// inside (`nil` for a sealed one, whose changes it cannot see).
     public struct Validated: Hashable, Sendable {
         public let id: PackID
         public let schemaVersion: UInt32
@@ -87,10 +120,15 @@ public enum PackCodec {
     }
 
     /// Checks a pack as a relay can without interpreting edits: the envelope, the signature, that it was
-    /// signed for `room`, and for a plain (not encrypted) pack that its body inflates to exactly the
+    /// signed for `room`, and for a plain (not sealed) pack that its body inflates to exactly the
     /// declared size, at most `maximumBodyBytes`, and holds only changes of its signer's replica, each
-    /// with a seq from 1 to ``WireLimits/maximumSeq``. A relay that stores only validated packs never hands a peer a decompression bomb, a
-    /// truncated body or a forged change.
+    /// with a seq from 1 to ``WireLimits/maximumSeq``. A relay that stores only validated packs never
+    /// hands a peer a decompression bomb, a truncated body or a forged change.
+    ///
+    /// A sealed pack is checked as far as it can be without the key: its scheme, key id and nonce
+    /// sizes, a declared size at most `maximumBodyBytes`, and a sealed body no larger than a body of that
+    /// size can seal to (``maximumSealedBodyBytes(bodySize:)``). Its entries are for the key's holders
+    /// to check when they open it.
     ///
     /// - Complexity: O(bytes), plus one Ed25519 verification.
     public static func validate(
@@ -101,6 +139,7 @@ public enum PackCodec {
         let (wire, author) = try verified(bytes, room: room)
         let id = PackID(of: bytes)
         guard !wire.hasEncryption else {
+            try checkSealedEnvelope(wire, maximumBodyBytes: maximumBodyBytes)
             return Validated(id: id, schemaVersion: wire.schemaVersion, author: author, latestStamp: nil)
         }
         guard Int(wire.bodySize) <= maximumBodyBytes else { throw .tooLarge("pack body") }
@@ -116,20 +155,31 @@ public enum PackCodec {
     }
 
     /// Decodes and verifies a pack written in a schema up to `schema` (this code's, unless a test says
-    /// otherwise). With `room`, a pack signed for another room throws ``WireError/wrongRoom``.
+    /// otherwise). With `room`, a pack signed for another room throws ``WireError/wrongRoom``. With
+    /// `key`, the room is encrypted: a sealed pack is opened with it (its envelope checked as
+    /// ``validate(_:room:maximumBodyBytes:)`` does, then ``WireError/wrongKey`` for another key's id and
+    /// ``WireError/tampered`` when it does not authenticate), and a plain pack throws
+    /// ``WireError/unsealed``. The opened body is then checked exactly as a plain pack's.
     ///
-    /// - Throws: ``WireError/futureSchema(_:)`` or ``WireError/encrypted`` only after the signature
-    ///   holds, so what a caller keeps aside for later is at least the signer's.
+    /// - Throws: ``WireError/futureSchema(_:)`` or ``WireError/encrypted`` (a sealed pack and no key)
+    ///   only after the signature holds, so what a caller keeps aside for later is at least the signer's.
     /// - Complexity: O(bytes), plus one Ed25519 verification.
     public static func decode(
         _ bytes: [UInt8],
         room: String? = nil,
-        understanding schema: UInt32 = WireSchema.current
+        understanding schema: UInt32 = WireSchema.current,
+        key: RoomKey? = nil
     ) throws(WireError) -> ReceivedPack {
         let (wire, author) = try verified(bytes, room: room)
         guard wire.schemaVersion <= schema else { throw .futureSchema(wire.schemaVersion) }
-        guard !wire.hasEncryption else { throw .encrypted }
-        let body = try entries(ofBody: try inflate(wire), "pack body")
+        let plain: [UInt8]
+        switch (wire.hasEncryption, key) {
+        case (false, nil): plain = try inflate(wire)
+        case (false, _?): throw .unsealed
+        case (true, nil): throw .encrypted
+        case (true, let key?): plain = try inflate(try opened(wire, key: key), wire)
+        }
+        let body = try entries(ofBody: plain, "pack body")
         guard body.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("pack entries") }
         var changes: [[UInt8]] = []
         changes.reserveCapacity(body.count)
@@ -180,15 +230,22 @@ public enum PackCodec {
         }
     }
 
+    /// `wire`'s body, decompressed as it says to exactly its declared size.
     static func inflate(_ wire: WirePack) throws(WireError) -> [UInt8] {
+        try inflate(Array(wire.body), wire)
+    }
+
+    /// `body`, what `wire` carries in its body (or, sealed, what opening it gave), decompressed as
+    /// `wire` says to exactly its declared size.
+    static func inflate(_ body: [UInt8], _ wire: WirePack) throws(WireError) -> [UInt8] {
         let size = Int(wire.bodySize)
         guard size <= WireLimits.maximumPackBodyBytes else { throw .tooLarge("pack body") }
         switch wire.compression {
         case .none:
-            guard wire.body.count == size else { throw .invalidField("pack.body_size") }
-            return Array(wire.body)
+            guard body.count == size else { throw .invalidField("pack.body_size") }
+            return body
         case .deflate:
-            return try inflate(Array(wire.body), size: size)
+            return try inflate(body, size: size)
         case .UNRECOGNIZED:
             throw .unsupportedCompression
         }

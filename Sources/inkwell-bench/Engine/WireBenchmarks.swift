@@ -20,6 +20,7 @@ struct WireBenchmarks {
             Workload(name: "cold_open", measure: coldOpen),
             Workload(name: "wire_packs_deflate", measure: deflateLevels),
             Workload(name: "wire_authentication", measure: authentication),
+            Workload(name: "wire_seal", measure: sealing),
         ]
     }
 

@@ -8,22 +8,13 @@ extension AnchorWorkloads {
     /// (the first point adds the stroke: Inkwell has no empty strokes). Then the final snapshot, and a
     /// remote device applying the 1,000 wire changes one by one.
     func w1() -> [Figure] {
-        let count = 1_000
-        var generator = PythonRandom(seed: 1)
-        let points = AnchorStroke.walk(&generator, count: count).map(InkGrid.snap)
-        let style = StrokeStyle(colour: Colour(rgba: AnchorStroke.palette[0]), width: 2)
+        let (points, style) = Self.w1Stroke()
+        let count = points.count
         var random = SplitMix64(seed: 11)
         var wire: [[UInt8]] = []
         var final: BenchReplica?
         let total = bestSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { replica in
-            var updates: [[UInt8]] = []
-            updates.reserveCapacity(count)
-            updates.append(replica.commit([.addStroke(style, points: [points[0]], pressures: nil)]))
-            let stroke = replica.stroke(seq: 1)
-            for point in points.dropFirst() {
-                updates.append(replica.commit([.appendPoints(stroke, points: [point], pressures: nil)]))
-            }
-            wire = updates
+            wire = Self.w1Updates(&replica, points: points, style: style)
             final = replica
         }
         let author = final!
@@ -56,5 +47,24 @@ extension AnchorWorkloads {
             Figure(workload: "W1", figure: "pen_up_change_bytes_per_point", value: Double(whole.count) / perPoint),
             Figure(workload: "W1", figure: "self_contained_floor_bytes_per_point", value: Double(floor)),
         ]
+    }
+
+    /// W1's stroke: 1,000 points of the anchors' walk, on the ink grid, and its style.
+    static func w1Stroke() -> (points: [Point], style: StrokeStyle) {
+        var generator = PythonRandom(seed: 1)
+        let points = AnchorStroke.walk(&generator, count: 1_000).map(InkGrid.snap)
+        return (points, StrokeStyle(colour: Colour(rgba: AnchorStroke.palette[0]), width: 2))
+    }
+
+    /// W1's updates: the first point adds the stroke, each later one appends to it, each its own change.
+    static func w1Updates(_ replica: inout BenchReplica, points: [Point], style: StrokeStyle) -> [[UInt8]] {
+        var updates: [[UInt8]] = []
+        updates.reserveCapacity(points.count)
+        updates.append(replica.commit([.addStroke(style, points: [points[0]], pressures: nil)]))
+        let stroke = replica.stroke(seq: 1)
+        for point in points.dropFirst() {
+            updates.append(replica.commit([.appendPoints(stroke, points: [point], pressures: nil)]))
+        }
+        return updates
     }
 }
