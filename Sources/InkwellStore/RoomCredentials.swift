@@ -10,15 +10,16 @@ public struct RoomCredentials: Hashable, Sendable {
     public var admin: Capability?
     public var edit: Capability?
     public var view: Capability?
-    /// The room's AES-256-GCM key (32 bytes), when the room is encrypted.
-    public var key: [UInt8]?
+    /// The room's key, when the room is encrypted: packs and presence are sealed with it, and a plain
+    /// pack or presence in the room is refused.
+    public var key: RoomKey?
 
     public init(
         capability: Capability,
         admin: Capability? = nil,
         edit: Capability? = nil,
         view: Capability? = nil,
-        key: [UInt8]? = nil
+        key: RoomKey? = nil
     ) {
         self.capability = capability
         self.admin = admin
@@ -28,13 +29,13 @@ public struct RoomCredentials: Hashable, Sendable {
     }
 
     /// A new board's: fresh admin, edit and view capabilities, and a key unless the board is plain.
-    public static func minted(key: [UInt8]?) -> RoomCredentials {
+    public static func minted(key: RoomKey?) -> RoomCredentials {
         let (admin, edit, view) = (Capability.mint(.admin), Capability.mint(.edit), Capability.mint(.view))
         return RoomCredentials(capability: admin, admin: admin, edit: edit, view: view, key: key)
     }
 
     /// What a link gives: its one capability, which is also the one to share onward.
-    public static func from(link capability: Capability, key: [UInt8]?) -> RoomCredentials {
+    public static func from(link capability: Capability, key: RoomKey?) -> RoomCredentials {
         RoomCredentials(
             capability: capability,
             edit: capability.kind == .edit ? capability : nil,

@@ -26,7 +26,10 @@ extension Store {
                 admin: try capability(1),
                 edit: try capability(2),
                 view: try capability(3),
-                key: (row[4] as Data?).map { [UInt8]($0) }
+                key: try (row[4] as Data?).map { data in
+                    guard let key = RoomKey(bytes: data) else { throw StoreError.corruptRow("room_access") }
+                    return key
+                }
             )
         }
     }
@@ -35,7 +38,6 @@ extension Store {
     /// view link on the device that made the board does not drop its admin capability.
     public func setCredentials(_ credentials: RoomCredentials, for room: String) throws {
         guard !room.isEmpty else { throw StoreError.emptyName() }
-        if let key = credentials.key, key.count != 32 { throw StoreError.outOfRange() }
         try write { db in
             try db.execute(
                 sql: """
@@ -49,7 +51,7 @@ extension Store {
                     """,
                 arguments: [
                     room, credentials.capability.text, credentials.admin?.text, credentials.edit?.text,
-                    credentials.view?.text, credentials.key.map { Data($0) },
+                    credentials.view?.text, credentials.key.map { Data($0.bytes) },
                 ]
             )
         }

@@ -10,10 +10,10 @@ public struct RoomLink: Hashable, Sendable, CustomStringConvertible {
     public var server: URL
     public var room: String
     public var capability: Capability?
-    /// The room's key (32 bytes), for an encrypted board.
-    public var key: [UInt8]?
+    /// The room's key, for an encrypted board.
+    public var key: RoomKey?
 
-    public init(server: URL, room: String, capability: Capability? = nil, key: [UInt8]? = nil) {
+    public init(server: URL, room: String, capability: Capability? = nil, key: RoomKey? = nil) {
         self.server = server
         self.room = room
         self.capability = capability
@@ -36,7 +36,7 @@ public struct RoomLink: Hashable, Sendable, CustomStringConvertible {
             guard let parsed = Capability(text) else { return nil }
             capability = parsed
         }
-        var key: [UInt8]?
+        var key: RoomKey?
         if let fragment = components.fragment, !fragment.isEmpty {
             let fields = Dictionary(
                 fragment.split(separator: "&").map { field -> (Substring, Substring) in
@@ -46,8 +46,8 @@ public struct RoomLink: Hashable, Sendable, CustomStringConvertible {
                 uniquingKeysWith: { first, _ in first }
             )
             if let text = fields["key"] {
-                guard let bytes = Base64URL.decode(text), bytes.count == 32 else { return nil }
-                key = bytes
+                guard let parsed = RoomKey(text: text) else { return nil }
+                key = parsed
             }
         }
         self.init(server: server, room: String(parts[1]), capability: capability, key: key)
@@ -59,7 +59,7 @@ public struct RoomLink: Hashable, Sendable, CustomStringConvertible {
         while text.hasSuffix("/") { text.removeLast() }
         text += "/r/\(room)"
         if let capability { text += "?cap=\(capability.text)" }
-        if let key { text += "#key=\(Base64URL.encode(key))" }
+        if let key { text += "#key=\(key.text)" }
         return text
     }
 

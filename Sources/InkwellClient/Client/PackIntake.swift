@@ -7,8 +7,9 @@ import Logging
 /// yet or must not apply, and appends their changes in one transaction. Runs on the connection's reading
 /// task, off the client's actor.
 ///
-/// A pack is applied only if its signature holds, it was signed for the room it came in, and every change
-/// inside is its signer's (``PackCodec/decode(_:room:understanding:)``): anything else is kept aside and
+/// A pack is applied only if its signature holds, it was signed for the room it came in, it is sealed with
+/// the room's key when the room is encrypted (and opens with it), and every change inside is its
+/// signer's (``PackCodec/decode(_:room:understanding:key:)``): anything else is kept aside and
 /// never applied, whatever the server said. A change stamped further ahead of `clock` than
 /// ``SyncProtocol/maximumStampLeadMilliseconds`` is kept aside too, and taken in by ``review(logger:)``
 /// once the clock has caught up, so no stamp can freeze this device's clock or win every later write.
@@ -46,11 +47,13 @@ struct PackIntake: Sendable {
         var changes: [StoredChange] = []
         var decoded: [ChangeID: EncodedChange] = [:]
         let latestAcceptable = clock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
+        // An encrypted room's packs open only with its key, and a plain pack there is refused.
+        let key = try store.credentials(room: room)?.key
         for stored in packs {
             result.packBytes += UInt64(stored.bytes.count)
             let pack: ReceivedPack
             do {
-                pack = try PackCodec.decode(stored.bytes, room: room)
+                pack = try PackCodec.decode(stored.bytes, room: room, key: key)
             } catch let error where error.futureSchemaVersion != nil || error == .encrypted {
                 // Signed by its author and kept whole, to be decoded by a version that can (DESIGN §6).
                 let version = (try? PackCodec.header(of: stored.bytes).schemaVersion) ?? WireSchema.current

@@ -309,7 +309,12 @@ package struct ClientSession: Sendable {
         let unsendable = (plan.unsendable + keyless).map(\.id).filter { reportedUnsendable.insert($0).inserted }
         if !unsendable.isEmpty { actions.append(.unsendable(unsendable)) }
         for planned in plan.packs {
-            let bytes = PackCodec.encode(planned.pack, signedBy: keys[planned.author]!)
+            // An encrypted room's packs are sealed with its key before they are signed.
+            let bytes = PackCodec.encode(
+                planned.pack,
+                signedBy: keys[planned.author]!,
+                sealedWith: rooms[planned.room]?.credentials?.key
+            )
             let pack = InFlightPack(
                 room: planned.room,
                 id: PackID(of: bytes),
@@ -325,10 +330,12 @@ package struct ClientSession: Sendable {
 
     // MARK: Presence
 
-    /// Presence for a joined room is sent while connected and dropped otherwise: it is ephemeral.
+    /// Presence for a joined room is sent while connected and dropped otherwise: it is ephemeral. In an
+    /// encrypted room it is sealed with the room's key.
     package func presence(_ presence: Presence) -> [Action] {
-        guard phase == .open, rooms[presence.room] != nil else { return [] }
-        return [.send(.presence(presence))]
+        guard phase == .open, let room = rooms[presence.room] else { return [] }
+        guard let key = room.credentials?.key else { return [.send(.presence(presence))] }
+        return [.send(.presence(presence.sealed(with: key)))]
     }
 
     // MARK: Progress
@@ -354,10 +361,14 @@ package struct ClientSession: Sendable {
     // MARK: Internals
 
     /// Presence from others in rooms this session follows; its own and that of other rooms is dropped.
+    /// In an encrypted room it is opened with the room's key, and presence that is not sealed with it
+    /// (which the server could have made) is dropped.
     private func deliver(_ presences: [Presence]) -> [Action] {
         guard phase == .open else { return [] }
         return presences.compactMap { presence in
-            rooms[presence.room] != nil && presence.device != configuration.device ? .deliver(presence) : nil
+            guard let room = rooms[presence.room], presence.device != configuration.device else { return nil }
+            guard let key = room.credentials?.key else { return presence.sealed.isEmpty ? .deliver(presence) : nil }
+            return (try? presence.opened(with: key)).map { .deliver($0) }
         }
     }
 

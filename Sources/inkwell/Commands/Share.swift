@@ -66,8 +66,7 @@ extension Inkwell {
             let store = try Store(directory: data)
             let room = self.room ?? RoomLink.newRoomID()
             if self.room == nil {
-                let key = plain ? nil : (0..<32).map { _ in UInt8.random(in: .min ... .max) }
-                try store.setCredentials(.minted(key: key), for: room)
+                try store.setCredentials(.minted(key: plain ? nil : RoomKey.generate()), for: room)
             } else {
                 guard try store.credentials(room: room)?.admin != nil else {
                     throw ValidationError(

@@ -103,4 +103,74 @@ struct AccessEndToEndTests {
             #expect(!watermarks.contains("NoSuchRoom0000000000000"), "a refused subscription leaves no watermark")
         }
     }
+
+    /// An encrypted board: the server stores only sealed packs, every device holding the key converges,
+    /// and a device whose link carries the right capability but another key, or no key, applies nothing
+    /// of it; what such a device pushes (sealed with its key, or plain) is refused by the others.
+    @Test func anEncryptedBoardIsSealedOnTheServerAndOpensOnlyWithItsKey() async throws {
+        let seed = seed("anEncryptedBoardIsSealedOnTheServerAndOpensOnlyWithItsKey")
+        var random = SeededGenerator(seed: seed)
+        let serverData = try TemporaryDirectory("server")
+        try await withServer(data: serverData.url, openRooms: false) { server in
+            let made = RoomCredentials.minted(key: RoomKey.generate(using: &random))
+            let owner = try Store.inMemory()
+            try owner.setCredentials(made, for: Self.room)
+            let friend = try Store.inMemory()
+            try friend.setCredentials(.from(link: made.edit!, key: made.key), for: Self.room)
+            let wrongKey = try Store.inMemory()
+            try wrongKey.setCredentials(.from(link: made.edit!, key: RoomKey.generate(using: &random)), for: Self.room)
+            let noKey = try Store.inMemory()
+            try noKey.setCredentials(.from(link: made.edit!, key: nil), for: Self.room)
+            let stores = [owner, friend, wrongKey, noKey]
+            let clients = try stores.enumerated().map { index, store in
+                try SyncClient(
+                    store: store,
+                    url: server.syncURL,
+                    rooms: [Self.room],
+                    configuration: endToEndConfiguration(seed: seed &+ UInt64(index))
+                )
+            }
+            var honest: [BoardChange] = []
+            try await whileRunning(clients) {
+                for client in clients { _ = try await client.waitForAccess(room: Self.room, timeout: .seconds(20)) }
+                for index in 0..<6 {
+                    honest.append(try await clients[index % 2].record(randomStroke(using: &random), room: Self.room))
+                }
+                let strangers = [
+                    try await clients[2].record(randomStroke(using: &random), room: Self.room),
+                    try await clients[3].record(randomStroke(using: &random), room: Self.room),
+                ]
+                for client in clients { try await client.waitUntilSynced(timeout: .seconds(60)) }
+                try await eventually("the key holders hold every honest change") {
+                    try [owner, friend].allSatisfy { store in
+                        try store.changes(room: Self.room, document: "main").count == honest.count
+                    }
+                }
+                try await eventually("the others' packs were refused, not applied") {
+                    let ownerRefused = await clients[0].statistics.packsRefused
+                    let wrongKeyRefused = await clients[2].statistics.packsRefused
+                    return ownerRefused >= 2 && wrongKeyRefused >= 1
+                }
+                for store in [owner, friend] {
+                    let ids = Set(try store.changes(room: Self.room, document: "main").map(\.id))
+                    #expect(ids == Set(honest.map(\.id)), "no change of another key, or of none, is applied")
+                    #expect(strangers.allSatisfy { !ids.contains($0.id) })
+                }
+                #expect(try wrongKey.changes(room: Self.room, document: "main").map(\.id) == [strangers[0].id])
+            }
+            // What the server stored: every pack of the room sealed, except the keyless device's plain one.
+            let log = try DatabaseQueue(path: serverData.url.appendingPathComponent("packs.sqlite").path)
+            let packs = try await log.read { db in
+                try Data.fetchAll(db, sql: "SELECT bytes FROM pack WHERE room = ?", arguments: [Self.room]).map {
+                    [UInt8]($0)
+                }
+            }
+            let sealed = packs.filter { bytes in
+                (try? PackCodec.decode(bytes, room: Self.room)) == nil
+                    && (try? PackCodec.decode(bytes, room: Self.room, key: made.key)) != nil
+            }
+            #expect(packs.count >= 7)
+            #expect(sealed.count == packs.count - 1 - 1, "all but the keyless device's plain pack and the wrong key's")
+        }
+    }
 }
