@@ -5,12 +5,13 @@
 // message names what was wrong, never the content.
 //
 // `badSignature`, `forgedAuthor` and `wrongRoom` say a pack is not what it claims to be: keep it aside
-// with that reason, never decode it into a board.
+// with that reason, never decode it into a board. So do `wrongKey` (sealed with another room key than the
+// holder's) and `tampered` (a sealed body, or its header, altered: AES-GCM does not authenticate it).
 
 /**
  * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
  *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'
- *   | 'otherType'} WireErrorCode
+ *   | 'otherType' | 'unsupportedEncryption' | 'wrongKey' | 'tampered'} WireErrorCode
  */
 
 /** The one error type the wire codecs throw. */
@@ -59,6 +60,21 @@ export class WireError extends Error {
   /** The pack is encrypted, and this reader holds no key for it. */
   static encrypted() {
     return new WireError('encrypted', null, 'the pack is encrypted and no key is available');
+  }
+
+  /** Sealed by a scheme this code does not know (only "aes-256-gcm" is). */
+  static unsupportedEncryption() {
+    return new WireError('unsupportedEncryption', null, 'unsupported encryption scheme');
+  }
+
+  /** Sealed with another room key than the one held: its key id differs. */
+  static wrongKey() {
+    return new WireError('wrongKey', null, 'sealed with another key than this room\'s');
+  }
+
+  /** A sealed body that does not authenticate: it, its nonce or the header bound to it was altered. */
+  static tampered() {
+    return new WireError('tampered', null, 'the sealed content does not authenticate');
   }
 
   /** A change of another document type than the board: kept aside, passed on, never applied. @param {string} type */
