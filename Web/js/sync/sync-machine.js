@@ -183,7 +183,8 @@ export class SyncMachine {
       case 'welcome':
         if (this.phase !== 'awaitingWelcome') return [{ type: 'disconnect', reason: 'welcome out of order' }];
         if (frame.protocolVersion < SyncProtocol.minimumVersion || frame.protocolVersion > SyncProtocol.version) {
-          return this.#fail(SyncError.unsupportedVersion(`the server chose protocol version ${frame.protocolVersion}, which this app does not speak`));
+          const message = `the server chose protocol version ${frame.protocolVersion}, which this app does not speak`;
+          return this.#fail(SyncError.unsupportedVersion(message));
         }
         return this.#welcomed();
       case 'access':
@@ -324,7 +325,8 @@ export class SyncMachine {
    */
   rotate(name, { adminCapability, editHash = new Uint8Array(0), viewHash = new Uint8Array(0) }) {
     if (this.phase !== 'open' || this.rights !== 'admin') {
-      return [{ type: 'rotated', name, error: this.phase === 'open' && this.rights !== null ? SyncError.accessDenied('notAllowed') : SyncError.notConnected() }];
+      const connected = this.phase === 'open' && this.rights !== null;
+      return [{ type: 'rotated', name, error: connected ? SyncError.accessDenied('notAllowed') : SyncError.notConnected() }];
     }
     this.#requests.push({ kind: 'rotate', name });
     return [send({ type: 'rotateCapability', room: this.room, adminCapability, editHash, viewHash })];
@@ -385,7 +387,9 @@ export class SyncMachine {
   #answered(access, error) {
     const request = this.#requests.shift();
     // An answer to nothing asked: a server bug; the subscription is what matters, so it is read as one.
-    if (request === undefined || request.kind === 'subscribe') return error === null ? this.#subscribed(/** @type {any} */ (access)) : this.#refused(error);
+    if (request === undefined || request.kind === 'subscribe') {
+      return error === null ? this.#subscribed(/** @type {{rights: number, guarded: boolean}} */ (access)) : this.#refused(error);
+    }
     if (request.kind === 'rotate') {
       return [{ type: 'rotated', name: request.name, error: error === null ? null : SyncError.accessDenied('notAllowed', error.message) }];
     }

@@ -7,8 +7,9 @@
 // signature itself (`badSignature`); then as before a newer schema (`futureSchema`, so the caller can keep
 // it aside: at least it is the signer's), encryption and the body; then every entry's room and that every
 // change is the author's (`forgedAuthor`). A pack sealed with a room key (seal.js) is opened with the key
-// the caller holds (`encrypted` without one, `wrongKey`, `tampered`), then checked exactly as a plain one. Verifying is WebCrypto's, so decoding is async; only
-// `unverifiedPackHeader` is synchronous, and it vouches for nothing.
+// the caller holds (`encrypted` without one, `wrongKey`, `tampered`), then checked exactly as a plain one.
+// Verifying is WebCrypto's, so decoding is async; only `unverifiedPackHeader` is synchronous, and it
+// vouches for nothing.
 //
 // The declared body size is checked against the limit before anything is inflated, at most that many
 // bytes are stored, and bodies that turn out larger or smaller are refused: a decompression bomb costs at
