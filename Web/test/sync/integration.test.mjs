@@ -160,6 +160,10 @@ if (!skip && typeof globalThis.WebSocket !== 'function') {
       editor.commit([stroke(30)]);
       await until(() => maker.board.changeCount === 2 && viewer.board.changeCount === 2, 'the editor’s stroke everywhere');
       assert.equal(viewer.board.hash(), maker.board.hash());
+      // Presence goes sealed through the real server's relay, and opens at the other end.
+      maker.setPresence({ name: 'Maker', cursor: [5, 6] });
+      await until(() => editor.peers.get(maker.device)?.name === 'Maker' && viewer.peers.get(maker.device)?.cursor?.[1] === 6, 'the maker’s presence');
+      assert.equal(maker.peers.has(viewer.device), false, 'a view link says nothing');
 
       const stranger = await real({ serverURL: server.url, storage: new MemoryStore(), room: 'NoSuchRoomHere', access: null });
       await until(() => stranger.status.denied === 'noSuchRoom', 'no such room, without open rooms');
