@@ -31,8 +31,6 @@ import { storedChange } from './store-records.js';
 
 /** The reason of an item kept aside for its stamp. */
 export const STAMP_AHEAD = 'stampAhead';
-/** The reason of a plain pack received in an encrypted room. */
-export const UNSEALED = 'unsealed';
 
 /**
  * @param {string} room the room the packs arrived for
@@ -84,11 +82,6 @@ export async function readPack(room, bytes, { now = Date.now(), lead = SyncProto
       result.aside.push({ room, kind: 'pack', schemaVersion: packSchema(bytes), bytes, reason });
       result.refused.push(reason);
     }
-    return result;
-  }
-  if (roomKey !== null && !pack.sealed) {
-    result.aside.push({ room, kind: 'pack', schemaVersion: pack.schemaVersion, bytes, reason: UNSEALED });
-    result.refused.push(UNSEALED);
     return result;
   }
   for (const change of pack.changes) {

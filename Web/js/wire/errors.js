@@ -6,12 +6,13 @@
 //
 // `badSignature`, `forgedAuthor` and `wrongRoom` say a pack is not what it claims to be: keep it aside
 // with that reason, never decode it into a board. So do `wrongKey` (sealed with another room key than the
-// holder's) and `tampered` (a sealed body, or its header, altered: AES-GCM does not authenticate it).
+// holder's), `tampered` (a sealed body, or its header, altered: AES-GCM does not authenticate it) and
+// `unsealed` (plain bytes in an encrypted room, which anyone without the key, the relay included, can make).
 
 /**
  * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
  *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'
- *   | 'otherType' | 'unsupportedEncryption' | 'wrongKey' | 'tampered'} WireErrorCode
+ *   | 'otherType' | 'unsupportedEncryption' | 'wrongKey' | 'tampered' | 'unsealed'} WireErrorCode
  */
 
 /** The one error type the wire codecs throw. */
@@ -67,14 +68,22 @@ export class WireError extends Error {
     return new WireError('unsupportedEncryption', null, 'unsupported encryption scheme');
   }
 
-  /** Sealed with another room key than the one held: its key id differs. */
+  /** Sealed with another room key than the one held: the key ids differ, so nothing was tried. */
   static wrongKey() {
-    return new WireError('wrongKey', null, 'sealed with another key than this room\'s');
+    return new WireError('wrongKey', null, 'sealed with another room key');
   }
 
-  /** A sealed body that does not authenticate: it, its nonce or the header bound to it was altered. */
+  /**
+   * Sealed bytes that do not authenticate with the key held: altered, cut short, moved into another room's
+   * or author's envelope, or sealed with another key under a forged key id.
+   */
   static tampered() {
-    return new WireError('tampered', null, 'the sealed content does not authenticate');
+    return new WireError('tampered', null, 'the sealed bytes do not authenticate with the room key');
+  }
+
+  /** Plain bytes where the room is encrypted: refused rather than shown beside the room's sealed content. */
+  static unsealed() {
+    return new WireError('unsealed', null, 'not sealed, though the room is encrypted');
   }
 
   /** A change of another document type than the board: kept aside, passed on, never applied. @param {string} type */

@@ -7,7 +7,8 @@
 // signature itself (`badSignature`); then as before a newer schema (`futureSchema`, so the caller can keep
 // it aside: at least it is the signer's), encryption and the body; then every entry's room and that every
 // change is the author's (`forgedAuthor`). A pack sealed with a room key (seal.js) is opened with the key
-// the caller holds (`encrypted` without one, `wrongKey`, `tampered`), then checked exactly as a plain one.
+// the caller holds (`encrypted` without one, `wrongKey`, `tampered`), then checked exactly as a plain one;
+// a plain pack read with a key (an encrypted room's reader) is `unsealed`.
 // Verifying is WebCrypto's, so decoding is async; only `unverifiedPackHeader` is synchronous, and it
 // vouches for nothing.
 //
@@ -100,9 +101,10 @@ export async function encodePack({ room, changes }, key, { compression = 'deflat
  * @param {{room?: string | null, schema?: number, roomKey?: RoomKey | null}} [options] `room`: the room the
  *   pack arrived for (a Push's, a Packs frame's), refused with `wrongRoom` when the pack was signed for
  *   another; `schema`: the newest schema understood (this code's, unless a test says otherwise);
- *   `roomKey`: the key that opens a sealed pack (a plain pack is read as it is, key or not)
+ *   `roomKey`: the encrypted room's key, which opens sealed packs (and refuses plain ones)
  * @returns {Promise<Pack & {sealed: boolean}>} `sealed`: whether it came sealed
- * @throws {WireError} `futureSchema`, `encrypted`, `wrongKey`, `tampered` only once the signature holds
+ * @throws {WireError} `futureSchema`, `encrypted`, `wrongKey`, `tampered`, `unsealed` only once the
+ *   signature holds
  */
 export async function decodePack(bytes, { room = null, schema: understood = SCHEMA_VERSION, roomKey = null } = {}) {
   const wire = envelope(bytes);
@@ -113,6 +115,7 @@ export async function decodePack(bytes, { room = null, schema: understood = SCHE
   if (!(await verifyPackSignature(bytes, wire.author))) throw WireError.badSignature();
   if (wire.schemaVersion > understood) throw WireError.futureSchema(wire.schemaVersion);
   const sealed = wire.encryption !== null;
+  if (!sealed && roomKey !== null) throw WireError.unsealed();
   const carried = sealed ? await openPackBody(wire, wire, roomKey) : wire.body;
   const plain = inflate({ ...wire, body: carried });
   let body;

@@ -12,12 +12,16 @@
 // Sealed presence and blobs are nonce ‖ ciphertext ‖ tag.
 //
 // Opening tells apart what the page does next: `encrypted` (no key held: keep it for later),
-// `unsupportedEncryption`, `wrongKey` (another key's id) and `tampered` (GCM refuses it): kept aside.
+// `unsupportedEncryption`, `wrongKey` (another key's id) and `tampered` (GCM refuses it): kept aside. A
+// sealed pack is read in Swift's order (PackCodec+Seal.swift): no key, the scheme, an 8-byte key id, a
+// 12-byte nonce, the declared size within the limit, a sealed body no larger than that size allows, the
+// key id, then authentication.
 
 import { WireError } from './errors.js';
 import { bytesEqual, utf8Encode } from './bytes.js';
 import { subtleCrypto } from './digest.js';
 import { decodeMessage, encodeMessage } from './message.js';
+import { WireLimits } from './limits.js';
 import { KEY_ID_BYTES } from './room-key.js';
 import * as schema from './schema.js';
 import { presence } from './sync.js';
@@ -72,12 +76,24 @@ export async function sealPackBody(body, header, key, nonce = randomNonce()) {
 }
 
 /**
+ * The most bytes a sealed body may have for a declared body size: deflate's worst case for any level
+ * and window (zlib's deflateBound without its parameters: n + ⌈n/8⌉ + ⌈n/64⌉ + 5), plus the tag. A larger
+ * body cannot be the sealing of a body of that size, whatever its compression.
+ * @param {number} size
+ */
+export function maximumSealedBodyBytes(size) {
+  return size + Math.floor((size + 7) / 8) + Math.floor((size + 63) / 64) + 5 + TAG_BYTES;
+}
+
+/**
  * Opens a sealed pack body.
- * @param {{body: Uint8Array, encryption: {scheme: string, keyId: Uint8Array, nonce: Uint8Array}}} wire the envelope
+ * @param {{body: Uint8Array, bodySize: number, encryption: {scheme: string, keyId: Uint8Array, nonce: Uint8Array}}} wire
+ *   the envelope
  * @param {PackHeader} header
  * @param {RoomKey | null} key
  * @returns {Promise<Uint8Array>} what a plain pack would carry in `body`
- * @throws {WireError} `encrypted` (no key), `unsupportedEncryption`, `wrongKey`, `tampered`
+ * @throws {WireError} `encrypted` (no key), `unsupportedEncryption`, `invalidField` (a key id or nonce of
+ *   another size), `tooLarge`, `wrongKey`, `tampered`
  */
 export async function openPackBody(wire, header, key) {
   const { scheme, keyId, nonce } = wire.encryption;
@@ -85,8 +101,11 @@ export async function openPackBody(wire, header, key) {
   // version that knows the scheme) may read it.
   if (key === null) throw WireError.encrypted();
   if (scheme !== SEAL_SCHEME) throw WireError.unsupportedEncryption();
-  if (keyId.length !== KEY_ID_BYTES || !bytesEqual(keyId, key.id)) throw WireError.wrongKey();
-  if (nonce.length !== NONCE_BYTES) throw WireError.tampered();
+  if (keyId.length !== KEY_ID_BYTES) throw WireError.invalidField('pack.encryption.key_id');
+  if (nonce.length !== NONCE_BYTES) throw WireError.invalidField('pack.encryption.nonce');
+  if (header.bodySize > WireLimits.maximumPackBodyBytes) throw WireError.tooLarge('pack body');
+  if (wire.body.length > maximumSealedBodyBytes(header.bodySize)) throw WireError.tooLarge('sealed pack body');
+  if (!bytesEqual(keyId, key.id)) throw WireError.wrongKey();
   return decrypt(key, nonce, packAssociatedData(header), wire.body);
 }
 
@@ -137,15 +156,17 @@ export async function sealPresence(frame, key, nonce = randomNonce()) {
 }
 
 /**
- * The presence a sealed frame holds, checked as a plain one is.
- * @param {PresenceFrame} frame a frame whose `sealed` is set
+ * The presence a sealed frame holds, checked as a plain one is. Fields outside the seal are ignored: only
+ * the sealed ones come from a holder of the key.
+ * @param {PresenceFrame} frame
  * @param {RoomKey} key
  * @returns {Promise<PresenceFrame>} without `sealed`
- * @throws {WireError} `tampered` when it does not open with `key` (another key's, or altered), or what
- *   decoding the opened fields throws
+ * @throws {WireError} `unsealed` for a presence that is not sealed, `tampered` when it does not open with
+ *   `key` in this room for this device, or what decoding the opened fields throws
  */
 export async function openPresence(frame, key) {
   const sealed = frame.sealed ?? new Uint8Array(0);
+  if (sealed.length === 0) throw WireError.unsealed();
   if (sealed.length < NONCE_BYTES + TAG_BYTES) throw WireError.tampered();
   const plain = await decrypt(key, sealed.subarray(0, NONCE_BYTES), presenceAssociatedData(frame.room, frame.device), sealed.subarray(NONCE_BYTES));
   let fields;

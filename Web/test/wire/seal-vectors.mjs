@@ -3,22 +3,25 @@
 // and sealed packs that must be refused, with the error. Swift opens every one with its own code; the
 // page opens Swift's Conformance/seal.json, in the same format (seal-vectors.test.mjs).
 //
-// Format: `key`, `otherKey` (hex), `keyText` (base64url), `keyId` (hex); `capabilities` [{text, kind
-// (admin, edit or view), hash (hex SHA-256 of the text)}]; `packs` [{name, room, seed (the author's,
-// hex), nonce, compression, changes (hex, each an encoded change), bytes, id (SHA-256 of bytes)}];
-// `presences` [{name, room, device, nonce, json (the presence opened, the JSON of wire.json's frames),
-// sealed (Presence.sealed)}]; `blobs` [{room, nonce, plain, sealed, sha256 (of sealed)}]; `refused`
-// [{name, room, key ("key", "otherKey" or "none": what the reader holds), bytes, error (the WireError
-// code)}].
+// Format (Swift's, `inkwell-seal-conformance/1`): `key`, `otherKey` (hex), `keyText` (base64url), `keyId`
+// (hex); `capabilities` [{text, kind (admin, edit or view), hash (hex SHA-256 of the text)}]; `packs`
+// [{name, room, seed (the author's, hex), nonce, compression, changes (hex, each an encoded change), bytes,
+// id (SHA-256 of bytes)}]; `presences` [{name, room, device, nonce, json (the fields sealed: name, colour,
+// cursorX, cursorY, hasCursor, board, ink, as wire.json writes a presence), sealed (Presence.sealed)}];
+// `blobs` [{room, nonce, plain, sealed, sha256 (of sealed)}]; `refused` [{name, room, key ("key",
+// "otherKey" or "none": what the reader holds), bytes, error (WireError's message, which is Swift's
+// description)}]; `refusedPresences` [{name, room, device, key, sealed, error}]; `refusedBlobs` [{name,
+// room, key, bytes, error}].
 
 import { encodeChange } from '../../js/wire/change.js';
+import { WireError } from '../../js/wire/errors.js';
 import { capabilityHash, mintCapability } from '../../js/wire/capability.js';
 import { sha256 } from '../../js/wire/digest.js';
-import { encodePack } from '../../js/wire/pack.js';
+import { decodePack, encodePack } from '../../js/wire/pack.js';
 import { encodePoints } from '../../js/wire/points.js';
 import { openRoomKey } from '../../js/wire/room-key.js';
 import * as schema from '../../js/wire/schema.js';
-import { sealBlob, sealPackBody, sealPresence } from '../../js/wire/seal.js';
+import { openBlob, openPresence, sealBlob, sealPackBody, sealPresence } from '../../js/wire/seal.js';
 import { encodeMessage } from '../../js/wire/message.js';
 import { deflateRaw } from '../../js/wire/deflate.js';
 import { testAuthor } from '../support/keys.mjs';
@@ -103,7 +106,7 @@ export async function sealVectors() {
   const presences = [];
   for (const [index, [name, frame]] of presenceCases.entries()) {
     const sealed = await sealPresence(frame, key, nonce(0x40 + index));
-    presences.push({ name, room: ROOM, device: toHex(device), nonce: toHex(nonce(0x40 + index)), json: toJSONShape(frame), sealed: toHex(sealed.sealed) });
+    presences.push({ name, room: ROOM, device: toHex(device), nonce: toHex(nonce(0x40 + index)), json: presenceJSON(frame), sealed: toHex(sealed.sealed) });
   }
 
   const blobs = [];
@@ -113,7 +116,7 @@ export async function sealVectors() {
   }
 
   return {
-    format: 'inkwell-seal-js/1',
+    format: 'inkwell-seal-conformance/1',
     about:
       'Sealed by Web/js/wire/seal.js (node Web/test/wire/write-seal-vectors.mjs), in the format of seal.json: ' +
       'every pack, presence and blob opens with `key` to what is listed; every `refused` pack, read for its ' +
@@ -127,7 +130,76 @@ export async function sealVectors() {
     presences,
     blobs,
     refused: await refusedPacks(key, alice, bob),
+    refusedPresences: await refusedPresences(key, device),
+    refusedBlobs: await refusedBlobs(key),
   };
+}
+
+/** The fields a sealed presence holds, as wire.json writes a presence. */
+export function presenceJSON(frame) {
+  const { name, colour, cursorX, cursorY, hasCursor, board, ink } = toJSONShape(frame);
+  return { name, colour, cursorX, cursorY, hasCursor, board, ink };
+}
+
+/** What `read` throws: a WireError's message (Swift's description of the same error). */
+async function verdict(read) {
+  try {
+    await read();
+  } catch (error) {
+    if (error instanceof WireError) return error.message;
+    throw error;
+  }
+  throw new Error('a refused case was read');
+}
+
+/** Sealed presence a holder must refuse. */
+async function refusedPresences(key, device) {
+  const frame = { type: 'presence', room: 'room-a', device, name: 'Alice', colour: 1, cursorX: 0, cursorY: 0, hasCursor: false, board: '', ink: null };
+  const sealed = (await sealPresence(frame, key, nonce(0x90))).sealed;
+  const flipped = sealed.map((byte, index) => (index === 20 ? byte ^ 0x10 : byte));
+  const bob = fromHex('b0b00000000000020000000000000000');
+  const inside = async (fields) => (await sealPresence({ ...frame, ...fields }, key, nonce(0x91))).sealed;
+  const cases = [
+    ['a flipped bit', 'room-a', device, 'key', flipped],
+    ['another key', 'room-a', device, 'otherKey', sealed],
+    ['replayed into another room', 'room-b', device, 'key', sealed],
+    ['replayed as another device', 'room-a', bob, 'key', sealed],
+    ['cut short of a tag', 'room-a', device, 'key', sealed.subarray(0, 27)],
+    ['not sealed', 'room-a', device, 'key', new Uint8Array(0)],
+    ['an infinite cursor inside', 'room-a', device, 'key', await inside({ cursorX: Infinity, hasCursor: true })],
+  ];
+  const other = await openRoomKey(OTHER_KEY);
+  return Promise.all(
+    cases.map(async ([name, room, from, holder, bytes]) => ({
+      name,
+      room,
+      device: toHex(from),
+      key: holder,
+      sealed: toHex(bytes),
+      error: await verdict(() => openPresence({ ...frame, room, device: from, name: '', colour: 0, sealed: bytes }, holder === 'key' ? key : other)),
+    })),
+  );
+}
+
+/** Sealed blobs a holder must refuse. */
+async function refusedBlobs(key) {
+  const sealed = await sealBlob(new TextEncoder().encode('an image'), ROOM, key, nonce(0xa0));
+  const other = await openRoomKey(OTHER_KEY);
+  const cases = [
+    ['a flipped bit', ROOM, 'key', sealed.map((byte, index) => (index === 14 ? byte ^ 1 : byte))],
+    ['another key', ROOM, 'otherKey', sealed],
+    ['another room', 'room-b', 'key', sealed],
+    ['empty', ROOM, 'key', new Uint8Array(0)],
+  ];
+  return Promise.all(
+    cases.map(async ([name, room, holder, bytes]) => ({
+      name,
+      room,
+      key: holder,
+      bytes: toHex(bytes),
+      error: await verdict(() => openBlob(bytes, room, holder === 'key' ? key : other)),
+    })),
+  );
 }
 
 /** Sealed packs a holder must refuse, each with why. */
@@ -149,6 +221,7 @@ async function refusedPacks(key, alice, bob) {
 
   const cases = [
     ['sealed with another key', ROOM, 'otherKey', await pack(ROOM, alice.publicKey, honest, alice.keys), 'wrongKey'],
+    ['a plain pack read with the key', ROOM, 'key', await handmadePack({ room: ROOM, author: alice.publicKey, changes }, alice.keys), 'unsealed'],
     ['read without a key', ROOM, 'none', await pack(ROOM, alice.publicKey, honest, alice.keys), 'encrypted'],
     ['a ciphertext byte flipped, signed again by its author', ROOM, 'key', await pack(ROOM, alice.publicKey, flipped, alice.keys), 'tampered'],
     ['another nonce, signed again', ROOM, 'key', await pack(ROOM, alice.publicKey, otherNonce, alice.keys), 'tampered'],
@@ -166,5 +239,20 @@ async function refusedPacks(key, alice, bob) {
       'invalidField',
     ],
   ];
-  return cases.map(([name, room, holder, bytes, error]) => ({ name, room, key: holder, bytes: toHex(bytes), error }));
+  const other = await openRoomKey(OTHER_KEY);
+  const holders = { key, otherKey: other, none: null };
+  return Promise.all(
+    cases.map(async ([name, room, holder, bytes, code]) => {
+      let thrown = null;
+      try {
+        await decodePack(bytes, { room, roomKey: holders[holder] });
+      } catch (caught) {
+        thrown = caught;
+      }
+      // Each case shows the error it is named for; the file records its message, as Swift's does.
+      if (!(thrown instanceof WireError) || thrown.code !== code) throw new Error(`${name}: expected ${code}, got ${thrown}`);
+      const error = thrown.message;
+      return { name, room, key: holder, bytes: toHex(bytes), error };
+    }),
+  );
 }
