@@ -356,6 +356,14 @@ class AccessTest(unittest.TestCase):
         found_points = [any(needle in haystack for haystack in haystacks) for needle in points]
         found_colour = any(colour in haystack for haystack in haystacks)
         encrypted = page.js("return window.inkwell.session.encrypted")
+        if not encrypted:
+            # An open room's dialog: the one link, and who may draw with it.
+            page.find("share").click()
+            self.assertEqual(page.find("share-edit-link").get_attribute("value"), server.url + path)
+            self.assertIn("Anyone with this link can draw", page.driver.find_element(By.ID, "share-dialog").text)
+            self.assertFalse(page.find("share-view-link").is_displayed(), "no view link for an open room")
+            self.assertFalse(page.find("replace-edit-link").is_displayed())
+            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
         self.assertNoConsoleErrors(page)
         return found_points, found_colour, encrypted
 
