@@ -325,7 +325,11 @@ async function start() {
   /** Runs a toolbar or keyboard action. @param {string} action */
   function run(action) {
     if (readOnly && DRAWING_ACTIONS.test(action)) {
-      if (action !== 'cancel') showNotice('View only: this link lets you look at the board, not draw on it');
+      if (action === 'cancel') return;
+      // A refused link keeps saying why; a view link says what it allows.
+      const { denied, detail } = session.status;
+      if (denied !== null) showNotice(detail, { alert: true, sticky: true });
+      else showNotice('View only: this link lets you look at the board, not draw on it');
       return;
     }
     if (action.startsWith('tool:')) return setTool(action.slice(5));
