@@ -15,7 +15,12 @@
  *       exportSVG(),     // the SVG export as text
  *       review(),        // changes held for review: {count, authors (names as shown), text, previewing}
  *       shownHash(),     // the hash of the board on screen: the live one, or the preview with held changes
+ *       readOnly(),      // whether drawing is off here (a view link, or a link the server refused)
  *     }
+ *
+ * The address says which board and with what access (board-access.js): `/` makes a new encrypted board and
+ * shows its edit link; `/r/ROOM?cap=…#key=…` opens one by its link; `/r/ROOM` alone an open room (or a
+ * board this device holds a link to).
  *
  * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
  * (default 30 s; 0 holds every catch-up after the first, for tests).
@@ -30,7 +35,8 @@ import { PointerInput } from './input.js';
 import { PeopleView } from './people.js';
 import { PresenceView } from './presence.js';
 import { Renderer } from './renderer.js';
-import { resolveRoom, roomPath, newRoomId } from './room.js';
+import { resolveBoard, showLink } from './board-access.js';
+import { ShareDialog } from './share-dialog.js';
 import { Scene } from './scene.js';
 import { loadIdentity, saveIdentity } from './identity.js';
 import { loadSettings, saveSettings, stepWidth, clampWidth } from './settings.js';
@@ -77,7 +83,11 @@ start().catch((error) => {
 async function start() {
   let theme = resolveTheme(storedTheme(storage), matchMedia('(prefers-color-scheme: dark)').matches);
   applyTheme(document, theme);
-  const { room } = resolveRoom(window);
+  const { openIndexedDBStore } = await import('../sync/store-indexeddb.js');
+  // The page's store, opened here: the device's access to the board (its links and key) is read from it
+  // before the session opens, and kept in it for a new board before the address shows the link.
+  const store = await openIndexedDBStore();
+  const { room, access } = await resolveBoard(window, store);
   document.title = `Inkwell · ${room.slice(0, 8)}`;
   const identity = loadIdentity(storage);
   const settings = loadSettings(storage);
@@ -89,6 +99,8 @@ async function start() {
   const { openSession } = await import('../sync/session.js');
   const session = await openSession({
     room,
+    access,
+    storage: store,
     serverURL: location.origin,
     name: identity.name,
     colour: identity.colour,
@@ -116,7 +128,8 @@ async function start() {
   session.addEventListener('change', (event) => {
     renderer.noteDelta(preview === null ? event.detail.delta : preview.applyAll(event.detail.changes));
   });
-  // Packs that failed verification were kept aside, not drawn: worth a line for whoever looks.
+  // Packs that failed verification (or, sealed, did not open) were kept aside, not drawn: the sync
+  // indicator says so in words; a line for whoever looks at the console too.
   session.addEventListener('refused', (event) => {
     console.warn(`inkwell: kept aside received packs that failed verification: ${event.detail.reasons.join(', ')}`);
   });
@@ -162,7 +175,10 @@ async function start() {
   };
 
   const tools = { pen: new PenTool(context), eraser: new EraserTool(context), 'stroke-eraser': new StrokeEraserTool(context) };
-  const currentTool = () => tools[settings.tool] ?? tools.pen;
+  /** What pointer input drives on a view link: nothing is drawn; the view still pans and zooms. */
+  const looking = { cursor: 'default', active: false, down() {}, move() {}, up() {}, cancel() {}, layer() {} };
+  let readOnly = false;
+  const currentTool = () => (readOnly ? looking : tools[settings.tool] ?? tools.pen);
   renderer.addLayer((ctx) => currentTool().layer(ctx, renderer));
 
   const input = new PointerInput({
@@ -278,12 +294,14 @@ async function start() {
   }
 
   function setColour(colour) {
+    if (readOnly) return;
     settings.colour = colour;
     if (settings.tool !== 'pen') setTool('pen');
     showSettings();
   }
 
   function setWidth(width) {
+    if (readOnly) return;
     settings.width = clampWidth(width);
     renderer.overlayChanged();
     showSettings();
@@ -306,6 +324,14 @@ async function start() {
 
   /** Runs a toolbar or keyboard action. @param {string} action */
   function run(action) {
+    if (readOnly && DRAWING_ACTIONS.test(action)) {
+      if (action === 'cancel') return;
+      // A refused link keeps saying why; a view link says what it allows.
+      const { denied, detail } = session.status;
+      if (denied !== null) showNotice(detail, { alert: true, sticky: true });
+      else showNotice('View only: this link lets you look at the board, not draw on it');
+      return;
+    }
     if (action.startsWith('tool:')) return setTool(action.slice(5));
     switch (action) {
       case 'cancel':
@@ -351,7 +377,8 @@ async function start() {
       case 'export-svg':
         return void exportAs('svg');
       case 'new-board':
-        location.assign(roomPath(newRoomId()));
+        // A new page at `/` makes the board (its links and key) and shows its edit link.
+        location.assign('/');
         return;
       default:
         return;
@@ -364,16 +391,39 @@ async function start() {
     event.preventDefault();
     run(action);
   });
-  for (const id of ['new-board', 'share']) byId(id).addEventListener('mousedown', (e) => e.preventDefault());
+  byId('new-board').addEventListener('mousedown', (e) => e.preventDefault());
   byId('new-board').addEventListener('click', () => run('new-board'));
-  byId('share').addEventListener('click', async () => {
-    const link = location.origin + roomPath(room);
-    try {
-      await navigator.clipboard.writeText(link);
-      showNotice('Link copied: anyone with it can draw here');
-    } catch {
-      showNotice(`Share this link: ${link}`, { sticky: true });
-    }
+  const share = new ShareDialog({
+    button: byId('share'),
+    root: byId('share-dialog'),
+    origin: location.origin,
+    state: () => ({ room, access: session.access, encrypted: session.encrypted }),
+    replace: (kind) => session.replaceLink(kind),
+  });
+  session.addEventListener('links', (event) => {
+    // The address shows the link that works now, so a reload or a copied address still opens the board.
+    showLink(window, event.detail);
+    if (share.open) share.render();
+  });
+
+  /** Turns drawing off (a view link, a refused link) or on, and says so in the top bar. */
+  function setReadOnly(on) {
+    if (on === readOnly) return;
+    currentTool().cancel();
+    readOnly = on;
+    toolbar.setReadOnly(on);
+    byId('view-only').hidden = !(on && session.rights === 'view');
+    surface.setAttribute('aria-label', on ? 'Whiteboard, view only: pan and zoom to look around' : 'Whiteboard: draw with a pen, mouse or finger');
+    input.updateCursor();
+    renderer.overlayChanged();
+    showHistory();
+  }
+  setReadOnly(session.rights === 'view');
+  session.addEventListener('access', (event) => setReadOnly(event.detail.rights === 'view'));
+  session.addEventListener('denied', (event) => {
+    // Changes made now could never be sent: drawing stops, and the page says why until it is reloaded.
+    setReadOnly(true);
+    showNotice(event.detail.message, { alert: true, sticky: true });
   });
   window.addEventListener('online', () => indicator.show(session.status));
   window.addEventListener('offline', () => indicator.show(session.status));
@@ -391,12 +441,16 @@ async function start() {
     exportSVG: () => boardSVG(board.strokes()),
     review: reviewState,
     shownHash: () => scene.board.hash(),
+    readOnly: () => readOnly,
   });
   Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });
   document.documentElement.dataset.ready = 'true';
   resolveReady(handle);
   void keepPageOffline();
 }
+
+/** The actions that change the board, or the drawing settings: none runs on a view link. */
+const DRAWING_ACTIONS = /^(tool:|undo$|redo$|clear$|toggle:shapes$|width:|cancel$)/;
 
 /** @param {string} id @returns {HTMLElement} */
 function byId(id) {

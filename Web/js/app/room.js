@@ -1,5 +1,6 @@
 /**
- * Which room the page is in: `/r/<room>` names one; `/` starts a new board with an unguessable id.
+ * Room ids and paths: `/r/<room>` names a room; a new board gets an unguessable id (board-access.js makes
+ * one for `/`, with its links and key; link.js reads and writes whole links).
  *
  * Room names follow the sync protocol (Swift's `SyncProtocol.isValidRoom`): 1 to 128 of
  * `A-Z a-z 0-9 . _ -`, so they are safe in URLs, file names and logs.
@@ -61,19 +62,4 @@ export function roomFromPath(pathname) {
  */
 export function roomPath(room) {
   return `/r/${room}`;
-}
-
-/**
- * The room to open for this page: the one in the URL, or a new one whose path replaces the URL (so
- * reloading or sharing the link opens the same board, and Back does not return to an empty `/`).
- * @param {{location: {pathname: string, search: string, hash: string}, history: {replaceState: Function}}} page
- * @param {() => string} [makeId]
- * @returns {{room: string, created: boolean}}
- */
-export function resolveRoom(page, makeId = newRoomId) {
-  const named = roomFromPath(page.location.pathname);
-  if (named !== null) return { room: named, created: false };
-  const room = makeId();
-  page.history.replaceState(null, '', roomPath(room) + page.location.search + page.location.hash);
-  return { room, created: true };
 }

@@ -1,11 +1,14 @@
 /**
  * What the sync indicator says for a session status: honest sync (DESIGN §1.5) in a word or two, whether
- * sharing is paused (and how many changes wait for it), and how many received changes wait for review.
+ * sharing is paused (and how many changes wait for it), how many received changes wait for review, and
+ * when the server refused the page's link; the details add what the link lets this page do and what was
+ * received and kept aside unread.
  */
 
 /**
  * @typedef {{state: string, bytesToUpload?: number, bytesToDownload?: number, detail?: string,
- *   changesToUpload?: number, paused?: boolean, held?: number}} SessionStatus
+ *   changesToUpload?: number, paused?: boolean, held?: number, rights?: string | null, denied?: string | null,
+ *   keptAside?: string | null}} SessionStatus
  * @typedef {'synced' | 'uploading' | 'downloading' | 'offline' | 'paused'} IndicatorState
  */
 
@@ -37,6 +40,7 @@ export function indicatorFor(status) {
 function stateFor(status) {
   const up = status?.bytesToUpload ?? 0;
   const down = status?.bytesToDownload ?? 0;
+  if (status?.denied) return { state: 'offline', text: 'No access' };
   switch (status?.state) {
     case 'paused': {
       const waiting = status?.changesToUpload ?? 0;
@@ -55,6 +59,13 @@ function stateFor(status) {
   }
 }
 
+/** What each of the server's answers lets this page do. @type {Record<string, string>} */
+const RIGHTS = {
+  view: 'view only: you see changes live, and cannot draw',
+  edit: 'can draw',
+  admin: 'can draw, and replace the board’s links (you made it)',
+};
+
 /**
  * The lines of the details popover.
  * @param {SessionStatus} status
@@ -67,6 +78,8 @@ export function statusDetails(status, { room, device, peers, online }) {
     ['To upload', formatBytes(status?.bytesToUpload ?? 0)],
     ['To download', formatBytes(status?.bytesToDownload ?? 0)],
     ...(status?.held ? [['To review', `${status.held} ${status.held === 1 ? 'change' : 'changes'} received`]] : []),
+    ...(status?.rights ? [['This link', RIGHTS[status.rights] ?? status.rights]] : []),
+    ...(status?.keptAside ? [['Kept aside', status.keptAside]] : []),
     ['Network', online ? 'online' : 'offline'],
     ['Others here', String(peers)],
     ['Room', room],

@@ -24,6 +24,8 @@ export class Toolbar {
    */
   constructor(root, actions, { mac = false } = {}) {
     this.root = root;
+    /** Whether drawing controls are off (a view link). */
+    this.readOnly = false;
     // A click leaves the focus where it was (the board), so Space still pans and never presses the last
     // button clicked; keyboard users still reach every button with Tab.
     for (const button of root.querySelectorAll('button')) button.addEventListener('mousedown', (e) => e.preventDefault());
@@ -88,8 +90,31 @@ export class Toolbar {
    * @param {boolean} canRedo
    */
   showHistory(canUndo, canRedo) {
+    if (this.readOnly) return;
     this.root.querySelector('button[data-action="undo"]')?.setAttribute('aria-disabled', String(!canUndo));
     this.root.querySelector('button[data-action="redo"]')?.setAttribute('aria-disabled', String(!canRedo));
+  }
+
+  /**
+   * On a view link nothing can be drawn: every drawing control (tools, colours, width, undo, redo, clear)
+   * is marked disabled and taken out of the Tab order, and the page ignores its actions; the view and
+   * export controls stay.
+   * @param {boolean} readOnly
+   */
+  setReadOnly(readOnly) {
+    if (readOnly === this.readOnly) return;
+    this.readOnly = readOnly;
+    for (const group of this.root.querySelectorAll('[data-drawing]')) {
+      for (const control of group.querySelectorAll('button, input')) {
+        if (control instanceof HTMLInputElement) control.disabled = readOnly;
+        else {
+          control.setAttribute('aria-disabled', String(readOnly));
+          if (readOnly) control.setAttribute('tabindex', '-1');
+          else control.removeAttribute('tabindex');
+        }
+      }
+      for (const label of group.querySelectorAll('label')) label.setAttribute('aria-disabled', String(readOnly));
+    }
   }
 }
 

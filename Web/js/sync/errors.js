@@ -4,8 +4,17 @@
 
 /**
  * @typedef {'unsupportedVersion' | 'invalidRoom' | 'invalidOptions' | 'closed' | 'storage'
- *   | 'replicaInUse' | 'seqConflict' | 'noWebSocket' | 'malformedFrame'} SyncErrorCode
+ *   | 'replicaInUse' | 'seqConflict' | 'noWebSocket' | 'malformedFrame' | 'accessDenied' | 'notConnected'} SyncErrorCode
+ * @typedef {'notAllowed' | 'noSuchRoom' | 'capabilityRevoked' | 'viewOnly'} DeniedReason
  */
+
+/** What the page says when a link does not open its board, in plain words. @type {Record<DeniedReason, string>} */
+const DENIED = {
+  notAllowed: 'This link no longer works: ask for a new one',
+  capabilityRevoked: 'This link was replaced and no longer works: ask for a new one',
+  noSuchRoom: 'There is no board at this link: check it, or ask for a new one',
+  viewOnly: 'This link only lets you look at the board, not change it',
+};
 
 /** The one error type of Web/js/sync. */
 export class SyncError extends Error {
@@ -33,6 +42,24 @@ export class SyncError extends Error {
     );
     error.serverMessage = serverMessage;
     return error;
+  }
+
+  /**
+   * The server does not let this link open the room (or no longer does): reconnecting with it cannot help.
+   * The message is the page's, in plain words; `reason` says which refusal, `serverMessage` the server's.
+   * @param {DeniedReason} reason
+   * @param {string} [serverMessage]
+   */
+  static accessDenied(reason, serverMessage = '') {
+    const error = new SyncError('accessDenied', DENIED[reason]);
+    error.reason = reason;
+    error.serverMessage = serverMessage;
+    return error;
+  }
+
+  /** A request that needs the server (replacing a link) while not connected to it. */
+  static notConnected() {
+    return new SyncError('notConnected', 'not connected to the server: try again once synced');
   }
 
   /** A room name the protocol cannot carry: 1–128 of `A–Z a–z 0–9 . _ -`. */

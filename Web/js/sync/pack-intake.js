@@ -1,8 +1,12 @@
 // Reads the packs of one `packs` frame, as Swift's `PackIntake`: verifies and decodes them, keeps aside
-// what this version cannot read yet (a newer schema, an encrypted pack), what failed verification (a bad
-// signature, a forged author, another room's pack, malformed bytes: kept with the reason, never applied)
-// and changes stamped too far ahead of this page's clock (kept until it catches up). Storing is the
-// caller's: all of one frame in one transaction.
+// what this version cannot read yet (a newer schema, an encrypted pack without its key), what failed
+// verification (a bad signature, a forged author, another room's pack, malformed bytes: kept with the
+// reason, never applied) and changes stamped too far ahead of this page's clock (kept until it catches
+// up). Storing is the caller's: all of one frame in one transaction.
+//
+// In an encrypted room (a room key is given) packs are opened with the key: one sealed with another key
+// (`wrongKey`), altered (`tampered`) or not sealed at all (`unsealed`: anyone, the server included, can
+// sign a plain pack with a key of their own) is kept aside like any pack that fails verification.
 
 import { decodeChange } from '../wire/change.js';
 import { WireError } from '../wire/errors.js';
@@ -21,6 +25,8 @@ import { storedChange } from './store-records.js';
  *   reasons of the packs refused, how many changes wait for the clock and the smallest wall time among
  *   their stamps (Infinity for none), and how many entries were unreadable for good
  * @typedef {Read & {positions: number[], packBytes: number}} Intake
+ * @typedef {{roomKey?: import('../wire/room-key.js').RoomKey | null}} Keys `roomKey`: the encrypted room's key;
+ *   null or absent for a plain room
  */
 
 /** The reason of an item kept aside for its stamp. */
@@ -30,16 +36,17 @@ export const STAMP_AHEAD = 'stampAhead';
  * @param {string} room the room the packs arrived for
  * @param {{serverSeq: number, pack: Uint8Array}[]} packs
  * @param {Clock} [clock]
+ * @param {Keys} [keys]
  * @returns {Promise<Intake>} every position counts as seen: what could not be applied is kept or skipped
  * - Complexity: O(total bytes), plus one signature verification per pack.
  */
-export async function readPacks(room, packs, clock = {}) {
+export async function readPacks(room, packs, clock = {}, keys = {}) {
   /** @type {Intake} */
   const intake = { positions: [], packBytes: 0, ...emptyRead() };
   for (const stored of packs) {
     intake.positions.push(stored.serverSeq);
     intake.packBytes += stored.pack.length;
-    const read = await readPack(room, stored.pack, clock);
+    const read = await readPack(room, stored.pack, clock, keys);
     intake.changes.push(...read.changes);
     intake.aside.push(...read.aside);
     intake.refused.push(...read.refused);
@@ -55,13 +62,14 @@ export async function readPacks(room, packs, clock = {}) {
  * @param {string} room
  * @param {Uint8Array} bytes
  * @param {Clock} [clock]
+ * @param {Keys} [keys]
  * @returns {Promise<Read>}
  */
-export async function readPack(room, bytes, { now = Date.now(), lead = SyncProtocol.maximumStampLeadMilliseconds } = {}) {
+export async function readPack(room, bytes, { now = Date.now(), lead = SyncProtocol.maximumStampLeadMilliseconds } = {}, { roomKey = null } = {}) {
   const result = emptyRead();
   let pack;
   try {
-    pack = await decodePack(bytes, { room });
+    pack = await decodePack(bytes, { room, roomKey });
   } catch (error) {
     // Not the pack's fault (no WebCrypto, say): thrown, so the packs are not counted as seen.
     if (!(error instanceof WireError)) throw error;

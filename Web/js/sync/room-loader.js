@@ -28,10 +28,11 @@ import { resumeAuthor } from './resume-author.js';
 /**
  * @param {Store} store
  * @param {string} room
- * @param {{board: string, now?: () => number}} options
+ * @param {{board: string, now?: () => number, roomKey?: import('../wire/room-key.js').RoomKey | null}} options
+ *   `roomKey`: the encrypted room's key, which opens sealed packs kept aside while it was not held
  * @returns {Promise<LoadedRoom>} on failure the leases taken are released
  */
-export async function loadRoom(store, room, { board, now }) {
+export async function loadRoom(store, room, { board, now, roomKey = null }) {
   const own = await store.claimReplica(room);
   const leases = [own];
   try {
@@ -44,7 +45,7 @@ export async function loadRoom(store, room, { board, now }) {
         // Stored by a version that could read it; one that cannot stays stored and harms nothing.
       }
     }
-    const aside = await promoteAside(store, room, contents.aside, decoded, now?.() ?? Date.now());
+    const aside = await promoteAside(store, room, contents.aside, decoded, now?.() ?? Date.now(), roomKey);
     const ownRecord = contents.replicas.find((record) => record.replica === own.replica);
     const author = resumeAuthor({
       replica: own.replica,
@@ -104,8 +105,9 @@ export async function loadRoom(store, room, { board, now }) {
  * @param {(import('./store-records.js').AsideItem & {id: number})[]} items
  * @param {Map<string, object>} decoded
  * @param {number} now
+ * @param {import('../wire/room-key.js').RoomKey | null} roomKey
  */
-async function promoteAside(store, room, items, decoded, now) {
+async function promoteAside(store, room, items, decoded, now, roomKey) {
   const stamps = [];
   const ahead = reviewAhead(room, items, { now });
   const due = new Map(ahead.due.map((entry) => [entry.id, entry]));
@@ -116,7 +118,7 @@ async function promoteAside(store, room, items, decoded, now) {
       const entry = due.get(item.id);
       changes = entry === undefined ? [] : [entry];
     } else if (item.kind === 'pack') {
-      const read = await readPack(room, item.bytes, { now });
+      const read = await readPack(room, item.bytes, { now }, { roomKey });
       changes = read.aside.length === 0 ? read.changes : [];
     } else {
       const read = readChange(room, item.bytes, item.schemaVersion);

@@ -24,3 +24,13 @@ export const FORGED_AUTHOR_ERROR = ERROR_CODES.forgedAuthor;
 export const WRONG_ROOM_ERROR = ERROR_CODES.wrongRoom;
 /** Error frame code, fatal (close `PACK_CONFLICT_CLOSE`): a pushed pack's id is stored with other bytes. */
 export const PACK_CONFLICT_ERROR = ERROR_CODES.packConflict;
+/** Close code: the connection pushed or sent presence on view rights. Do not reconnect with the same link. */
+export const VIEW_ONLY_CLOSE = CLOSE_CODES.viewOnly;
+/** Close code: the room's admin replaced the capability this connection subscribed with. Do not reconnect. */
+export const CAPABILITY_REVOKED_CLOSE = CLOSE_CODES.capabilityRevoked;
+/** Error frame code, not fatal: no room of that name (on a server without open rooms). Answers a subscribe. */
+export const NO_SUCH_ROOM_ERROR = ERROR_CODES.noSuchRoom;
+/** Error frame code, not fatal: the capability opens nothing in the room (or is not its admin's, to rotate). */
+export const NOT_ALLOWED_ERROR = ERROR_CODES.notAllowed;
+/** Error frame code, not fatal: createRoom for a room that exists with another admin. */
+export const ROOM_EXISTS_ERROR = ERROR_CODES.roomExists;

@@ -17,6 +17,14 @@
 // keeps everything for the catch-up on resume (the watermark says from where), the others see this page
 // leave instead of a presence that hears nothing, and no bytes are spent on packs that would wait.
 //
+// A room guarded by capabilities (access.js) is opened with what this device holds: the device that made
+// the board registers it on every connection (so one made offline registers when it first connects), then
+// subscribes with its strongest capability; nothing is pushed and no presence sent until the server says
+// this link may edit, and never on a view link. A link the server refuses stops the session from
+// reconnecting (the status says why). With the room's key, every pack pushed and every presence sent is
+// sealed (seal.js), and what arrives is opened: a pack sealed with another key, altered, or not sealed at
+// all is kept aside, like one that fails verification, and the status says so.
+//
 // After a gap (offline or paused for `reviewAfter` or more), the catch-up's changes from other people
 // are held for review (catch-up-review.js): stored, witnessed and counted as seen like every received
 // change, so the watermark moves on as usual, but kept off `board` until `mergeHeld`. Each is marked in
@@ -29,6 +37,10 @@ import { SCHEMA_VERSION, isValidRoom } from '../wire/limits.js';
 import { encodePack } from '../wire/pack.js';
 import { packId } from '../wire/pack-id.js';
 import { decodeFrame, encodeFrame } from '../wire/sync.js';
+import { capabilityHash, mintCapability } from '../wire/capability.js';
+import { openRoomKey } from '../wire/room-key.js';
+import { openPresence, sealPresence } from '../wire/seal.js';
+import { creationHashes, heldRights, subscribeCapability, withCapability } from './access.js';
 import { Backoff } from './backoff.js';
 import { changeKey, HeldChanges, holdsCatchUp, LIVE_HEARTBEAT, REVIEW_AFTER } from './catch-up-review.js';
 import { Connector } from './connector.js';
@@ -59,8 +71,9 @@ import { WriteQueue } from './write-queue.js';
  *   WebSocket?: typeof WebSocket, network?: Network, now?: () => number, seed?: number,
  *   backoff?: {minimum?: number, maximum?: number}, maximumPacksInFlight?: number,
  *   packLimits?: {maximumChanges: number, maximumBytes: number}, peerExpiry?: number,
- *   paused?: boolean, reviewAfter?: number
- * }} SessionOptions `storage` defaults to IndexedDB and `WebSocket` to the global one; `paused` opens the
+ *   paused?: boolean, reviewAfter?: number, access?: import('./store-records.js').AccessRecord | null
+ * }} SessionOptions `access`: what this device holds to open the room (its capabilities and key; null or
+ *   absent for an open room); `storage` defaults to IndexedDB and `WebSocket` to the global one; `paused` opens the
  *   session with sharing paused; `reviewAfter` (ms, default REVIEW_AFTER; Infinity for never) is how long
  *   away before a catch-up is held for review; `network` (online state and events), `now`, `seed` (the
  *   backoff's jitter) and the limits are for tests
@@ -92,22 +105,35 @@ export async function openSession(options) {
     const { openIndexedDBStore } = await import('./store-indexeddb.js');
     store = await openIndexedDBStore();
   }
+  const access = options.access ?? null;
+  let roomKey = null;
+  let create = null;
+  try {
+    roomKey = access?.key ? await openRoomKey(access.key) : null;
+    create = await creationHashes(access);
+  } catch {
+    if (ownsStore) store.close();
+    throw SyncError.invalidOptions('access holds a key that is not a room key');
+  }
   const clock = new ServerClock(options.now);
   let loaded;
   try {
-    loaded = await loadRoom(store, room, { board: BOARD, now: () => clock.now() });
+    loaded = await loadRoom(store, room, { board: BOARD, now: () => clock.now(), roomKey });
   } catch (error) {
     if (ownsStore) store.close();
     throw error instanceof SyncError ? error : SyncError.storage('read', error);
   }
-  return new Session({ ...options, url, WebSocket: WebSocketClass, store, ownsStore, loaded, clock });
+  return new Session({ ...options, url, WebSocket: WebSocketClass, store, ownsStore, loaded, clock, access, roomKey, create });
 }
 
 /**
  * A room's sync session. Events: `change` {changes, delta, origin: 'local' | 'remote'}, `presence`
  * {device, peer | null}, `status` (a SyncStatus), `refused` {reasons}: received packs kept aside because
- * they failed verification (one reason each: `badSignature`, `forgedAuthor`, `wrongRoom`, …), `review`
- * {count, authors}: the changes held for review, after each change of them. Made by `openSession`.
+ * they failed verification (one reason each: `badSignature`, `forgedAuthor`, `wrongRoom`, `wrongKey`,
+ * `tampered`, `unsealed`, …), `review` {count, authors}: the changes held for review, after each change of
+ * them; `access` {rights, guarded}: what the server says this link may do, on each connection; `denied`
+ * {reason, message}: the server refused the link, and the session stopped connecting; `links` (the
+ * AccessRecord): a link was replaced. Made by `openSession`.
  */
 export class Session extends EventTarget {
   /** The board, holding every change made here or received. */
@@ -160,11 +186,22 @@ export class Session extends EventTarget {
   /** Whether this connection's catch-up, until it is caught up, is held for review. */
   #reviewing = false;
   #heartbeat;
+  /** What this device holds to open the room; null for an open room. @type {import('./store-records.js').AccessRecord | null} */
+  #access;
+  /** The encrypted room's key; null for a plain room. @type {import('../wire/room-key.js').RoomKey | null} */
+  #roomKey;
+  /** Rotations waiting for the server's answer, by name. @type {Map<string, {resolve: (error: SyncError | null) => void}>} */
+  #rotations = new Map();
+  #rotationCount = 0;
+  /** Sealing is asynchronous: presence is sealed and sent in the order it was set. */
+  #presenceOut = Promise.resolve();
 
   /**
    * Use `openSession`.
    * @param {SessionOptions & {url: string, WebSocket: typeof WebSocket, store: Store, ownsStore: boolean,
-   *   loaded: import('./room-loader.js').LoadedRoom, clock: ServerClock}} options
+   *   loaded: import('./room-loader.js').LoadedRoom, clock: ServerClock,
+   *   roomKey: import('../wire/room-key.js').RoomKey | null,
+   *   create: import('./sync-machine.js').CreationHashes | null}} options
    */
   constructor(options) {
     super();
@@ -187,12 +224,16 @@ export class Session extends EventTarget {
     this.#paused = options.paused === true;
     this.#reviewAfter = options.reviewAfter ?? REVIEW_AFTER;
     this.#now = options.now ?? (() => Date.now());
+    this.#access = options.access ?? null;
+    this.#roomKey = options.roomKey;
     this.#machine = new SyncMachine({
       room: this.#room,
       device: this.#author.replica,
       watermark: loaded.watermark,
       limits: options.packLimits,
       maximumPacksInFlight: options.maximumPacksInFlight,
+      capability: subscribeCapability(this.#access),
+      create: options.create,
     });
     this.#machine.restore(loaded.packs);
     this.#presence = new PresenceChannel({
@@ -255,6 +296,52 @@ export class Session extends EventTarget {
   /** Whether the user paused sharing. */
   get paused() {
     return this.#paused;
+  }
+
+  /**
+   * What this page may do in the room: what the server said on this connection, else what the link's
+   * capability says (so a view link is read-only before it connects); null for an open room not yet
+   * answered (it will be `edit`). @returns {'admin' | 'edit' | 'view' | null}
+   */
+  get rights() {
+    return this.#machine.rights ?? heldRights(this.#access);
+  }
+
+  /** Whether the board is sealed with a room key. */
+  get encrypted() {
+    return this.#roomKey !== null;
+  }
+
+  /** What this device holds to open the room (a copy), null for an open room. */
+  get access() {
+    return this.#access === null ? null : { ...this.#access };
+  }
+
+  /**
+   * Replaces the room's edit or view link with a new capability, which only this device (the one holding
+   * the admin capability) can do. The server closes every connection that used the old one. Kept in the
+   * store once the server has answered, and told as a `links` event.
+   * @param {'edit' | 'view'} kind
+   * @returns {Promise<import('./store-records.js').AccessRecord>} the new record
+   * @throws {SyncError} `accessDenied` without the admin capability (or refused by the server),
+   *   `notConnected` when the server cannot be asked now, `closed`
+   */
+  async replaceLink(kind) {
+    this.#checkOpen();
+    const access = this.#access;
+    if (access === null || !access.admin) throw SyncError.accessDenied('notAllowed');
+    const capability = mintCapability(kind);
+    const hash = await capabilityHash(capability.text);
+    const name = `rotation-${++this.#rotationCount}`;
+    const answered = new Promise((resolve) => this.#rotations.set(name, { resolve }));
+    this.#perform(this.#machine.rotate(name, { adminCapability: access.admin, [`${kind}Hash`]: hash }));
+    const error = await answered;
+    if (error !== null) throw error;
+    this.#access = withCapability(/** @type {import('./store-records.js').AccessRecord} */ (this.#access), capability);
+    const record = this.#access;
+    await this.#writes.enqueue(() => this.#store.saveAccess(record));
+    this.#emit('links', { ...record });
+    return { ...record };
   }
 
   /**
@@ -387,6 +474,8 @@ export class Session extends EventTarget {
     this.#closed = true;
     this.#connector.stop();
     this.#presence.close();
+    for (const rotation of this.#rotations.values()) rotation.resolve(SyncError.closed());
+    this.#rotations.clear();
     this.#publish();
     await this.#writes.drained();
     for (const lease of this.#leases) lease.release();
@@ -427,7 +516,7 @@ export class Session extends EventTarget {
     try {
       const signer = this.#signers.get(pack.replica);
       if (signer === undefined) throw new Error('no key for the timeline of a queued change');
-      bytes = await encodePack({ room: this.#room, changes: pack.changes.map((change) => change.bytes) }, signer);
+      bytes = await encodePack({ room: this.#room, changes: pack.changes.map((change) => change.bytes) }, signer, { roomKey: this.#roomKey });
       hex = toHex(await packId(bytes));
     } catch (error) {
       // Stored changes always encode; should one not, it waits in the queue rather than being lost.
@@ -461,6 +550,14 @@ export class Session extends EventTarget {
       if (frame.room === this.#room) await this.#receivePacks(frame);
       return;
     }
+    if (frame.type === 'presences' || frame.type === 'presence') {
+      // A batch is several presence frames that piled up for this connection: each is handled as one.
+      for (const one of frame.type === 'presences' ? frame.presences : [frame]) {
+        const readable = await this.#readablePresence(one);
+        if (readable !== null && !this.#closed) this.#perform(this.#machine.received(readable));
+      }
+      return;
+    }
     if (frame.type === 'welcome') {
       this.#connector.welcomed();
       this.#clock.learn(frame.serverTime);
@@ -484,7 +581,7 @@ export class Session extends EventTarget {
    */
   async #receivePacks(frame) {
     const now = this.#clock.now();
-    const intake = await readPacks(this.#room, frame.packs, { now });
+    const intake = await readPacks(this.#room, frame.packs, { now }, { roomKey: this.#roomKey });
     // Frames are handled one at a time, so a catch-up's frames all come before the progress ending it.
     const hold =
       this.#reviewing && !this.#machine.caughtUp
@@ -594,6 +691,25 @@ export class Session extends EventTarget {
     this.#emit('refused', { reasons });
   }
 
+  /**
+   * A presence as this room reads it: opened with the room's key in an encrypted room, where a plain one
+   * is dropped (the server could name anyone in it) but for the server's note that someone left (an empty
+   * name, no cursor, no ink); a sealed one is dropped in a plain room, or when it does not open.
+   * @param {import('../wire/sync.js').PresenceFrame} frame
+   * @returns {Promise<import('../wire/sync.js').PresenceFrame | null>}
+   */
+  async #readablePresence(frame) {
+    const sealed = frame.sealed !== undefined && frame.sealed.length > 0;
+    const leaving = !sealed && frame.name === '' && !frame.hasCursor && frame.ink === null;
+    if (this.#roomKey === null) return sealed ? null : frame;
+    if (!sealed) return leaving ? frame : null;
+    try {
+      return await openPresence(frame, this.#roomKey);
+    } catch {
+      return null;
+    }
+  }
+
   #disconnected(code, reason) {
     this.#perform(this.#machine.disconnected(code, reason));
     this.#presence.disconnected();
@@ -638,19 +754,43 @@ export class Session extends EventTarget {
           break;
         case 'fail':
           this.#connector.stop();
+          if (action.error.code === 'accessDenied') {
+            this.#emit('denied', { reason: action.error.reason, message: action.error.message });
+          }
           break;
+        case 'access':
+          this.#emit('access', { rights: action.rights, guarded: action.guarded });
+          break;
+        case 'rotated': {
+          const rotation = this.#rotations.get(action.name);
+          this.#rotations.delete(action.name);
+          rotation?.resolve(action.error);
+          break;
+        }
       }
     }
     if (!this.#closed) this.#followLiveness();
     this.#publish();
   }
 
-  /** @param {import('../wire/sync.js').PresenceFrame} frame @returns {boolean} whether it went */
+  /**
+   * Sends this page's presence, sealed in an encrypted room (in order: sealing takes a moment).
+   * @param {import('../wire/sync.js').PresenceFrame} frame
+   * @returns {boolean} whether it may go: connected with edit rights
+   */
   #sendPresence(frame) {
-    if (this.#closed) return false;
-    const actions = this.#machine.presence(frame);
-    for (const action of actions) if (action.type === 'send') this.#connector.send(encodeFrame(action.frame));
-    return actions.length > 0;
+    if (this.#closed || !this.#machine.mayEdit) return false;
+    const key = this.#roomKey;
+    this.#presenceOut = this.#presenceOut
+      .then(async () => {
+        const ready = key === null ? frame : await sealPresence(frame, key);
+        if (this.#closed) return;
+        for (const action of this.#machine.presence(ready)) if (action.type === 'send') this.#connector.send(encodeFrame(action.frame));
+      })
+      .catch(() => {
+        // Presence is a courtesy: one that cannot be sealed is dropped, as one sent while offline is.
+      });
+    return true;
   }
 
   // Plumbing
@@ -672,6 +812,8 @@ export class Session extends EventTarget {
       storageProblem: this.#writes.problem,
       paused: this.#paused,
       held: this.#held.size,
+      rights: this.rights,
+      refused: this.diagnostics.refusedReasons,
     });
     if (sameStatus(status, this.#status)) return;
     this.#status = status;

@@ -1,28 +1,58 @@
 // What the sync indicator shows: a state, the bytes left each way, and a sentence saying why (DESIGN §1.5:
 // the user always sees how much is left to upload and download, and when everything is synced); whether
-// the user paused sharing, and how many received changes wait for their review.
+// the user paused sharing, and how many received changes wait for their review; what the link lets this
+// page do (view only, or refused), and what arrived and was kept aside unread, in plain words.
 
 /**
  * @typedef {'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting' | 'paused'} SyncState
  * @typedef {'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting'} ProgressState
+ * @typedef {'admin' | 'edit' | 'view'} Rights
  * @typedef {{
  *   state: SyncState, bytesToUpload: number, bytesToDownload: number, detail: string,
- *   changesToUpload: number, paused: boolean, held: number
+ *   changesToUpload: number, paused: boolean, held: number, rights: Rights | null, denied: string | null,
+ *   keptAside: string | null
  * }} SyncStatus `paused`: the user paused sharing (the state is `paused` unless the session failed or
- *   closed); `held`: received changes held for review
+ *   closed); `held`: received changes held for review; `rights`: what this page may do in the room (null
+ *   while unknown, in an open room); `denied`: why the server refused the link (`notAllowed`,
+ *   `noSuchRoom`, `capabilityRevoked`, `viewOnly`), null unless it did; `keptAside`: a sentence on the
+ *   received packs kept aside because they could not be trusted, null for none
  */
+
+/** Why received packs were kept aside, in words. @type {Record<string, string>} */
+const ASIDE_REASONS = {
+  wrongKey: 'sealed with another key',
+  tampered: 'altered on the way',
+  unsealed: 'not sealed, on an encrypted board',
+  unsupportedEncryption: 'sealed in a way this version cannot open',
+  wrongRoom: 'from another board',
+  badSignature: 'with a signature that does not verify',
+  forgedAuthor: 'holding changes signed by someone else',
+};
 
 /**
  * The status, with its sentence.
  * @param {{
  *   progress: {state: ProgressState, bytesToUpload: number, bytesToDownload: number},
  *   failure: Error | null, closed: boolean, onLine: boolean, unreachable: boolean,
- *   changesToUpload: number, storageProblem: string | null, paused?: boolean, held?: number
+ *   changesToUpload: number, storageProblem: string | null, paused?: boolean, held?: number,
+ *   rights?: Rights | null, refused?: Record<string, number>
  * }} facts `unreachable`: the last attempt failed before a welcome (then retries show as offline, not
- *   as a flicker of connecting)
+ *   as a flicker of connecting); `refused`: received packs kept aside, by reason
  * @returns {SyncStatus}
  */
-export function syncStatus({ progress, failure, closed, onLine, unreachable, changesToUpload, storageProblem, paused = false, held = 0 }) {
+export function syncStatus({
+  progress,
+  failure,
+  closed,
+  onLine,
+  unreachable,
+  changesToUpload,
+  storageProblem,
+  paused = false,
+  held = 0,
+  rights = null,
+  refused = {},
+}) {
   let detail;
   const notOpen = progress.state === 'offline' || progress.state === 'connecting';
   const offline = closed || failure !== null || (notOpen && unreachable);
@@ -54,11 +84,27 @@ export function syncStatus({ progress, failure, closed, onLine, unreachable, cha
         detail = 'all changes synced';
     }
   }
+  const denied = failure?.code === 'accessDenied' ? /** @type {any} */ (failure).reason ?? 'notAllowed' : null;
+  if (rights === 'view' && denied === null) detail += '; view only: this link shows the board live and cannot change it';
   if (held > 0) detail += `; ${count(held)} received to review`;
+  const keptAside = asideSentence(refused);
+  if (keptAside !== null) detail += `; ${keptAside}`;
   if (storageProblem !== null) detail += `; ${storageProblem}`;
   /** @type {SyncState} */
   const state = showsPaused ? 'paused' : offline ? 'offline' : progress.state;
-  return { ...progress, state, detail, changesToUpload, paused, held };
+  return { ...progress, state, detail, changesToUpload, paused, held, rights, denied, keptAside };
+}
+
+/**
+ * "2 received packs kept aside, not shown: sealed with another key", or null for none.
+ * @param {Record<string, number>} refused by reason
+ */
+export function asideSentence(refused) {
+  const reasons = Object.entries(refused).filter(([, n]) => n > 0);
+  const total = reasons.reduce((sum, [, n]) => sum + n, 0);
+  if (total === 0) return null;
+  const why = [...new Set(reasons.map(([reason]) => ASIDE_REASONS[reason] ?? 'unreadable'))].join(', ');
+  return `${total} received ${total === 1 ? 'pack' : 'packs'} kept aside, not shown: ${why}`;
 }
 
 /**
@@ -74,7 +120,10 @@ export function sameStatus(a, b) {
     a.detail === b.detail &&
     a.changesToUpload === b.changesToUpload &&
     a.paused === b.paused &&
-    a.held === b.held
+    a.held === b.held &&
+    a.rights === b.rights &&
+    a.denied === b.denied &&
+    a.keptAside === b.keptAside
   );
 }
 

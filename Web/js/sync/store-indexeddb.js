@@ -19,9 +19,10 @@ import { tryLock } from './web-locks.js';
 /** @typedef {import('./store-records.js').PendingPack} PendingPack */
 /** @typedef {import('./store-records.js').AsideItem} AsideItem */
 /** @typedef {import('./store-records.js').ReplicaLease} ReplicaLease */
+/** @typedef {import('./store-records.js').AccessRecord} AccessRecord */
 
-/** Version 2 added the `held` object store. */
-const VERSION = 2;
+/** Version 2 added the `held` object store; 3 the `access` one. */
+const VERSION = 3;
 
 /**
  * Opens (creating if needed) the page's store.
@@ -64,6 +65,11 @@ function upgrade(db, oldVersion) {
   if (oldVersion < 2) {
     // Received changes held for review: `{id: room/key, room, key}`; the change itself is in `changes`.
     db.createObjectStore('held', { keyPath: 'id' }).createIndex('room', 'room');
+  }
+  if (oldVersion < 3) {
+    // What this device holds to open each room (its capabilities and key), by room: kept with the board's
+    // changes, so clearing the site's data forgets both together.
+    db.createObjectStore('access', { keyPath: 'room' });
   }
 }
 
@@ -231,6 +237,16 @@ export class IndexedDBStore {
       await request(stores.rooms.put(record));
       return record.liveAt;
     });
+  }
+
+  /** @param {string} room @returns {Promise<AccessRecord | null>} */
+  async loadAccess(room) {
+    return (await this.#run('access', 'readonly', (stores) => request(stores.access.get(room)))) ?? null;
+  }
+
+  /** @param {AccessRecord} record */
+  async saveAccess(record) {
+    await this.#run('access', 'readwrite', (stores) => request(stores.access.put({ ...record })));
   }
 
   close() {

@@ -10,6 +10,7 @@ import { newReplicaRecord } from './replica-key.js';
 /** @typedef {import('./store-records.js').PendingPack} PendingPack */
 /** @typedef {import('./store-records.js').AsideItem} AsideItem */
 /** @typedef {import('./store-records.js').ReplicaLease} ReplicaLease */
+/** @typedef {import('./store-records.js').AccessRecord} AccessRecord */
 
 export class MemoryStore {
   /** @type {Map<string, StoredChange>} by `room/key` */
@@ -29,6 +30,8 @@ export class MemoryStore {
   #liveAt = new Map();
   /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number, keys: CryptoKeyPair | null}[]} */
   #replicas = [];
+  /** What this device holds to open each room. @type {Map<string, AccessRecord>} */
+  #access = new Map();
   /** Leased timelines, as `room/replica`. @type {Set<string>} */
   #leases = new Set();
   #generateKey;
@@ -164,6 +167,18 @@ export class MemoryStore {
     const liveAt = Math.max(this.#liveAt.get(room) ?? -Infinity, time);
     this.#liveAt.set(room, liveAt);
     return liveAt;
+  }
+
+  /** @param {string} room @returns {Promise<AccessRecord | null>} */
+  async loadAccess(room) {
+    const record = this.#access.get(room);
+    return record === undefined ? null : { ...record };
+  }
+
+  /** @param {AccessRecord} record */
+  async saveAccess(record) {
+    this.#checkWritable();
+    this.#access.set(record.room, { ...record });
   }
 
   close() {}

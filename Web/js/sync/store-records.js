@@ -30,6 +30,10 @@
  * }} RoomContents everything a store holds for one room; `held`: the keys of the received changes held
  *   for review (stored like the others, kept off the live board until merged); `liveAt`: the last time
  *   a session of the room was live (connected and caught up), null if never
+ * @typedef {{room: string, admin: string | null, edit: string | null, view: string | null, key: string | null}} AccessRecord
+ *   what this device holds to open a room (access.js): its capabilities in text form, by kind (the admin
+ *   one only on the device that made the board: it never goes in a link), and the room key's text (null
+ *   for a plain board). A room with no record, or one with no capability, is an open room.
  * @typedef {{replica: string, lastSeq: number, keys: CryptoKeyPair, release: () => void}} ReplicaLease the
  *   right to write one timeline, held until released (or the page goes away), with the key pair that owns
  *   it and signs its packs (`replica` is derived from its public key)
@@ -42,6 +46,7 @@
  * leased. `loadAside` reads what `loadRoom` reports as `aside`, for a session that looks again.
  * `storeRemote` marks as held those of the `hold` keys whose changes it inserts (a change stored already
  * keeps its place on the board), in the same transaction; `releaseHeld` merges them: the marks go.
+ * `saveAccess` replaces the room's access record; `loadAccess` reads it (null when none is kept).
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
@@ -55,6 +60,8 @@
  *   setWatermark(room: string, position: number): Promise<number>,
  *   releaseHeld(room: string, keys: string[]): Promise<void>,
  *   noteLive(room: string, time: number): Promise<number>,
+ *   loadAccess(room: string): Promise<AccessRecord | null>,
+ *   saveAccess(record: AccessRecord): Promise<void>,
  *   close(): void
  * }} Store
  */

@@ -3,16 +3,35 @@
 // A port of Swift's `ClientSession` (Sources/InkwellClient/Session/ClientSession.swift) for one room.
 //
 // It keeps, across reconnects, the room's cursor and every pack pushed but not yet acknowledged; on each
-// welcome it subscribes from the watermark and pushes those packs again, byte for byte, before planning
-// new ones. A pack is known by its plan's `name` until the shell has signed it; from then on by its id,
-// the SHA-256 of its bytes, which is what the server's ack names.
+// welcome it registers the room if this device made it (createRoom, answered the same way however often it
+// is sent, so a board made offline registers on its next connection), subscribes from the watermark with
+// its capability, and once the server's `access` answer says it may edit, pushes those packs again, byte
+// for byte, before planning new ones. Nothing is pushed, and no presence sent, before that answer, nor
+// ever on view rights. A link the server refuses (notAllowed, noSuchRoom, or capabilityRevoked when the
+// admin replaced it) fails the machine: reconnecting with the same capability cannot help.
+//
+// A pack is known by its plan's `name` until the shell has signed it; from then on by its id, the SHA-256
+// of its bytes, which is what the server's ack names. The room requests of one connection (createRoom,
+// subscribe, rotateCapability) are answered in the order they were sent, each by an `access` frame or a
+// room error, so answers are matched to requests in that order.
 
 import { fromHex, toHex } from '../wire/bytes.js';
 import { SyncProtocol } from '../wire/limits.js';
 import { SyncError } from './errors.js';
 import { DEFAULT_PACK_LIMITS, entryBytes, planPacks } from './outbox-planner.js';
 import { RoomCursor } from './room-cursor.js';
-import { STAMP_AHEAD_ERROR, STORAGE_FAILED_ERROR, UNSUPPORTED_VERSION_CLOSE, UNSUPPORTED_VERSION_ERROR } from './server-codes.js';
+import { mayEdit } from './access.js';
+import {
+  CAPABILITY_REVOKED_CLOSE,
+  NOT_ALLOWED_ERROR,
+  NO_SUCH_ROOM_ERROR,
+  ROOM_EXISTS_ERROR,
+  STAMP_AHEAD_ERROR,
+  STORAGE_FAILED_ERROR,
+  UNSUPPORTED_VERSION_CLOSE,
+  UNSUPPORTED_VERSION_ERROR,
+  VIEW_ONLY_CLOSE,
+} from './server-codes.js';
 
 /**
  * @typedef {import('./outbox-planner.js').QueuedChange} QueuedChange
@@ -30,8 +49,14 @@ import { STAMP_AHEAD_ERROR, STORAGE_FAILED_ERROR, UNSUPPORTED_VERSION_CLOSE, UNS
  *   {type: 'joined'} |
  *   {type: 'deliver', presence: import('../wire/sync.js').PresenceFrame} |
  *   {type: 'disconnect', reason: string} |
- *   {type: 'fail', error: SyncError}
- * )} Action what the I/O shell must do, in order
+ *   {type: 'fail', error: SyncError} |
+ *   {type: 'access', rights: Rights, guarded: boolean} |
+ *   {type: 'rotated', name: string, error: SyncError | null}
+ * )} Action what the I/O shell must do, in order; `access`: the subscription was answered; `rotated`: a
+ *   rotation asked for by `rotate` was answered (`error` null when done)
+ * @typedef {import('./access.js').Rights} Rights
+ * @typedef {{adminHash: Uint8Array, editHash: Uint8Array, viewHash: Uint8Array}} CreationHashes
+ * @typedef {{kind: 'create' | 'subscribe'} | {kind: 'rotate', name: string}} RoomRequest
  * @typedef {'offline' | 'connecting' | 'awaitingWelcome' | 'open' | 'failed'} Phase
  */
 
@@ -46,6 +71,12 @@ export class SyncMachine {
   inFlight = [];
   /** Why the machine gave up, once it has. @type {SyncError | null} */
   failure = null;
+  /** What the server said this connection may do in the room; null until it answers the subscription. @type {Rights | null} */
+  rights = null;
+  /** Whether the room keeps capabilities (false: an open room); null until known. @type {boolean | null} */
+  guarded = null;
+  /** Room requests sent on this connection and not answered yet, oldest first. @type {RoomRequest[]} */
+  #requests = [];
   /** Keys of the changes in flight. @type {Set<string>} */
   #inFlightKeys = new Set();
   /** The message of a fatal error frame: the close that follows carries only a code. @type {string | null} */
@@ -54,11 +85,24 @@ export class SyncMachine {
   /**
    * @param {{
    *   room: string, device: string, watermark?: number, agent?: string,
-   *   limits?: {maximumChanges: number, maximumBytes: number}, maximumPacksInFlight?: number
-   * }} options `device` is this page's replica id (hex)
+   *   limits?: {maximumChanges: number, maximumBytes: number}, maximumPacksInFlight?: number,
+   *   capability?: string, create?: CreationHashes | null
+   * }} options `device` is this page's replica id (hex); `capability`: what to subscribe with ('' for an
+   *   open room); `create`: the hashes to register the room with, when this device made it
    */
-  constructor({ room, device, watermark = 0, agent = 'inkwell-web/1', limits = DEFAULT_PACK_LIMITS, maximumPacksInFlight = 8 }) {
+  constructor({
+    room,
+    device,
+    watermark = 0,
+    agent = 'inkwell-web/1',
+    limits = DEFAULT_PACK_LIMITS,
+    maximumPacksInFlight = 8,
+    capability = '',
+    create = null,
+  }) {
     this.room = room;
+    this.capability = capability;
+    this.create = create;
     this.device = device;
     this.deviceBytes = fromHex(device, 'device');
     this.agent = agent;
@@ -114,9 +158,15 @@ export class SyncMachine {
     if (this.phase === 'failed') return [];
     this.caughtUp = false;
     this.bytesBehind = 0;
-    if (code === UNSUPPORTED_VERSION_CLOSE) return this.#fail(this.#fatalMessage ?? (reason || 'unsupported protocol version'));
+    const unanswered = this.#endRequests(SyncError.notConnected());
+    if (code === UNSUPPORTED_VERSION_CLOSE) {
+      return [...unanswered, ...this.#fail(SyncError.unsupportedVersion(this.#fatalMessage ?? (reason || 'unsupported protocol version')))];
+    }
+    if (code === CAPABILITY_REVOKED_CLOSE) return [...unanswered, ...this.#fail(SyncError.accessDenied('capabilityRevoked'))];
+    // Pushed or spoke on a view link: this page should never; trying again would only be refused again.
+    if (code === VIEW_ONLY_CLOSE) return [...unanswered, ...this.#fail(SyncError.accessDenied('viewOnly'))];
     this.phase = 'offline';
-    return [];
+    return unanswered;
   }
 
   // Frames
@@ -133,9 +183,13 @@ export class SyncMachine {
       case 'welcome':
         if (this.phase !== 'awaitingWelcome') return [{ type: 'disconnect', reason: 'welcome out of order' }];
         if (frame.protocolVersion < SyncProtocol.minimumVersion || frame.protocolVersion > SyncProtocol.version) {
-          return this.#fail(`the server chose protocol version ${frame.protocolVersion}, which this app does not speak`);
+          const message = `the server chose protocol version ${frame.protocolVersion}, which this app does not speak`;
+          return this.#fail(SyncError.unsupportedVersion(message));
         }
         return this.#welcomed();
+      case 'access':
+        if (this.phase !== 'open' || frame.room !== this.room) return [];
+        return this.#answered(frame, null);
       case 'ack':
         if (this.phase !== 'open') return [{ type: 'disconnect', reason: 'ack before welcome' }];
         return frame.room === this.room ? this.#acknowledged(toHex(frame.packId), frame.serverSeq, ownChangesStored) : [];
@@ -151,7 +205,8 @@ export class SyncMachine {
         if (frame.bytesBehind === 0 && frame.packsBehind === 0) this.caughtUp = true;
         return [];
       case 'error':
-        if (frame.code === UNSUPPORTED_VERSION_ERROR) return this.#fail(frame.message);
+        if (frame.code === UNSUPPORTED_VERSION_ERROR) return this.#fail(SyncError.unsupportedVersion(frame.message));
+        if (!frame.fatal && frame.room === this.room && ROOM_ERRORS.has(frame.code)) return this.#answered(null, frame);
         if (frame.fatal) {
           this.#fatalMessage = frame.message;
           return [];
@@ -187,9 +242,14 @@ export class SyncMachine {
 
   // Pushing
 
+  /** Whether this connection may push and send presence now: the server said it may edit. */
+  get mayEdit() {
+    return this.phase === 'open' && mayEdit(this.rights);
+  }
+
   /** How many more packs may be planned now. */
   get freeSlots() {
-    return this.phase === 'open' ? this.maximumPacksInFlight - this.inFlight.length : 0;
+    return this.mayEdit ? this.maximumPacksInFlight - this.inFlight.length : 0;
   }
 
   /**
@@ -224,7 +284,7 @@ export class SyncMachine {
     if (pack === undefined) return [];
     pack.bytes = bytes;
     pack.hex = hex;
-    return this.phase === 'open' ? [send({ type: 'push', room: this.room, pack: bytes })] : [];
+    return this.mayEdit ? [send({ type: 'push', room: this.room, pack: bytes })] : [];
   }
 
   /**
@@ -251,7 +311,25 @@ export class SyncMachine {
    * @returns {Action[]}
    */
   presence(presence) {
-    return this.phase === 'open' ? [send(presence)] : [];
+    return this.mayEdit ? [send(presence)] : [];
+  }
+
+  // Access
+
+  /**
+   * Replaces the room's edit or view capability (an empty hash keeps it), proven by the admin capability.
+   * Answered by a `rotated` action with the same `name`, at once if the connection cannot ask now.
+   * @param {string} name the caller's, to match the answer
+   * @param {{adminCapability: string, editHash?: Uint8Array, viewHash?: Uint8Array}} rotation
+   * @returns {Action[]}
+   */
+  rotate(name, { adminCapability, editHash = new Uint8Array(0), viewHash = new Uint8Array(0) }) {
+    if (this.phase !== 'open' || this.rights !== 'admin') {
+      const connected = this.phase === 'open' && this.rights !== null;
+      return [{ type: 'rotated', name, error: connected ? SyncError.accessDenied('notAllowed') : SyncError.notConnected() }];
+    }
+    this.#requests.push({ kind: 'rotate', name });
+    return [send({ type: 'rotateCapability', room: this.room, adminCapability, editHash, viewHash })];
   }
 
   // Progress
@@ -272,7 +350,9 @@ export class SyncMachine {
     /** @type {'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting'} */
     let state;
     if (this.phase === 'offline' || this.phase === 'failed') state = 'offline';
-    else if (this.phase !== 'open') state = 'connecting';
+    else if (this.phase !== 'open' || this.rights === null) state = 'connecting';
+    else if (!mayEdit(this.rights) && (bytesToDownload > 0 || !this.caughtUp || !this.cursor.isAtHead)) state = 'downloading';
+    else if (!mayEdit(this.rights)) state = 'synced';
     else if (bytesToUpload > 0) state = 'uploading';
     else if (bytesToDownload > 0 || !this.caughtUp || !this.cursor.isAtHead) state = 'downloading';
     else state = 'synced';
@@ -283,13 +363,67 @@ export class SyncMachine {
 
   #welcomed() {
     this.phase = 'open';
+    this.rights = null;
+    this.guarded = null;
     /** @type {Action[]} */
-    const actions = [send({ type: 'subscribe', room: this.room, after: this.cursor.watermark })];
+    const actions = [];
+    // Registered before subscribing, on every connection: the answer is the same however often it is asked.
+    if (this.create !== null) {
+      this.#requests.push({ kind: 'create' });
+      actions.push(send({ type: 'createRoom', room: this.room, ...this.create }));
+    }
+    this.#requests.push({ kind: 'subscribe' });
+    const subscribe = { type: /** @type {'subscribe'} */ ('subscribe'), room: this.room, after: this.cursor.watermark };
+    actions.push(send(this.capability === '' ? subscribe : { ...subscribe, capability: this.capability }));
+    return actions;
+  }
+
+  /**
+   * The answer to the oldest room request: an `access` frame, or a room error.
+   * @param {{rights: number, guarded: boolean} | null} access
+   * @param {{code: number, message: string} | null} error
+   * @returns {Action[]}
+   */
+  #answered(access, error) {
+    const request = this.#requests.shift();
+    // An answer to nothing asked: a server bug; the subscription is what matters, so it is read as one.
+    if (request === undefined || request.kind === 'subscribe') {
+      return error === null ? this.#subscribed(/** @type {{rights: number, guarded: boolean}} */ (access)) : this.#refused(error);
+    }
+    if (request.kind === 'rotate') {
+      return [{ type: 'rotated', name: request.name, error: error === null ? null : SyncError.accessDenied('notAllowed', error.message) }];
+    }
+    // createRoom: registered (or registered already). Refused (roomExists: another device made a board
+    // of this id), the subscription that follows says what this device may do there.
+    return [];
+  }
+
+  /** The server said what this connection may do: once it may edit, what waited goes. */
+  #subscribed({ rights, guarded }) {
+    this.rights = RIGHTS[rights] ?? null;
+    this.guarded = guarded;
+    /** @type {Action[]} */
+    const actions = [{ type: 'access', rights: /** @type {Rights} */ (this.rights), guarded }];
+    if (!mayEdit(this.rights)) return actions;
     for (const pack of this.inFlight) {
       if (pack.bytes !== null) actions.push(send({ type: 'push', room: this.room, pack: pack.bytes }));
     }
     actions.push({ type: 'plan' }, { type: 'joined' });
     return actions;
+  }
+
+  /** The server refused the subscription: this link does not open the room. @param {{code: number, message: string}} error */
+  #refused(error) {
+    const reason = error.code === NO_SUCH_ROOM_ERROR ? 'noSuchRoom' : 'notAllowed';
+    return [...this.#endRequests(SyncError.notConnected()), ...this.#fail(SyncError.accessDenied(reason, error.message))];
+  }
+
+  /** Answers every request still waiting with `error`; none is left. @param {SyncError} error @returns {Action[]} */
+  #endRequests(error) {
+    const requests = this.#requests;
+    this.#requests = [];
+    this.rights = null;
+    return requests.flatMap((request) => (request.kind === 'rotate' ? [{ type: 'rotated', name: request.name, error }] : []));
   }
 
   #acknowledged(hex, serverSeq, ownChangesStored) {
@@ -309,12 +443,19 @@ export class SyncMachine {
     return actions;
   }
 
-  #fail(message) {
+  /** Gives up for good: reconnecting cannot help. @param {SyncError} error */
+  #fail(error) {
     this.phase = 'failed';
-    this.failure = SyncError.unsupportedVersion(message);
-    return [{ type: 'fail', error: this.failure }];
+    this.failure = error;
+    return [{ type: 'fail', error }];
   }
 }
+
+/** The room errors that answer a room request (not fatal, naming the room). */
+const ROOM_ERRORS = new Set([NO_SUCH_ROOM_ERROR, NOT_ALLOWED_ERROR, ROOM_EXISTS_ERROR]);
+
+/** The wire's Rights values. @type {Record<number, Rights>} */
+const RIGHTS = { 1: 'view', 2: 'edit', 3: 'admin' };
 
 /** @param {ClientFrame} frame @returns {Action} */
 function send(frame) {

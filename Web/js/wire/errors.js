@@ -5,12 +5,14 @@
 // message names what was wrong, never the content.
 //
 // `badSignature`, `forgedAuthor` and `wrongRoom` say a pack is not what it claims to be: keep it aside
-// with that reason, never decode it into a board.
+// with that reason, never decode it into a board. So do `wrongKey` (sealed with another room key than the
+// holder's), `tampered` (a sealed body, or its header, altered: AES-GCM does not authenticate it) and
+// `unsealed` (plain bytes in an encrypted room, which anyone without the key, the relay included, can make).
 
 /**
  * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
  *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'
- *   | 'otherType'} WireErrorCode
+ *   | 'otherType' | 'unsupportedEncryption' | 'wrongKey' | 'tampered' | 'unsealed'} WireErrorCode
  */
 
 /** The one error type the wire codecs throw. */
@@ -59,6 +61,29 @@ export class WireError extends Error {
   /** The pack is encrypted, and this reader holds no key for it. */
   static encrypted() {
     return new WireError('encrypted', null, 'the pack is encrypted and no key is available');
+  }
+
+  /** Sealed by a scheme this code does not know (only "aes-256-gcm" is). */
+  static unsupportedEncryption() {
+    return new WireError('unsupportedEncryption', null, 'unsupported encryption scheme');
+  }
+
+  /** Sealed with another room key than the one held: the key ids differ, so nothing was tried. */
+  static wrongKey() {
+    return new WireError('wrongKey', null, 'sealed with another room key');
+  }
+
+  /**
+   * Sealed bytes that do not authenticate with the key held: altered, cut short, moved into another room's
+   * or author's envelope, or sealed with another key under a forged key id.
+   */
+  static tampered() {
+    return new WireError('tampered', null, 'the sealed bytes do not authenticate with the room key');
+  }
+
+  /** Plain bytes where the room is encrypted: refused rather than shown beside the room's sealed content. */
+  static unsealed() {
+    return new WireError('unsealed', null, 'not sealed, though the room is encrypted');
   }
 
   /** A change of another document type than the board: kept aside, passed on, never applied. @param {string} type */

@@ -6,8 +6,11 @@
 // signature that ends the bytes, a valid room (and the one the caller expected: `wrongRoom`), the
 // signature itself (`badSignature`); then as before a newer schema (`futureSchema`, so the caller can keep
 // it aside: at least it is the signer's), encryption and the body; then every entry's room and that every
-// change is the author's (`forgedAuthor`). Verifying is WebCrypto's, so decoding is async; only
-// `unverifiedPackHeader` is synchronous, and it vouches for nothing.
+// change is the author's (`forgedAuthor`). A pack sealed with a room key (seal.js) is opened with the key
+// the caller holds (`encrypted` without one, `wrongKey`, `tampered`), then checked exactly as a plain one;
+// a plain pack read with a key (an encrypted room's reader) is `unsealed`.
+// Verifying is WebCrypto's, so decoding is async; only `unverifiedPackHeader` is synchronous, and it
+// vouches for nothing.
 //
 // The declared body size is checked against the limit before anything is inflated, at most that many
 // bytes are stored, and bodies that turn out larger or smaller are refused: a decompression bomb costs at
@@ -24,10 +27,12 @@ import { decodeMessage, encodeMessage } from './message.js';
 import { packId } from './pack-id.js';
 import { checkSignaturePlacement, signPack, verifyPackSignature } from './pack-signature.js';
 import * as schema from './schema.js';
+import { openPackBody, sealPackBody } from './seal.js';
 
 /**
  * @typedef {import('./change.js').Change} Change
  * @typedef {import('./author-key.js').SigningKey} SigningKey
+ * @typedef {import('./room-key.js').RoomKey} RoomKey
  * @typedef {{
  *   id: Uint8Array, room: string, author: Uint8Array, replica: string, schemaVersion: number,
  *   changes: Uint8Array[]
@@ -41,15 +46,18 @@ const EMPTY = new Uint8Array(0);
  * Encodes the changes of one room and one replica as a pack signed by `key`, the key that owns that
  * replica. A change may be given encoded (for instance one kept aside from a newer schema): it travels as
  * it is, and the pack's schema is the newest of its changes'. Entries leave their room out: the envelope
- * names it once. Its id is `packId` of the bytes; the same changes and key give the same bytes.
+ * names it once. Its id is `packId` of the bytes; the same changes and key give the same bytes (and,
+ * sealed, the same nonce). With a room key the body is sealed, after compression, and the signature made
+ * over the sealed envelope.
  * @param {{room: string, changes: (Change | Uint8Array)[]}} pack
  * @param {SigningKey} key a WebCrypto Ed25519 key pair, or a signer `{publicKey, sign}`
- * @param {{compression?: 'deflate' | 'none'}} [options]
+ * @param {{compression?: 'deflate' | 'none', roomKey?: RoomKey | null, nonce?: Uint8Array}} [options]
+ *   `roomKey`: seal with it; `nonce`: fixed by tests only, fresh and random otherwise
  * @returns {Promise<Uint8Array>}
  * @throws {WireError} `invalidField('pack.room')`, `forgedAuthor` for a change of another replica than
  *   the key's, and whatever encoding a change throws
  */
-export async function encodePack({ room, changes }, key, { compression = 'deflate' } = {}) {
+export async function encodePack({ room, changes }, key, { compression = 'deflate', roomKey = null, nonce } = {}) {
   if (!isValidRoom(room)) throw WireError.invalidField('pack.room');
   if (!Array.isArray(changes)) throw WireError.invalidField('pack.changes');
   const signer = await packSigner(key);
@@ -74,29 +82,31 @@ export async function encodePack({ room, changes }, key, { compression = 'deflat
   if (body.length > WireLimits.maximumPackBodyBytes) throw WireError.tooLarge('pack body');
   const deflate = compression === 'deflate';
   if (!deflate && compression !== 'none') throw WireError.unsupportedCompression();
-  const unsigned = encodeMessage(schema.Pack, {
-    schemaVersion: changes.length === 0 ? SCHEMA_VERSION : schemaVersion,
-    compression: deflate ? schema.Compression.deflate : schema.Compression.none,
-    body: deflate ? await deflateRaw(body) : body,
-    bodySize: body.length,
-    encryption: null,
+  const header = {
     room,
     author: signer.publicKey,
-    signature: EMPTY,
-  });
+    schemaVersion: changes.length === 0 ? SCHEMA_VERSION : schemaVersion,
+    compression: deflate ? schema.Compression.deflate : schema.Compression.none,
+    bodySize: body.length,
+  };
+  const carried = deflate ? await deflateRaw(body) : body;
+  const sealed = roomKey === null ? { body: carried, encryption: null } : await sealPackBody(carried, header, roomKey, nonce);
+  const unsigned = encodeMessage(schema.Pack, { ...header, body: sealed.body, encryption: sealed.encryption, signature: EMPTY });
   return signPack(unsigned, signer);
 }
 
 /**
  * Decodes and verifies a pack; its changes stay encoded (decode each with `decodeChange`).
  * @param {Uint8Array} bytes
- * @param {{room?: string | null, schema?: number}} [options] `room`: the room the pack arrived for (a
- *   Push's, a Packs frame's), refused with `wrongRoom` when the pack was signed for another; `schema`:
- *   the newest schema understood (this code's, unless a test says otherwise)
- * @returns {Promise<Pack>}
- * @throws {WireError} `futureSchema` and `encrypted` only once the signature holds
+ * @param {{room?: string | null, schema?: number, roomKey?: RoomKey | null}} [options] `room`: the room the
+ *   pack arrived for (a Push's, a Packs frame's), refused with `wrongRoom` when the pack was signed for
+ *   another; `schema`: the newest schema understood (this code's, unless a test says otherwise);
+ *   `roomKey`: the encrypted room's key, which opens sealed packs (and refuses plain ones)
+ * @returns {Promise<Pack & {sealed: boolean}>} `sealed`: whether it came sealed
+ * @throws {WireError} `futureSchema`, `encrypted`, `wrongKey`, `tampered`, `unsealed` only once the
+ *   signature holds
  */
-export async function decodePack(bytes, { room = null, schema: understood = SCHEMA_VERSION } = {}) {
+export async function decodePack(bytes, { room = null, schema: understood = SCHEMA_VERSION, roomKey = null } = {}) {
   const wire = envelope(bytes);
   if (wire.author.length !== 32) throw WireError.invalidField('pack.author');
   checkSignaturePlacement(bytes, wire.signature);
@@ -104,8 +114,10 @@ export async function decodePack(bytes, { room = null, schema: understood = SCHE
   if (room !== null && room !== wire.room) throw WireError.wrongRoom();
   if (!(await verifyPackSignature(bytes, wire.author))) throw WireError.badSignature();
   if (wire.schemaVersion > understood) throw WireError.futureSchema(wire.schemaVersion);
-  if (wire.encryption !== null) throw WireError.encrypted();
-  const plain = inflate(wire);
+  const sealed = wire.encryption !== null;
+  if (!sealed && roomKey !== null) throw WireError.unsealed();
+  const carried = sealed ? await openPackBody(wire, wire, roomKey) : wire.body;
+  const plain = inflate({ ...wire, body: carried });
   let body;
   try {
     body = decodeMessage(schema.PackBody, plain);
@@ -121,7 +133,7 @@ export async function decodePack(bytes, { room = null, schema: understood = SCHE
     if (changeOrigin(entry.change).replica !== replica) throw WireError.forgedAuthor();
     return entry.change;
   });
-  return { id: await packId(bytes), room: wire.room, author: wire.author, replica, schemaVersion: wire.schemaVersion, changes };
+  return { id: await packId(bytes), room: wire.room, author: wire.author, replica, schemaVersion: wire.schemaVersion, changes, sealed };
 }
 
 /**

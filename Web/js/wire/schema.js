@@ -134,7 +134,34 @@ export const Welcome = descriptor('welcome', [
   field(4, 'serverTime', 'uint64'),
 ]);
 
-export const Subscribe = descriptor('subscribe', [field(1, 'room', 'string'), field(2, 'after', 'uint64')]);
+export const Subscribe = descriptor('subscribe', [
+  field(1, 'room', 'string'),
+  field(2, 'after', 'uint64'),
+  field(3, 'capability', 'string'),
+]);
+
+export const CreateRoom = descriptor('create_room', [
+  field(1, 'room', 'string'),
+  field(2, 'adminHash', 'bytes'),
+  field(3, 'editHash', 'bytes'),
+  field(4, 'viewHash', 'bytes'),
+]);
+
+export const RotateCapability = descriptor('rotate_capability', [
+  field(1, 'room', 'string'),
+  field(2, 'adminCapability', 'string'),
+  field(3, 'editHash', 'bytes'),
+  field(4, 'viewHash', 'bytes'),
+]);
+
+/** `Rights` enum values: what a capability lets its holder do in a room. */
+export const Rights = Object.freeze({ none: 0, view: 1, edit: 2, admin: 3 });
+
+export const Access = descriptor('access', [
+  field(1, 'room', 'string'),
+  field(2, 'rights', 'enum'),
+  field(3, 'guarded', 'bool'),
+]);
 
 export const Unsubscribe = descriptor('unsubscribe', [field(1, 'room', 'string')]);
 
@@ -170,6 +197,18 @@ export const Presence = descriptor('presence', [
   field(7, 'hasCursor', 'bool'),
   field(8, 'board', 'string'),
   field(9, 'ink', 'message', of(() => InkInProgress)),
+  // In an encrypted room, fields 3–9 sealed as a SealedPresence (see seal.js); those are then empty.
+  field(10, 'sealed', 'bytes'),
+]);
+
+export const SealedPresence = descriptor('sealed_presence', [
+  field(3, 'name', 'string'),
+  field(4, 'colour', 'fixed32'),
+  field(5, 'cursorX', 'double'),
+  field(6, 'cursorY', 'double'),
+  field(7, 'hasCursor', 'bool'),
+  field(8, 'board', 'string'),
+  field(9, 'ink', 'message', of(() => InkInProgress)),
 ]);
 
 export const PresenceBatch = descriptor('presences', [
@@ -196,6 +235,8 @@ export const ClientFrame = descriptor('client_frame', [
   field(3, 'unsubscribe', 'message', of(() => Unsubscribe, { oneof: 'frame' })),
   field(4, 'push', 'message', of(() => Push, { oneof: 'frame' })),
   field(5, 'presence', 'message', of(() => Presence, { oneof: 'frame' })),
+  field(6, 'createRoom', 'message', of(() => CreateRoom, { oneof: 'frame' })),
+  field(7, 'rotateCapability', 'message', of(() => RotateCapability, { oneof: 'frame' })),
 ]);
 
 export const ServerFrame = descriptor('server_frame', [
@@ -206,4 +247,5 @@ export const ServerFrame = descriptor('server_frame', [
   field(5, 'progress', 'message', of(() => Progress, { oneof: 'frame' })),
   field(6, 'error', 'message', of(() => ServerError, { oneof: 'frame' })),
   field(7, 'presences', 'message', of(() => PresenceBatch, { oneof: 'frame' })),
+  field(8, 'access', 'message', of(() => Access, { oneof: 'frame' })),
 ]);

@@ -7,10 +7,13 @@
 // with `unrepresentable` rather than rounded). Encoding writes what Swift writes: a presence's cursor only
 // when `hasCursor`, its `board` only with `ink`, a welcome's `limits` always. An ack names its pack by
 // the SHA-256 of the pack's bytes (32 bytes); a welcome carries the server's clock (`serverTime`, ms since
-// 1970, 0 when unknown).
+// 1970, 0 when unknown). As Swift's vectors write them, a subscribe's `capability` and a presence's
+// `sealed` are left out of a decoded frame when empty. An access frame's `rights` is the `Rights` enum
+// (schema.js): 1 view, 2 edit, 3 admin; none (0) or an unknown value is refused.
 
 import { WireError } from './errors.js';
 import { utf8Length } from './bytes.js';
+import { CAPABILITY_HASH_BYTES, MAXIMUM_CAPABILITY_BYTES } from './capability.js';
 import { SyncProtocol, WireLimits, isValidRoom } from './limits.js';
 import { CLIENT_FRAMES, SERVER_FRAMES } from './protocol.js';
 import { decodeMessage, encodeMessage } from './message.js';
@@ -19,11 +22,14 @@ import * as schema from './schema.js';
 /**
  * @typedef {{colour: number, width: number, points: Uint8Array}} Ink
  * @typedef {{type: 'presence', room: string, device: Uint8Array, name: string, colour: number,
- *   cursorX: number, cursorY: number, hasCursor: boolean, board: string, ink: Ink | null}} PresenceFrame
+ *   cursorX: number, cursorY: number, hasCursor: boolean, board: string, ink: Ink | null,
+ *   sealed?: Uint8Array}} PresenceFrame `sealed`: the other fields, sealed with the room's key (seal.js)
  * @typedef {{type: 'hello', protocolVersion: number, minimumProtocolVersion: number, device: Uint8Array, agent: string}
- *   | {type: 'subscribe', room: string, after: number}
+ *   | {type: 'subscribe', room: string, after: number, capability?: string}
  *   | {type: 'unsubscribe', room: string}
  *   | {type: 'push', room: string, pack: Uint8Array}
+ *   | {type: 'createRoom', room: string, adminHash: Uint8Array, editHash: Uint8Array, viewHash: Uint8Array}
+ *   | {type: 'rotateCapability', room: string, adminCapability: string, editHash: Uint8Array, viewHash: Uint8Array}
  *   | PresenceFrame} ClientFrame
  * @typedef {{type: 'welcome', protocolVersion: number, server: Uint8Array,
  *     limits: {maxFrameBytes: number, maxMessageBytes: number, maxPackBodyBytes: number}, serverTime: number}
@@ -32,12 +38,20 @@ import * as schema from './schema.js';
  *   | PresenceFrame
  *   | {type: 'presences', presences: PresenceFrame[]}
  *   | {type: 'progress', room: string, head: number, bytesBehind: number, packsBehind: number}
- *   | {type: 'error', code: number, message: string, fatal: boolean, room: string}} ServerFrame
+ *   | {type: 'error', code: number, message: string, fatal: boolean, room: string}
+ *   | {type: 'access', room: string, rights: number, guarded: boolean}} ServerFrame
  */
 
-// The frame kinds of sync.proto, generated into protocol.js.
-const CLIENT_TYPES = CLIENT_FRAMES;
-const SERVER_TYPES = SERVER_FRAMES;
+const EMPTY = new Uint8Array(0);
+
+/** The most bytes a sealed presence may hold: the presence limit, and room for the rest of it. */
+export const MAXIMUM_SEALED_PRESENCE_BYTES = SyncProtocol.maximumPresenceBytes + 1024;
+
+// The frame kinds of sync.proto, generated into protocol.js, as schema.js names them (`create_room` →
+// `createRoom`).
+const camel = (/** @type {string} */ name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
+const CLIENT_TYPES = CLIENT_FRAMES.map(camel);
+const SERVER_TYPES = SERVER_FRAMES.map(camel);
 
 /**
  * Encodes a frame a client sends.
@@ -53,6 +67,22 @@ export function encodeClientFrame(frame) {
       break;
     case 'presence':
       value = presenceMessage(frame);
+      break;
+    case 'createRoom':
+      value = {
+        room: frame.room,
+        adminHash: sized(frame.adminHash, CAPABILITY_HASH_BYTES, 'create_room.admin_hash'),
+        editHash: sized(frame.editHash, CAPABILITY_HASH_BYTES, 'create_room.edit_hash'),
+        viewHash: sized(frame.viewHash, CAPABILITY_HASH_BYTES, 'create_room.view_hash'),
+      };
+      break;
+    case 'rotateCapability':
+      value = {
+        room: frame.room,
+        adminCapability: frame.adminCapability,
+        editHash: optionalHash(frame.editHash, 'rotate_capability.edit_hash'),
+        viewHash: optionalHash(frame.viewHash, 'rotate_capability.view_hash'),
+      };
       break;
     default:
       value = frame;
@@ -112,8 +142,11 @@ export function decodeClientFrame(bytes) {
         device: wire.device,
         agent: wire.agent,
       };
-    case 'subscribe':
-      return { type: 'subscribe', room: room(wire.room), after: counter(wire.after, 'subscribe.after') };
+    case 'subscribe': {
+      const frame = { type: /** @type {'subscribe'} */ ('subscribe'), room: room(wire.room), after: counter(wire.after, 'subscribe.after') };
+      const text = capability(wire.capability, 'subscribe.capability');
+      return text === '' ? frame : { ...frame, capability: text };
+    }
     case 'unsubscribe':
       return { type: 'unsubscribe', room: room(wire.room) };
     case 'push':
@@ -121,6 +154,23 @@ export function decodeClientFrame(bytes) {
       return { type: 'push', room: room(wire.room), pack: wire.pack };
     case 'presence':
       return presence(wire);
+    case 'createRoom':
+      return {
+        type: 'createRoom',
+        room: room(wire.room),
+        adminHash: hash(wire.adminHash, 'create_room.admin_hash', true),
+        editHash: hash(wire.editHash, 'create_room.edit_hash', true),
+        viewHash: hash(wire.viewHash, 'create_room.view_hash', true),
+      };
+    case 'rotateCapability':
+      if (wire.editHash.length === 0 && wire.viewHash.length === 0) throw WireError.missingField('rotate_capability.edit_hash');
+      return {
+        type: 'rotateCapability',
+        room: room(wire.room),
+        adminCapability: capability(wire.adminCapability, 'rotate_capability.admin_capability'),
+        editHash: hash(wire.editHash, 'rotate_capability.edit_hash', false),
+        viewHash: hash(wire.viewHash, 'rotate_capability.view_hash', false),
+      };
   }
   throw WireError.missingField('frame');
 }
@@ -184,6 +234,9 @@ export function decodeServerFrame(bytes) {
         throw WireError.invalidField('error.message');
       }
       return { type: 'error', code: wire.code, message: wire.message, fatal: wire.fatal, room: wire.room };
+    case 'access':
+      if (!(wire.rights >= schema.Rights.view && wire.rights <= schema.Rights.admin)) throw WireError.invalidField('access.rights');
+      return { type: 'access', room: room(wire.room), rights: wire.rights, guarded: wire.guarded };
   }
   throw WireError.missingField('frame');
 }
@@ -210,8 +263,12 @@ function parse(type, bytes) {
   return frame.frame ?? { case: null, value: {} };
 }
 
-/** @param {Record<string, any>} wire @returns {PresenceFrame} */
-function presence(wire) {
+/**
+ * A presence message's fields, checked as Swift checks them (a sealed presence's, once opened, too).
+ * @param {Record<string, any>} wire
+ * @returns {PresenceFrame}
+ */
+export function presence(wire) {
   if (wire.device.length !== 16) throw WireError.invalidField('presence.device');
   if (utf8Length(wire.name) > WireLimits.maximumNameBytes) throw WireError.invalidField('presence.name');
   if (wire.ink !== null && wire.ink.points.length > SyncProtocol.maximumPresenceBytes) {
@@ -237,7 +294,9 @@ function presence(wire) {
     frame.board = wire.board;
     frame.ink = { colour: wire.ink.colour, width: wire.ink.width, points: wire.ink.points };
   }
-  return frame;
+  const sealed = wire.sealed ?? EMPTY;
+  if (sealed.length > MAXIMUM_SEALED_PRESENCE_BYTES) throw WireError.tooLarge('presence.sealed');
+  return sealed.length === 0 ? frame : { ...frame, sealed };
 }
 
 /** @param {PresenceFrame} frame */
@@ -253,6 +312,7 @@ function presenceMessage(frame) {
     hasCursor: false,
     board: '',
     ink: null,
+    sealed: frame.sealed ?? EMPTY,
   };
   if (frame.hasCursor) Object.assign(message, { cursorX: frame.cursorX, cursorY: frame.cursorY, hasCursor: true });
   if (frame.ink != null) Object.assign(message, { board: frame.board, ink: frame.ink });
@@ -274,6 +334,29 @@ function replica(bytes, name) {
 function sized(bytes, length, name) {
   if (!(bytes instanceof Uint8Array) || bytes.length !== length) throw WireError.invalidField(name);
   return bytes;
+}
+
+/** A hash of a capability: 32 bytes, or empty where that keeps the current one. */
+function optionalHash(bytes, name) {
+  if (bytes === undefined || (bytes instanceof Uint8Array && bytes.length === 0)) return EMPTY;
+  return sized(bytes, CAPABILITY_HASH_BYTES, name);
+}
+
+/** @param {Uint8Array} bytes @param {string} name @param {boolean} required */
+function hash(bytes, name, required) {
+  if (bytes.length === 0 && !required) return bytes;
+  if (bytes.length !== CAPABILITY_HASH_BYTES) throw WireError.invalidField(name);
+  return bytes;
+}
+
+/**
+ * A capability as a frame carries it: empty, or at most MAXIMUM_CAPABILITY_BYTES. Its form is not checked:
+ * a malformed one simply matches no hash.
+ * @param {string} text @param {string} name
+ */
+function capability(text, name) {
+  if (utf8Length(text) > MAXIMUM_CAPABILITY_BYTES) throw WireError.invalidField(name);
+  return text;
 }
 
 /** @param {string} name */

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isValidRoom, newRoomId, resolveRoom, roomFromPath, roomPath } from '../../js/app/room.js';
+import { isValidRoom, newRoomId, roomFromPath, roomPath } from '../../js/app/room.js';
 
 /** A byte source counting up from `start`, so ids are predictable. */
 function counting(start = 0) {
@@ -44,16 +44,4 @@ test('the room comes from /r/<room>, with or without a trailing slash', () => {
   assert.equal(roomFromPath('/r/a%20b'), null, 'decoded, then checked');
   assert.equal(roomFromPath('/r/%E0%A4%A'), null, 'a malformed escape is no room');
   assert.equal(roomPath('Abc'), '/r/Abc');
-});
-
-test('/ starts a new room and replaces the URL; a room link opens that room', () => {
-  const replaced = [];
-  const page = (pathname) => ({
-    location: { pathname, search: '?x=1', hash: '#h' },
-    history: { replaceState: (...args) => replaced.push(args) },
-  });
-  assert.deepEqual(resolveRoom(page('/'), () => 'NewRoom'), { room: 'NewRoom', created: true });
-  assert.deepEqual(replaced, [[null, '', '/r/NewRoom?x=1#h']]);
-  assert.deepEqual(resolveRoom(page('/r/Existing'), () => 'Other'), { room: 'Existing', created: false });
-  assert.equal(replaced.length, 1, 'a room link keeps its URL');
 });

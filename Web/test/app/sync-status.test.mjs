@@ -62,3 +62,16 @@ test('changes held for review are counted after any state, and listed in the det
     ['To review', '2 changes received'],
   ]);
 });
+
+test('a refused link reads "No access"; the details say what the link allows and what was kept aside', () => {
+  assert.deepEqual(indicatorFor({ state: 'offline', denied: 'notAllowed' }), { state: 'offline', text: 'No access' });
+  const rows = new Map(
+    statusDetails(
+      { state: 'synced', rights: 'view', keptAside: '1 received pack kept aside, not shown: altered on the way' },
+      { room: 'r', peers: 0, online: true },
+    ),
+  );
+  assert.match(rows.get('This link'), /^view only/);
+  assert.equal(rows.get('Kept aside'), '1 received pack kept aside, not shown: altered on the way');
+  assert.equal(new Map(statusDetails({ state: 'synced' }, { room: 'r', peers: 0, online: true })).has('Kept aside'), false);
+});

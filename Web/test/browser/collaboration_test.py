@@ -32,6 +32,7 @@ from selenium.webdriver.common.actions import interaction  # noqa: E402
 from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
 from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 800
 HASH = re.compile(r"^[0-9a-f]{16}$")
@@ -285,16 +286,22 @@ class CollaborationTest(unittest.TestCase):
         with self.diagnostics("1"):
             alice = self.open("/", "A")
             room = alice.js("return window.inkwell.room")
-            # The link A's page gives: its Share button copies it (read back from A's clipboard).
+            # The link A's page gives: its Share dialog shows it, and its copy button copies it (read back from
+            # A's clipboard).
             alice.driver.execute_cdp_cmd("Browser.grantPermissions", {
                 "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": self.server.url})
             alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="share"]').click()
-            harness.wait_for(lambda: "Link copied" in alice.js("return document.getElementById('notice').textContent"),
+            shown = alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="share-edit-link"]').get_attribute("value")
+            alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="copy-edit-link"]').click()
+            harness.wait_for(lambda: "copied" in alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="share-status"]').text,
                              message="A's link copied")
             link = alice.driver.execute_async_script(
                 "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done(String(e)))")
+            self.assertEqual(link, shown, "the copied link is the one shown")
             self.assertEqual(link, alice.driver.current_url, "the link is the page's address")
             self.assertEqual(urlparse(link).path, f"/r/{room}", "A's page shows its room's link")
+            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+            harness.wait_for(lambda: not alice.driver.find_element(By.ID, "share-dialog").is_displayed(), message="the dialog closed")
             bob = self.open(link, "B")
             self.assertEqual(bob.js("return window.inkwell.room"), room)
             alice.wait_synced()
@@ -463,7 +470,8 @@ class CollaborationTest(unittest.TestCase):
 
     def test_a_swift_peer_and_a_page_see_each_others_strokes(self):
         with self.diagnostics("2"), tempfile.TemporaryDirectory(prefix="inkwell-join-") as data:
-            page = self.open("/", "browser")
+            # An open room: the Swift peer holds no capability nor key (the server runs with --open-rooms).
+            page = self.open("/r/swift-peer-check", "browser")
             room = page.js("return window.inkwell.room")
             page.wait_synced()
             page.pen_drag(line(200, 200, 500, 260))

@@ -41,17 +41,26 @@ def artifacts(default=".build/artifacts"):
 
 
 class Server:
-    """`inkwell serve --port 0` on a temporary data directory, serving this repository's Web/."""
+    """`inkwell serve --port 0` on a temporary data directory, serving this repository's Web/.
 
-    def __init__(self, port=0, data=None, test_pages=False):
+    With `open_rooms` (the default) any room name is an open room, as the tests that are not about access
+    need (`/r/<name>` opens a board anyone may draw on, and the Swift peer, which holds no capabilities,
+    joins it); boards made at `/` are guarded by their links all the same. Without it, an unknown name is
+    refused, as on a server open to the internet.
+    """
+
+    def __init__(self, port=0, data=None, open_rooms=True, test_pages=False):
         """A new server; `port` and `data` restart one on the port and data of a stopped one. `test_pages` also
         serves Web/test/ and Web/bench/ (`--serve-test-pages`), which the server otherwise answers 404."""
         self.data = data or tempfile.mkdtemp(prefix="inkwell-web-")
-        command = [str(binary()), "serve", "--port", str(port), "--data", self.data, "--web", str(REPO / "Web"), "--log-level", "warning"]
+        self.open_rooms = open_rooms
+        arguments = [str(binary()), "serve", "--port", str(port), "--data", self.data, "--web", str(REPO / "Web"), "--log-level", "warning"]
+        if open_rooms:
+            arguments.append("--open-rooms")
         if test_pages:
-            command.append("--serve-test-pages")
+            arguments.append("--serve-test-pages")
         self.process = subprocess.Popen(
-            command,
+            arguments,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -124,6 +133,15 @@ def set_viewport(driver, width, height):
     driver.set_window_size(width, height)
     inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
     driver.set_window_size(width + (width - inner[0]), height + (height - inner[1]))
+
+
+def link_path(url):
+    """The path, query and fragment of a page's address: what to open on another page (the link's
+    capability is in the query, its key in the fragment)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
 
 
 def wait_for(predicate, timeout=10.0, interval=0.05, message="condition"):

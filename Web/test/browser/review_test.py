@@ -177,8 +177,8 @@ class ReviewTest(unittest.TestCase):
     def test_a_paused_page_shares_nothing_until_it_resumes(self):
         with self.diagnostics("a"):
             alice = self.open("/", "A")
-            room = alice.js("return window.inkwell.room")
-            bob = self.open(f"/r/{room}", "B")
+            # The board's edit link, as A's page shows it in its address.
+            bob = self.open(harness.link_path(alice.driver.current_url), "B")
             alice.wait_state("synced")
             bob.wait_state("synced")
             harness.wait_for(lambda: bob.js("return window.inkwell.session.peers.size") == 1, message="B to see A")
@@ -237,8 +237,9 @@ class ReviewTest(unittest.TestCase):
     def test_what_arrived_after_time_offline_is_held_for_review(self):
         with self.diagnostics("b"):
             alice = self.open("/", "A")
-            room = alice.js("return window.inkwell.room")
-            bob = self.open(f"/r/{room}?review-after=0", "B")
+            # The board's edit link, with the page parameter that holds every catch-up for review.
+            link = harness.link_path(alice.driver.current_url)
+            bob = self.open(link.replace("?", "?review-after=0&", 1), "B")
             alice.wait_state("synced")
             bob.wait_state("synced")
             name = alice.identity()

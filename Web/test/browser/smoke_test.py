@@ -137,8 +137,9 @@ class SmokeTest(unittest.TestCase):
     def test_page_opens_a_new_room_with_its_hooks_and_no_errors(self):
         page = self.open()
         room = page.js("return window.inkwell.room")
-        self.assertRegex(page.driver.current_url, r"/r/[A-Za-z0-9]{22}$")
-        self.assertTrue(page.driver.current_url.endswith(room))
+        # A new board's address is its edit link: the room, an edit capability, and the key in the fragment.
+        self.assertRegex(page.driver.current_url, r"/r/[A-Za-z0-9]{22}\?cap=e[A-Za-z0-9_-]{43}#key=[A-Za-z0-9_-]{43}$")
+        self.assertIn(f"/r/{room}?", page.driver.current_url)
         for name in TOOLS:
             button = page.driver.find_element(By.CSS_SELECTOR, f'[data-testid="tool-{name}"]')
             self.assertTrue(button.get_attribute("aria-label"), name)
@@ -279,8 +280,8 @@ class SmokeTest(unittest.TestCase):
 
     def test_two_pages_see_each_others_strokes_cursors_and_ink(self):
         alice = self.open()
-        room = alice.js("return window.inkwell.room")
-        bob = self.open(f"/r/{room}")
+        # The board's edit link, as the page shows it in its address.
+        bob = self.open(harness.link_path(alice.driver.current_url))
         alice.wait_synced()
         bob.wait_synced()
         alice.drag(line(200, 200, 500, 260))
@@ -315,7 +316,8 @@ class SmokeTest(unittest.TestCase):
         self.assertEqual(bob.errors(), [])
 
     def test_svg_export_is_the_text_swift_writes(self):
-        page = self.open()
+        # An open room: `inkwell export` holds no capability nor key (the server runs with --open-rooms).
+        page = self.open("/r/svg-export-check")
         page.drag(line(100, 100, 400, 180))
         page.tool("eraser")
         page.drag(line(250, 80, 250, 220, 4))
@@ -364,7 +366,8 @@ class SmokeTest(unittest.TestCase):
     def test_a_reload_while_offline_keeps_the_board_and_the_new_strokes_sync_later(self):
         server = harness.Server()
         try:
-            page = Page(server)
+            # An open room, so `inkwell export` reads it at the end.
+            page = Page(server, "/r/offline-reload-check")
             self.pages.append(page)
             page.drag(line(200, 200, 500, 200))
             page.wait_synced()

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { newBoardAccess, withLink } from '../../js/sync/access.js';
 import { MemoryStore } from '../../js/sync/store-memory.js';
 import { randomFor } from './support/random.mjs';
 import { hasBinary, INKWELL_BINARY, joinPeer, startServer, temporaryDirectory } from './support/server.mjs';
@@ -135,6 +136,46 @@ if (!skip && typeof globalThis.WebSocket !== 'function') {
       await synced(session);
       assert.equal(session.board.hash(), peer.hash, peer.line);
       assert.equal(session.board.visibleStrokeCount, 10);
+    } finally {
+      await closeAll();
+      await server.stop();
+      data.cleanup();
+    }
+  });
+
+  test('a guarded, encrypted board on a server without open rooms: made, opened by its links, a link replaced', { skip, timeout: 60_000 }, async () => {
+    const data = temporaryDirectory();
+    const server = await startServer({ data: data.path, openRooms: false });
+    try {
+      const board = newBoardAccess('Kq3Zt0aLw9PxYbN2mR7sVc');
+      const holder = (kind, record = board) => withLink(null, { room: board.room, capability: record[kind], key: record.key });
+      const maker = await real({ serverURL: server.url, storage: new MemoryStore(), room: board.room, access: board });
+      maker.commit([stroke(0)]);
+      await synced(maker);
+      assert.equal(maker.rights, 'admin');
+      const editor = await real({ serverURL: server.url, storage: new MemoryStore(), room: board.room, access: holder('edit') });
+      const viewer = await real({ serverURL: server.url, storage: new MemoryStore(), room: board.room, access: holder('view') });
+      await Promise.all([synced(editor), synced(viewer)]);
+      assert.deepEqual([editor.rights, viewer.rights], ['edit', 'view']);
+      editor.commit([stroke(30)]);
+      await until(() => maker.board.changeCount === 2 && viewer.board.changeCount === 2, 'the editor’s stroke everywhere');
+      assert.equal(viewer.board.hash(), maker.board.hash());
+      // Presence goes sealed through the real server's relay, and opens at the other end.
+      maker.setPresence({ name: 'Maker', cursor: [5, 6] });
+      await until(() => editor.peers.get(maker.device)?.name === 'Maker' && viewer.peers.get(maker.device)?.cursor?.[1] === 6, 'the maker’s presence');
+      assert.equal(maker.peers.has(viewer.device), false, 'a view link says nothing');
+
+      const stranger = await real({ serverURL: server.url, storage: new MemoryStore(), room: 'NoSuchRoomHere', access: null });
+      await until(() => stranger.status.denied === 'noSuchRoom', 'no such room, without open rooms');
+
+      const record = await maker.replaceLink('view');
+      await until(() => viewer.status.denied === 'capabilityRevoked', 'the old view link closed by the server');
+      assert.match(viewer.status.detail, /no longer works/);
+      const newViewer = await real({ serverURL: server.url, storage: new MemoryStore(), room: board.room, access: holder('view', record) });
+      await synced(newViewer);
+      assert.equal(newViewer.board.hash(), maker.board.hash());
+      const stale = await real({ serverURL: server.url, storage: new MemoryStore(), room: board.room, access: holder('view') });
+      await until(() => stale.status.denied === 'notAllowed', 'the replaced link refused on a new visit');
     } finally {
       await closeAll();
       await server.stop();

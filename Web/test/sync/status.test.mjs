@@ -23,6 +23,9 @@ test('a paused session says so, with what waits, whatever the network', () => {
     changesToUpload: 0,
     paused: true,
     held: 0,
+    rights: null,
+    denied: null,
+    keptAside: null,
   });
   const waiting = syncStatus({ ...facts, onLine: false, unreachable: true, paused: true, changesToUpload: 2, progress: { ...facts.progress, bytesToUpload: 300 } });
   assert.equal(waiting.state, 'paused');
@@ -47,4 +50,24 @@ test('changes held for review are counted in the status and its sentence', () =>
   assert.equal(sameStatus(status, { ...status, paused: true }), false);
   assert.equal(sameStatus(status, { ...status, changesToUpload: 1 }), false);
   assert.equal(sameStatus(status, { ...status }), true);
+});
+
+test('a view link, a refused link and packs kept aside are said in plain words', () => {
+  const synced = { ...facts, progress: { state: 'synced', bytesToUpload: 0, bytesToDownload: 0 } };
+  const view = syncStatus({ ...synced, rights: 'view' });
+  assert.equal(view.rights, 'view');
+  assert.match(view.detail, /^all changes synced; view only/);
+  assert.equal(sameStatus(view, syncStatus({ ...synced, rights: 'edit' })), false);
+
+  const denied = { code: 'accessDenied', reason: 'capabilityRevoked', message: 'This link was replaced and no longer works: ask for a new one' };
+  const refused = syncStatus({ ...facts, failure: /** @type {any} */ (denied), rights: 'view' });
+  assert.equal(refused.state, 'offline');
+  assert.equal(refused.denied, 'capabilityRevoked');
+  assert.equal(refused.detail, denied.message, 'no view-only note on a link that does not work');
+
+  const aside = syncStatus({ ...synced, refused: { wrongKey: 2, tampered: 1 } });
+  assert.equal(aside.keptAside, '3 received packs kept aside, not shown: sealed with another key, altered on the way');
+  assert.match(aside.detail, /; 3 received packs kept aside/);
+  assert.equal(sameStatus(aside, syncStatus({ ...synced, refused: { wrongKey: 3 } })), false);
+  assert.equal(syncStatus({ ...synced, refused: { unsealed: 1 } }).keptAside, '1 received pack kept aside, not shown: not sealed, on an encrypted board');
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fromHex } from '../../js/wire/bytes.js';
 import { SyncMachine } from '../../js/sync/sync-machine.js';
+import { SyncProtocol } from '../../js/wire/limits.js';
 
 const DEVICE = '0a'.repeat(16);
 const OTHER = '0b'.repeat(16);
@@ -12,16 +13,19 @@ function queued(seq, size = 20) {
   return { key: `${DEVICE}-${seq}`, room: 'r', id: { replica: DEVICE, seq }, bytes: new Uint8Array(size) };
 }
 
-const welcome = (protocolVersion = 2) => ({ type: 'welcome', protocolVersion, server: new Uint8Array(16), limits: {}, serverTime: 0 });
+const welcome = (protocolVersion = SyncProtocol.version) => ({ type: 'welcome', protocolVersion, server: new Uint8Array(16), limits: {}, serverTime: 0 });
 /** A pack's id (the SHA-256 of its bytes, as far as the machine cares: 32 bytes the shell computed). */
 const id = (byte) => new Uint8Array(32).fill(byte);
 
-/** A machine that has said hello and been welcomed. */
+/** The server's answer to a subscription (2: edit rights). */
+const access = (rights = 2, guarded = false) => ({ type: 'access', room: 'r', rights, guarded });
+
+/** A machine that has said hello, been welcomed, and been told it may edit. */
 function openMachine(options = {}) {
   const machine = new SyncMachine({ room: 'r', device: DEVICE, ...options });
   machine.connecting();
   machine.connected();
-  const actions = machine.received(welcome());
+  const actions = [...machine.received(welcome()), ...machine.received(access())];
   return { machine, actions };
 }
 
@@ -35,10 +39,13 @@ test('hello names the device and the versions; welcome subscribes from the water
   const [hello] = machine.connected();
   assert.equal(hello.frame.type, 'hello');
   assert.deepEqual(hello.frame.device, fromHex(DEVICE));
-  assert.deepEqual([hello.frame.protocolVersion, hello.frame.minimumProtocolVersion], [2, 2]);
+  assert.deepEqual([hello.frame.protocolVersion, hello.frame.minimumProtocolVersion], [SyncProtocol.version, SyncProtocol.minimumVersion]);
   const actions = machine.received(welcome());
-  assert.deepEqual(types(actions), ['send subscribe', 'plan', 'joined']);
+  assert.deepEqual(types(actions), ['send subscribe']);
   assert.equal(actions[0].frame.after, 7);
+  assert.equal(actions[0].frame.capability, undefined, 'an open room: no capability');
+  assert.equal(machine.status(0).state, 'connecting', 'not told yet what it may do');
+  assert.deepEqual(types(machine.received(access())), ['access', 'plan', 'joined']);
 });
 
 test('status: downloading until caught up, uploading while bytes wait, then synced', () => {
@@ -67,9 +74,9 @@ test('packs in flight are bounded, acknowledged, and pushed again byte for byte 
   assert.deepEqual(machine.encoded(second.name, new Uint8Array([2]), '02'.repeat(32)), [], 'not connected: it waits');
   machine.connecting();
   machine.connected();
-  const again = machine.received(welcome());
-  assert.deepEqual(types(again), ['send subscribe', 'send push', 'send push', 'plan', 'joined']);
-  assert.deepEqual(again[1].frame.pack, new Uint8Array([1]));
+  const again = [...machine.received(welcome()), ...machine.received(access())];
+  assert.deepEqual(types(again), ['send subscribe', 'access', 'send push', 'send push', 'plan', 'joined']);
+  assert.deepEqual(again[2].frame.pack, new Uint8Array([1]));
 
   const ack = machine.received({ type: 'ack', room: 'r', packId: id(1), serverSeq: 1 });
   assert.deepEqual(types(ack), ['persistWatermark', 'acknowledge', 'plan']);
@@ -155,9 +162,9 @@ test('a push stamped ahead of the server’s clock stays in flight and goes agai
   machine.disconnected(1000);
   machine.connecting();
   machine.connected();
-  const again = machine.received(welcome());
-  assert.deepEqual(types(again), ['send subscribe', 'send push', 'plan', 'joined']);
-  assert.deepEqual(again[1].frame.pack, new Uint8Array([7]), 'the same bytes');
+  const again = [...machine.received(welcome()), ...machine.received(access())];
+  assert.deepEqual(types(again), ['send subscribe', 'access', 'send push', 'plan', 'joined']);
+  assert.deepEqual(again[2].frame.pack, new Uint8Array([7]), 'the same bytes');
   assert.equal(machine.failure, null, 'not fatal');
 });
 
@@ -178,4 +185,99 @@ test('packs stored out of order move the watermark only over contiguous position
   const { machine } = openMachine({ watermark: 3 });
   assert.deepEqual(machine.stored([5, 6], 10, 6), []);
   assert.deepEqual(machine.stored([4], 5, 6), [{ type: 'persistWatermark', position: 6 }]);
+});
+
+// Access: rooms guarded by capabilities (protocol 3).
+
+const CREATE = { adminHash: new Uint8Array(32).fill(1), editHash: new Uint8Array(32).fill(2), viewHash: new Uint8Array(32).fill(3) };
+const roomError = (code, message = 'refused') => ({ type: 'error', code, message, fatal: false, room: 'r' });
+
+test('the device that made a board registers it, then subscribes with its capability; nothing is pushed before access says it may edit', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'a-capability', create: CREATE });
+  machine.connecting();
+  machine.connected();
+  const actions = machine.received(welcome());
+  assert.deepEqual(types(actions), ['send createRoom', 'send subscribe'], 'createRoom first: a board made offline registers now');
+  assert.deepEqual(actions[0].frame.adminHash, CREATE.adminHash);
+  assert.equal(actions[1].frame.capability, 'a-capability');
+  assert.deepEqual(machine.plan([queued(1)]), [], 'no push before the answer');
+  assert.deepEqual(machine.presence({ type: 'presence' }), [], 'no presence before the answer');
+  assert.deepEqual(machine.received({ type: 'access', room: 'r', rights: 3, guarded: true }), [], 'the answer to createRoom');
+  assert.equal(machine.rights, null);
+  assert.deepEqual(types(machine.received(access(3, true))), ['access', 'plan', 'joined'], 'the answer to subscribe');
+  assert.equal(machine.rights, 'admin');
+  assert.equal(machine.guarded, true);
+  assert.deepEqual(types(machine.plan([queued(1)])), ['encode']);
+});
+
+test('a board made elsewhere is answered in order: roomExists for createRoom does not stop the subscription', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-cap', create: CREATE });
+  machine.connected();
+  machine.received(welcome());
+  assert.deepEqual(machine.received(roomError(20, 'a board with this id already exists')), []);
+  assert.equal(machine.failure, null);
+  assert.deepEqual(types(machine.received(access(2, true))), ['access', 'plan', 'joined']);
+});
+
+test('view rights: the board comes live, but nothing is ever pushed nor presence sent', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'v-cap' });
+  machine.connected();
+  machine.received(welcome());
+  assert.deepEqual(types(machine.received(access(1, true))), ['access']);
+  assert.equal(machine.rights, 'view');
+  assert.deepEqual(machine.plan([queued(1)]), []);
+  assert.deepEqual(machine.presence({ type: 'presence' }), []);
+  const other = { type: 'presence', room: 'r', device: fromHex(OTHER), name: 'x', colour: 0, cursorX: 0, cursorY: 0, hasCursor: false, board: '', ink: null };
+  assert.deepEqual(types(machine.received(other)), ['deliver'], 'the others are seen');
+  machine.received({ type: 'progress', room: 'r', head: 0, bytesBehind: 0, packsBehind: 0 });
+  assert.equal(machine.status(0).state, 'synced');
+});
+
+test('a refused link fails the machine for good: no reconnecting against a dead capability', () => {
+  for (const [code, reason] of [
+    [17, 'notAllowed'],
+    [16, 'noSuchRoom'],
+  ]) {
+    const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-old' });
+    machine.connected();
+    machine.received(welcome());
+    const [fail] = machine.received(roomError(code));
+    assert.equal(fail.type, 'fail');
+    assert.equal(fail.error.code, 'accessDenied');
+    assert.equal(fail.error.reason, reason);
+    assert.equal(machine.phase, 'failed');
+    assert.deepEqual(machine.connected(), [], 'a failed machine says nothing more');
+    assert.match(fail.error.message, code === 17 ? /no longer works: ask for a new one/ : /no board at this link/);
+  }
+});
+
+test('a replaced capability: the fatal error and close 4004 fail the machine, saying the link was replaced', () => {
+  const { machine } = openMachine({ capability: 'e-cap' });
+  assert.deepEqual(machine.received({ type: 'error', code: 19, message: 'replaced', fatal: true, room: 'r' }), []);
+  const [fail] = machine.disconnected(4004, '');
+  assert.equal(fail.error.reason, 'capabilityRevoked');
+  assert.match(fail.error.message, /no longer works/);
+  assert.equal(machine.status(0).state, 'offline');
+});
+
+test('rotating: only an admin connection asks; the answer comes back by name, refused or done', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'a-cap', create: CREATE });
+  const [early] = machine.rotate('one', { adminCapability: 'a-cap', viewHash: CREATE.viewHash });
+  assert.deepEqual([early.type, early.name, early.error.code], ['rotated', 'one', 'notConnected']);
+  machine.connected();
+  machine.received(welcome());
+  machine.received(access(3, true)); // createRoom's answer
+  machine.received(access(3, true)); // subscribe's
+  const [sent] = machine.rotate('two', { adminCapability: 'a-cap', viewHash: CREATE.viewHash });
+  assert.equal(sent.frame.type, 'rotateCapability');
+  assert.equal(sent.frame.editHash.length, 0, 'an empty hash keeps the edit link');
+  assert.deepEqual(machine.received(access(3, true)), [{ type: 'rotated', name: 'two', error: null }]);
+  machine.rotate('three', { adminCapability: 'a-wrong', editHash: CREATE.editHash });
+  const [refused] = machine.received(roomError(17));
+  assert.deepEqual([refused.type, refused.name, refused.error.code], ['rotated', 'three', 'accessDenied']);
+  assert.equal(machine.failure, null, 'a refused rotation is not a refused link');
+  machine.rotate('four', { adminCapability: 'a-cap', editHash: CREATE.editHash });
+  assert.deepEqual(machine.disconnected(null).map((a) => [a.type, a.name, a.error.code]), [['rotated', 'four', 'notConnected']]);
+  const editor = openMachine({ capability: 'e-cap' }).machine;
+  assert.equal(editor.rotate('five', { adminCapability: 'x', editHash: CREATE.editHash })[0].error.code, 'accessDenied');
 });

@@ -160,6 +160,9 @@ async function packs(changeVectors) {
   return result;
 }
 
+/** @param {number} count @param {number} byte */
+const filled = (count, byte) => new Uint8Array(count).fill(byte);
+
 function frames() {
   const device = fromHex(ALICE);
   const server = fromHex(BOB);
@@ -186,6 +189,23 @@ function frames() {
     ['presence', presence({})],
     ['presence with a cursor', presence({ cursorX: 10.5, cursorY: -3, hasCursor: true })],
     ['presence with ink', presence({ board: 'main', ink })],
+    [
+      'subscribe with a capability',
+      { type: 'subscribe', room: 'Kq3Zt0aLw9PxYbN2mR7sVc', after: 12, capability: `e${'Ab-_'.repeat(10)}AbA` },
+    ],
+    [
+      'create a room',
+      { type: 'createRoom', room: 'Kq3Zt0aLw9PxYbN2mR7sVc', adminHash: filled(32, 0xa1), editHash: filled(32, 0xe2), viewHash: filled(32, 0x73) },
+    ],
+    [
+      'rotate the edit capability',
+      { type: 'rotateCapability', room: 'Kq3Zt0aLw9PxYbN2mR7sVc', adminCapability: `a${'Zz09'.repeat(10)}Zz0`, editHash: filled(32, 0x44), viewHash: new Uint8Array(0) },
+    ],
+    [
+      'rotate both capabilities',
+      { type: 'rotateCapability', room: 'room-a', adminCapability: `a${'Zz09'.repeat(10)}Zz0`, editHash: filled(32, 5), viewHash: filled(32, 6) },
+    ],
+    ['sealed presence', presence({ name: '', colour: 0, sealed: Uint8Array.from({ length: 40 }, (_, i) => i * 7) })],
   ];
   const serverFrames = [
     ['welcome', { type: 'welcome', protocolVersion: 2, server, limits: { maxFrameBytes: 68157440, maxMessageBytes: 0, maxPackBodyBytes: 0 }, serverTime: 1_800_000_000_123 }],
@@ -196,6 +216,10 @@ function frames() {
     ['presences', { type: 'presences', presences: [presence({}), presence({ room: 'room-b', board: 'main', ink })] }],
     ['progress', { type: 'progress', room: 'room-a', head: 100, bytesBehind: 4096, packsBehind: 3 }],
     ['error', { type: 'error', code: 3, message: 'please update — protocol 1 is too old', fatal: true, room: '' }],
+    ['view access', { type: 'access', room: 'room-a', rights: 1, guarded: true }],
+    ['edit access to an open room', { type: 'access', room: 'room-a', rights: 2, guarded: false }],
+    ['admin access', { type: 'access', room: 'Kq3Zt0aLw9PxYbN2mR7sVc', rights: 3, guarded: true }],
+    ['sealed presence', presence({ name: '', colour: 0, sealed: Uint8Array.from({ length: 28 }, (_, i) => 255 - i) })],
   ];
   return [
     ...client.map(([name, frame]) => {

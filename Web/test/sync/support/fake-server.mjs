@@ -3,6 +3,12 @@
 // clock of its own. It checks pushes as the real server does (ServerSession.push): the signature, the
 // room, the author, and no change stamped further ahead of its clock than the protocol's lead.
 // Its WebSocket class is what a session under test is given.
+//
+// Access as the real server keeps it (ServerSession, RoomAccess): a room registered by createRoom keeps
+// its capabilities' hashes and answers a subscription with the rights of the capability presented, or
+// notAllowed; an unknown room is open (as `inkwell serve --open-rooms`) unless `openRooms` is false, when
+// it is noSuchRoom. Pushes and presence on view rights are refused (error 18, close 4003); a rotation
+// closes the connections that subscribed with a replaced capability (error 19, close 4004).
 
 import { toHex } from '../../../js/wire/bytes.js';
 import { changeOrigin } from '../../../js/wire/change.js';
@@ -11,6 +17,7 @@ import { SyncProtocol } from '../../../js/wire/limits.js';
 import { decodePack } from '../../../js/wire/pack.js';
 import { packId } from '../../../js/wire/pack-id.js';
 import { decodeClientFrame, encodeServerFrame } from '../../../js/wire/sync.js';
+import { capabilityHash } from '../../../js/wire/capability.js';
 
 /** How the real server answers a pack that fails verification: error code, close code. */
 const REFUSALS = {
@@ -42,6 +49,12 @@ export class FakeServer {
   refuseVersion = null;
   /** Connection attempts. */
   attempts = 0;
+  /** Whether an unknown room name is an open room (else noSuchRoom). */
+  openRooms = true;
+  /** Guarded rooms: room → the hashes of its capabilities (hex). @type {Map<string, {admin: string, edit: string, view: string}>} */
+  rooms = new Map();
+  /** Every client frame received, decoded, in order. */
+  frames = [];
 
   /** The constructor to pass as `WebSocket`. */
   get WebSocket() {
@@ -79,6 +92,7 @@ export class FakeServer {
   async #receive(socket, bytes) {
     if (socket.readyState !== OPEN) return;
     const frame = decodeClientFrame(bytes);
+    this.frames.push(frame);
     switch (frame.type) {
       case 'hello':
         if (this.refuseVersion !== null) {
@@ -89,14 +103,55 @@ export class FakeServer {
         socket.device = toHex(frame.device);
         socket.deliver({
           type: 'welcome',
-          protocolVersion: 2,
+          protocolVersion: SyncProtocol.version,
           server: new Uint8Array(16),
           limits: { maxFrameBytes: 1 << 20, maxMessageBytes: 8 << 20, maxPackBodyBytes: 8 << 20 },
           serverTime: this.now(),
         });
         return;
+      case 'createRoom': {
+        const hashes = { admin: toHex(frame.adminHash), edit: toHex(frame.editHash), view: toHex(frame.viewHash) };
+        const known = this.rooms.get(frame.room);
+        if (known === undefined && !this.log.has(frame.room)) this.rooms.set(frame.room, hashes);
+        else if (known?.admin !== hashes.admin) {
+          socket.deliver({ type: 'error', code: 20, message: 'a board with this id already exists', fatal: false, room: frame.room });
+          return;
+        }
+        socket.deliver({ type: 'access', room: frame.room, rights: 3, guarded: true });
+        return;
+      }
+      case 'rotateCapability': {
+        const known = this.rooms.get(frame.room);
+        if (known === undefined || known.admin !== toHex(await capabilityHash(frame.adminCapability))) {
+          socket.deliver({ type: 'error', code: 17, message: 'only the admin capability replaces links', fatal: false, room: frame.room });
+          return;
+        }
+        const replaced = new Set();
+        for (const kind of ['edit', 'view']) {
+          const hash = frame[`${kind}Hash`];
+          if (hash.length === 0) continue;
+          replaced.add(known[kind]);
+          known[kind] = toHex(hash);
+        }
+        socket.deliver({ type: 'access', room: frame.room, rights: 3, guarded: true });
+        for (const other of this.sockets) {
+          if (other === socket || !replaced.has(other.capabilities.get(frame.room))) continue;
+          other.deliver({ type: 'error', code: 19, message: 'the link to this board was replaced', fatal: true, room: frame.room });
+          other.serverClose(4004, 'capability revoked');
+        }
+        return;
+      }
       case 'subscribe': {
-        this.subscribes.push({ room: frame.room, after: frame.after });
+        const rights = await this.#rights(frame.room, frame.capability ?? '');
+        if (typeof rights === 'number' && rights > 4) {
+          socket.deliver({ type: 'error', code: rights, message: rights === 16 ? 'no such room' : 'not allowed', fatal: false, room: frame.room });
+          return;
+        }
+        const guarded = this.rooms.has(frame.room);
+        socket.rights.set(frame.room, rights);
+        if (guarded) socket.capabilities.set(frame.room, toHex(await capabilityHash(frame.capability ?? '')));
+        socket.deliver({ type: 'access', room: frame.room, rights, guarded });
+        this.subscribes.push({ room: frame.room, after: frame.after, capability: frame.capability ?? '' });
         socket.rooms.add(frame.room);
         const after = (this.log.get(frame.room) ?? []).filter((stored) => stored.serverSeq > frame.after);
         const head = this.#head(frame.room);
@@ -109,6 +164,12 @@ export class FakeServer {
         return;
       }
       case 'push': {
+        if ((socket.rights.get(frame.room) ?? 0) < 2) {
+          this.viewOnlyRefusals += 1;
+          socket.deliver({ type: 'error', code: 18, message: 'push on a view-only link', fatal: true, room: frame.room });
+          socket.serverClose(4003, 'view only');
+          return;
+        }
         const hex = toHex(await packId(frame.pack));
         const refusal = await this.#check(frame.room, frame.pack);
         // Counted once settled: a test that sees the push sees it stored or refused.
@@ -123,11 +184,34 @@ export class FakeServer {
         return;
       }
       case 'presence':
+        if ((socket.rights.get(frame.room) ?? 0) < 2) {
+          this.viewOnlyRefusals += 1;
+          socket.deliver({ type: 'error', code: 18, message: 'presence on a view-only link', fatal: true, room: frame.room });
+          socket.serverClose(4003, 'view only');
+          return;
+        }
         this.presence.push(frame);
         for (const other of this.sockets) if (other !== socket && other.rooms.has(frame.room)) other.deliver(frame);
         return;
       default:
     }
+  }
+
+  /** Pushes or presence refused for view rights. */
+  viewOnlyRefusals = 0;
+
+  /**
+   * The rights a capability gives in a room (1 view, 2 edit, 3 admin), or the error code refusing it.
+   * @param {string} room @param {string} capability
+   */
+  async #rights(room, capability) {
+    const known = this.rooms.get(room);
+    if (known === undefined) return this.openRooms || this.log.has(room) ? 2 : 16;
+    const hash = toHex(await capabilityHash(capability));
+    if (hash === known.admin) return 3;
+    if (hash === known.edit) return 2;
+    if (hash === known.view) return 1;
+    return 17;
   }
 
   /** @param {FakeSocket} socket */
@@ -153,6 +237,8 @@ export class FakeServer {
       pack = await decodePack(bytes, { room });
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
+      // As PackCodec.validate: a sealed pack whose signature and room hold is stored unopened.
+      if (error.code === 'encrypted') return null;
       const [code, close] = REFUSALS[error.code] ?? [4, 1007];
       return { code, message: error.message, close };
     }
@@ -202,6 +288,10 @@ class FakeSocket {
   /** @type {string | null} */
   device = null;
   rooms = new Set();
+  /** The rights this connection subscribed with, by room. @type {Map<string, number>} */
+  rights = new Map();
+  /** The hash (hex) of the capability it subscribed with, by guarded room. @type {Map<string, string>} */
+  capabilities = new Map();
   #server;
 
   /** @param {string} url @param {FakeServer} server */

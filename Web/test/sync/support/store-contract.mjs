@@ -222,4 +222,18 @@ export const storeCases = [
       store.close();
     },
   },
+  {
+    name: 'a room’s access record is kept whole, replaced whole, and rooms are apart',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      assert.equal(await store.loadAccess('r'), null, 'none kept: an open room');
+      const record = { room: 'r', admin: `a${'A'.repeat(43)}`, edit: `e${'B'.repeat(43)}`, view: `v${'C'.repeat(43)}`, key: 'D'.repeat(43) };
+      await store.saveAccess(record);
+      assert.deepEqual(await store.loadAccess('r'), record);
+      await store.saveAccess({ ...record, edit: `e${'E'.repeat(43)}` });
+      assert.equal((await store.loadAccess('r')).edit, `e${'E'.repeat(43)}`, 'a replaced link');
+      assert.equal(await store.loadAccess('s'), null, 'rooms are apart');
+      store.close();
+    },
+  },
 ];

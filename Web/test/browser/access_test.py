@@ -1,0 +1,437 @@
+"""Boards guarded by links and sealed with a key, end to end against a real `inkwell serve`: the share
+dialog of a new board, a second page on the view link (sees strokes live, cannot draw, says View only),
+what the server's files hold of an encrypted board against a plain one, and a page on a replaced view
+link told it no longer works.
+
+Run:  INKWELL_BINARY=.build/debug/inkwell python3 Web/test/browser/access_test.py -v
+Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
+      INKWELL_ARTIFACTS  where screenshots and (on failure) console logs go (default .build/artifacts/access)
+Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
+
+Each page is its own Chromium (its own profile, so its own IndexedDB: the view page holds only the view
+link, as a stranger's device would).
+"""
+
+import contextlib
+import re
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+import unittest
+import zlib
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+WIDTH, HEIGHT = 1280, 800
+CAPABILITY = r"[A-Za-z0-9_-]{43}"
+RED = "e03131"
+
+# Keeps every change the page makes, as it makes it: the test then knows the exact operations sent.
+RECORD_LOCAL = """
+window.__local = [];
+window.inkwell.session.addEventListener('change', (event) => {
+  if (event.detail.origin === 'local') window.__local.push(...event.detail.changes);
+});
+"""
+
+# The bytes the page puts on the wire for the points of each stroke it drew (an AddStroke's or
+# AppendPoints' Points message, quantised and delta-encoded: Web/js/wire/points.js), as hex.
+ENCODED_POINTS = """
+const done = arguments[arguments.length - 1];
+import('/js/wire/points.js').then(({ encodePoints }) => {
+  const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  done(window.__local.flatMap((change) => change.operations)
+    .filter((op) => op.op === 'addStroke' || op.op === 'appendPoints')
+    .map((op) => hex(encodePoints(op.points, op.pressures ?? null))));
+}, (error) => done(String(error)));
+"""
+
+# Installed before the page's scripts: counts the WebSockets it opens.
+COUNT_SOCKETS = """
+window.__sockets = 0;
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) {
+    super(...args);
+    window.__sockets += 1;
+  }
+};
+"""
+
+STATE = "return {status: document.querySelector('[data-testid=sync-status]').textContent, " \
+        "notice: document.getElementById('notice').textContent, url: location.href, " \
+        "strokes: window.inkwell?.strokeCount()}"
+
+
+def artifacts():
+    return harness.artifacts(".build/artifacts/access")
+
+
+def zigzag(x0, y0, width, steps=12):
+    """A stroke that bends at every point: its encoded residuals are distinctive, not runs of zeros."""
+    return [(x0 + width * i / steps, y0 + (37 if i % 2 else 0) + 3 * i) for i in range(steps + 1)]
+
+
+class Page:
+    """One Chromium on the whiteboard."""
+
+    def __init__(self, server, url, name):
+        self.name = name
+        self.console = []
+        self.driver = harness.chrome(WIDTH, HEIGHT)
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_SOCKETS})
+        self.driver.get(url if url.startswith("http") else server.url + url)
+        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"),
+                         timeout=20, message=f"{name}'s board to open")
+        self.board = self.find("board")
+        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def find(self, testid):
+        return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+
+    def sync_state(self):
+        return self.find("sync-status").get_attribute("data-state")
+
+    def wait_synced(self, timeout=20):
+        harness.wait_for(lambda: self.sync_state() == "synced", timeout=timeout, message=f"{self.name} synced")
+
+    def strokes(self):
+        return self.js("return window.inkwell.strokeCount()")
+
+    def hash(self):
+        return self.js("return window.inkwell.hash()")
+
+    def drag(self, points):
+        """A mouse drag through `points` (CSS pixels from the board's top-left)."""
+        chain = ActionChains(self.driver, duration=10)
+        points = [(round(x), round(y)) for x, y in points]
+        x0, y0 = points[0]
+        chain.move_to_element_with_offset(self.board, int(x0 - self.size[0] / 2), int(y0 - self.size[1] / 2))
+        chain.click_and_hold()
+        for (xa, ya), (xb, yb) in zip(points, points[1:]):
+            chain.move_by_offset(xb - xa, yb - ya)
+        chain.release()
+        chain.perform()
+
+    def shot(self, name):
+        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
+
+    def collect_console(self):
+        with contextlib.suppress(Exception):
+            self.console.extend(self.driver.get_log("browser"))
+        return self.console
+
+    def quit(self):
+        with contextlib.suppress(Exception):
+            self.driver.quit()
+
+
+# What the server keeps, read as a server (or anyone with its disk) could.
+
+def protobuf_fields(data):
+    """The (number, wire type, value) of each field of a protobuf message; stops at anything malformed."""
+    fields, pos = [], 0
+
+    def varint():
+        nonlocal pos
+        shift = result = 0
+        while True:
+            if pos >= len(data) or shift > 63:
+                raise ValueError("truncated varint")
+            byte = data[pos]
+            pos += 1
+            result |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                return result
+            shift += 7
+
+    try:
+        while pos < len(data):
+            key = varint()
+            number, kind = key >> 3, key & 7
+            if kind == 0:
+                fields.append((number, kind, varint()))
+            elif kind == 2:
+                length = varint()
+                fields.append((number, kind, bytes(data[pos:pos + length])))
+                pos += length
+            elif kind in (1, 5):
+                size = 8 if kind == 1 else 4
+                fields.append((number, kind, bytes(data[pos:pos + size])))
+                pos += size
+            else:
+                break
+    except ValueError:
+        pass
+    return fields
+
+
+def opened_pack_body(blob):
+    """A stored pack's body as a server can open it: inflated when deflated and not sealed; else as stored."""
+    fields = {number: value for number, _, value in protobuf_fields(blob)}
+    body = fields.get(4)
+    if not isinstance(body, bytes):
+        return b""
+    if 6 in fields:
+        return body  # sealed: the server holds no key
+    if fields.get(3) == 1:
+        with contextlib.suppress(zlib.error):
+            return zlib.decompressobj(-15).decompress(body)
+    return body
+
+
+def server_holdings(data_directory):
+    """Every byte the server keeps of its rooms: the raw bytes of packs.sqlite and its -wal, and every blob in
+    its tables (read from a copy, so the running server is not disturbed) with each pack's body opened as far
+    as the server itself could open it."""
+    folder = Path(data_directory)
+    raw = b"".join(path.read_bytes() for path in sorted(folder.glob("packs.sqlite*")) if path.is_file())
+    opened = []
+    with tempfile.TemporaryDirectory() as copy:
+        for path in folder.glob("packs.sqlite*"):
+            shutil.copy(path, Path(copy) / path.name)
+        connection = sqlite3.connect(Path(copy) / "packs.sqlite")
+        try:
+            tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            for table in tables:
+                for row in connection.execute(f'SELECT * FROM "{table}"'):
+                    for value in row:
+                        if isinstance(value, bytes):
+                            opened.append(value)
+                            opened.append(opened_pack_body(value))
+        finally:
+            connection.close()
+    return raw, opened
+
+
+class AccessTest(unittest.TestCase):
+    def setUp(self):
+        self.pages = []
+        self.servers = []
+
+    def tearDown(self):
+        for page in self.pages:
+            page.quit()
+        for server in self.servers:
+            server.stop()
+
+    def server(self, **options):
+        server = harness.Server(**options)
+        self.servers.append(server)
+        return server
+
+    def open(self, server, url, name):
+        page = Page(server, url, name)
+        self.pages.append(page)
+        return page
+
+    @contextlib.contextmanager
+    def diagnostics(self, prefix):
+        """On failure: screenshots, console logs and page state of every page, the servers' logs."""
+        test = self
+
+        class Servers:
+            """Every server of the test, as one log."""
+
+            @property
+            def lines(self):
+                return [line for server in test.servers for line in server.lines]
+
+        with harness.failure_artifacts(self.pages, Servers(), artifacts(), prefix, STATE):
+            yield
+
+    def assertNoConsoleErrors(self, *pages):
+        for page in pages:
+            severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
+            self.assertEqual(severe, [], f"{page.name}'s console errors")
+
+    # (a) and (b)
+
+    def test_a_new_board_shares_an_edit_and_a_view_link_and_the_view_page_cannot_draw(self):
+        server = self.server(open_rooms=False)
+        with self.diagnostics("a"):
+            alice = self.open(server, "/", "A")
+            alice.wait_synced()
+            room = alice.js("return window.inkwell.room")
+            self.assertRegex(alice.driver.current_url, rf"/r/{room}\?cap=e{CAPABILITY}#key={CAPABILITY}$")
+            self.assertTrue(alice.find("view-only").get_attribute("hidden") is not None, "the maker can draw")
+
+            # The dialog: a dialog, focus inside, the edit link (the page's address) and a view link.
+            share = alice.find("share")
+            share.click()
+            dialog = alice.driver.find_element(By.CSS_SELECTOR, "#share-dialog [role='dialog']")
+            harness.wait_for(lambda: dialog.is_displayed(), message="the share dialog")
+            self.assertEqual(dialog.get_attribute("aria-modal"), "true")
+            self.assertTrue(alice.js("return arguments[0].contains(document.activeElement)", dialog), "focus moved into the dialog")
+            edit = alice.find("share-edit-link").get_attribute("value")
+            view = alice.find("share-view-link").get_attribute("value")
+            self.assertEqual(edit, alice.driver.current_url)
+            self.assertRegex(view, rf"^{re.escape(server.url)}/r/{room}\?cap=v{CAPABILITY}#key={CAPABILITY}$")
+            self.assertEqual(urlsplit(view).fragment, urlsplit(edit).fragment, "one key in both links")
+            self.assertNotEqual(parse_qs(urlsplit(view).query)["cap"], parse_qs(urlsplit(edit).query)["cap"])
+            for testid in ("copy-edit-link", "copy-view-link", "replace-edit-link", "replace-view-link"):
+                self.assertTrue(alice.find(testid).is_displayed(), f"{testid} shown to the board's maker")
+            self.assertNotIn(view, alice.js("return document.body.innerText + location.href"), "the view link is in no text but its field")
+            alice.shot("a-share-dialog")
+            # Tab stays in the dialog; Escape closes it and gives the focus back.
+            for _ in range(12):
+                ActionChains(alice.driver).send_keys(Keys.TAB).perform()
+                self.assertTrue(alice.js("return arguments[0].contains(document.activeElement)", dialog), "Tab stays in the dialog")
+            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+            harness.wait_for(lambda: not dialog.is_displayed(), message="Escape to close the dialog")
+            self.assertFalse(alice.js("return arguments[0].contains(document.activeElement)", dialog))
+
+            # (b) A second page on the view link: View only, no drawing tool, but the strokes live.
+            bob = self.open(server, harness.link_path(view), "B")
+            self.assertTrue(bob.find("view-only").is_displayed(), "View only in the top bar")
+            self.assertEqual(bob.find("view-only").text, "View only")
+            bob.wait_synced()
+            self.assertEqual(bob.js("return window.inkwell.session.rights"), "view")
+            for name in ("pen", "eraser", "stroke-eraser", "shapes", "undo", "redo", "clear"):
+                button = bob.find(f"tool-{name}")
+                self.assertEqual(button.get_attribute("aria-disabled"), "true", f"{name} disabled")
+                self.assertEqual(button.get_attribute("tabindex"), "-1", f"{name} out of the Tab order")
+            self.assertFalse(bob.find("colour-custom").is_enabled())
+            self.assertEqual(bob.find("tool-zoom-in").get_attribute("aria-disabled"), None, "looking around still works")
+
+            alice.find(f"colour-{RED}").click()
+            alice.drag(zigzag(200, 200, 400))
+            harness.wait_for(lambda: bob.strokes() == 1 and bob.hash() == alice.hash(), timeout=10,
+                             message="A's stroke live on B's page")
+            harness.wait_for(lambda: bob.js("return window.inkwell.settled()"), message="B settled")
+            # The zigzag's sixth point: (400, 218).
+            self.assertGreater(harness.ink_at(bob.driver, 400, 218), 100, "painted on B's board")
+
+            bob.drag(zigzag(200, 450, 400))
+            bob.find("tool-clear").click()
+            ActionChains(bob.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+            harness.wait_for(lambda: bob.js("return window.inkwell.settled()"), message="B settled")
+            self.assertEqual(bob.strokes(), 1, "a drag on a view page adds no stroke; clear and undo do nothing")
+            self.assertEqual(bob.js("return window.inkwell.session.board.changeCount"), 1)
+            self.assertEqual(harness.ink_at(bob.driver, 400, 480), 0, "nothing painted where B dragged")
+            self.assertEqual(bob.js("return window.inkwell.session.status.bytesToUpload"), 0, "nothing waits to be sent")
+            alice.wait_synced()
+            self.assertEqual(alice.strokes(), 1, "nothing of B's reached A")
+            bob.shot("b-view-only")
+            self.assertNoConsoleErrors(alice, bob)
+
+    # (c)
+
+    def draw_and_read_the_server(self, path, name):
+        """Draws a red zigzag on a fresh server at `path`, waits until it is synced, and returns what the
+        server's files hold of it: (the encoded points of each stroke, whether any was found, whether the
+        colour's bytes were found, whether the page sealed its board)."""
+        server = self.server()
+        page = self.open(server, path, name)
+        page.wait_synced()
+        page.js(RECORD_LOCAL)
+        page.find(f"colour-{RED}").click()
+        page.drag(zigzag(150, 220, 600, 16))
+        page.drag(zigzag(180, 420, 500, 10))
+        harness.wait_for(lambda: page.strokes() == 2, message=f"{name}'s two strokes")
+        page.wait_synced()
+        needles = page.driver.execute_async_script(ENCODED_POINTS)
+        self.assertIsInstance(needles, list, needles)
+        self.assertEqual(len(needles), 2, "one points message a stroke")
+        for needle in needles:
+            self.assertGreater(len(needle), 40, "enough bytes not to be found by chance")
+        raw, opened = server_holdings(server.data)
+        self.assertGreater(len(raw), 0, "the server's files are there")
+        points = [bytes.fromhex(needle) for needle in needles]
+        # The colour as AddStroke carries it: field 1, fixed32 (tag 0x0d), RGBA little-endian.
+        colour = bytes([0x0D, 0xFF]) + bytes.fromhex(RED)[::-1]
+        haystacks = [raw, *opened]
+        found_points = [any(needle in haystack for haystack in haystacks) for needle in points]
+        found_colour = any(colour in haystack for haystack in haystacks)
+        encrypted = page.js("return window.inkwell.session.encrypted")
+        if not encrypted:
+            # An open room's dialog: the one link, and who may draw with it.
+            page.find("share").click()
+            self.assertEqual(page.find("share-edit-link").get_attribute("value"), server.url + path)
+            self.assertIn("Anyone with this link can draw", page.driver.find_element(By.ID, "share-dialog").text)
+            self.assertFalse(page.find("share-view-link").is_displayed(), "no view link for an open room")
+            self.assertFalse(page.find("replace-edit-link").is_displayed())
+            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+        self.assertNoConsoleErrors(page)
+        return found_points, found_colour, encrypted
+
+    def test_the_server_keeps_no_drawn_coordinates_of_an_encrypted_board_and_does_of_a_plain_one(self):
+        with self.diagnostics("c"):
+            # A plain board first (an open room, not encrypted): the search finds what was drawn, so it can
+            # tell; then the same drawing on a new board, encrypted, leaves none of it on the server.
+            plain_points, plain_colour, plain_sealed = self.draw_and_read_the_server("/r/plain-board-check", "plain")
+            self.assertFalse(plain_sealed)
+            self.assertTrue(all(plain_points), f"the plain board's strokes are on the server's disk: {plain_points}")
+            self.assertTrue(plain_colour, "and their colour")
+            sealed_points, sealed_colour, sealed = self.draw_and_read_the_server("/", "encrypted")
+            self.assertTrue(sealed, "a new board is encrypted")
+            self.assertEqual(sealed_points, [False, False], "no stroke's encoded points on the server's disk")
+            self.assertFalse(sealed_colour, "nor the colour's bytes")
+            print(f"  plain board: points found {plain_points}, colour {plain_colour}; encrypted: points {sealed_points}, colour {sealed_colour}")
+
+    # (d)
+
+    def test_replacing_the_view_link_tells_a_page_on_the_old_one_it_no_longer_works(self):
+        server = self.server(open_rooms=False)
+        with self.diagnostics("d"):
+            alice = self.open(server, "/", "A")
+            alice.wait_synced()
+            alice.find("share").click()
+            old_view = alice.find("share-view-link").get_attribute("value")
+            old_edit = alice.find("share-edit-link").get_attribute("value")
+            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+            bob = self.open(server, harness.link_path(old_view), "B")
+            bob.wait_synced()
+            alice.drag(zigzag(200, 200, 300))
+            harness.wait_for(lambda: bob.strokes() == 1, message="B on the view link sees A's stroke")
+
+            alice.find("share").click()
+            alice.find("replace-view-link").click()
+            confirm = alice.find("share-confirm")
+            harness.wait_for(lambda: confirm.is_displayed(), message="a confirmation")
+            self.assertIn("loses access", confirm.text)
+            alice.find("share-confirm-yes").click()
+            harness.wait_for(lambda: "New view link ready" in alice.find("share-status").text, timeout=10,
+                             message="the view link replaced")
+            new_view = alice.find("share-view-link").get_attribute("value")
+            self.assertNotEqual(new_view, old_view)
+            self.assertEqual(alice.find("share-edit-link").get_attribute("value"), old_edit, "the edit link is kept")
+            alice.shot("d-replaced")
+
+            notice = bob.driver.find_element(By.ID, "notice")
+            harness.wait_for(lambda: notice.is_displayed() and "no longer works" in notice.text, timeout=10,
+                             message="B told the link no longer works")
+            self.assertEqual(notice.get_attribute("role"), "alert")
+            self.assertEqual(bob.find("sync-status").text, "No access")
+            bob.shot("d-old-link")
+            # No reconnecting against a dead capability: no socket opened after the refusal.
+            opened = bob.js("return window.__sockets")
+            time.sleep(3)
+            self.assertEqual(bob.js("return window.__sockets"), opened, "B opens no new connection")
+            self.assertEqual(bob.find("sync-status").text, "No access")
+
+            # The new view link opens; the old one, opened afresh, is refused at once.
+            carol = self.open(server, harness.link_path(new_view), "C")
+            carol.wait_synced()
+            self.assertEqual(carol.strokes(), 1)
+            self.assertTrue(carol.find("view-only").is_displayed())
+            dave = self.open(server, harness.link_path(old_view), "D")
+            harness.wait_for(lambda: "no longer works" in dave.driver.find_element(By.ID, "notice").text, timeout=10,
+                             message="the old link refused on a new visit")
+            self.assertNoConsoleErrors(alice, carol)
+
+
+if __name__ == "__main__":
+    unittest.main()
