@@ -7,7 +7,7 @@ import Testing
 
 @testable import InkwellWire
 
-/// Sealed packs, presence and blobs (`spec-access.md`, "Sealing") between Swift and the browser.
+/// Sealed packs, presence and blobs (`docs/ACCESS-FORMATS.md`, "Sealing") between Swift and the browser.
 ///
 /// `Conformance/seal.json` holds keys, capabilities, and packs, presence and blobs sealed by Swift under
 /// fixed nonces, with what they open to, and sealed packs every reader refuses with Swift's error.

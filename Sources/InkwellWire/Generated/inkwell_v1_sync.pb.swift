@@ -35,7 +35,7 @@ nonisolated enum WireRights: SwiftProtobuf.Enum, Swift.CaseIterable {
   /// Catch-up and live packs, nothing else.
   case view // = 1
 
-  /// Also push, presence and blob uploads.
+  /// Also push and presence.
   case edit // = 2
 
   /// Also rotate the other capabilities.

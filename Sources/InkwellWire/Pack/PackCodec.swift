@@ -17,7 +17,7 @@ import SwiftProtobuf
 /// bytes aside and decode them after an upgrade.
 ///
 /// In an encrypted room the body is sealed with the room's ``RoomKey`` before it is signed
-/// (`spec-access.md`, "Packs"): a relay still checks the signer and the room, and only the key's
+/// (`docs/ACCESS-FORMATS.md`, "Packs"): a relay still checks the signer and the room, and only the key's
 /// holders open the body and check what is inside.
 public enum PackCodec {
     /// Encodes `pack` and signs it with `author`, whose replica must be that of every change inside;

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// AES-256-GCM as packs, presence and blobs use it (`spec-access.md`, "Sealing"): a 12-byte nonce, fresh
+/// AES-256-GCM as packs, presence and blobs use it (`docs/ACCESS-FORMATS.md`, "Sealing"): a 12-byte nonce, fresh
 /// and random for every message, a 16-byte tag after the ciphertext, and associated data that binds
 /// each sealed thing to where it belongs (its room, and for a pack its author and header), so sealed
 /// bytes moved anywhere else fail to open.

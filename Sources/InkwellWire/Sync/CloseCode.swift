@@ -23,7 +23,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable {
     public static let unsupportedVersion = CloseCode(rawValue: 4001)
     /// A pushed pack's id is already stored with other bytes: the log keeps what it has.
     public static let packConflict = CloseCode(rawValue: 4002)
-    /// A push, presence or blob upload on a view-only capability: the connection may only read.
+    /// A push or presence on a view-only capability: the connection may only read.
     public static let viewOnly = CloseCode(rawValue: 4003)
     /// The capability the connection subscribed with was rotated by the room's admin: the link no longer works.
     public static let capabilityRevoked = CloseCode(rawValue: 4004)
@@ -66,7 +66,7 @@ public enum ErrorCode: UInt32, Sendable, CaseIterable {
     case noSuchRoom = 16
     /// The capability matches none of the room's, or the admin capability of a rotation is wrong. Not fatal.
     case notAllowed = 17
-    /// A push, presence or blob upload on view-only rights. Fatal, close code 4003.
+    /// A push or presence on view-only rights. Fatal, close code 4003.
     case viewOnly = 18
     /// The capability this connection subscribed with was rotated. Fatal, close code 4004.
     case capabilityRevoked = 19

@@ -21,14 +21,14 @@ public enum Rights: UInt8, Comparable, Hashable, Sendable, CaseIterable {
     case none = 0
     /// Catch-up and live packs.
     case view = 1
-    /// Also push, presence and blob uploads.
+    /// Also push and presence.
     case edit = 2
     /// Also rotate the room's other capabilities.
     case admin = 3
 
     public static func < (lhs: Rights, rhs: Rights) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// Whether these rights allow changing the room: pushes, presence, blob uploads.
+    /// Whether these rights allow changing the room: pushes and presence.
     public var mayEdit: Bool { self >= .edit }
 }
 

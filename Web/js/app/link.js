@@ -1,5 +1,5 @@
 /**
- * Board links, as /work/spec-access.md fixes them: `ORIGIN/r/ROOM?cap=CAPABILITY#key=KEY` for an
+ * Board links, as docs/ACCESS-FORMATS.md fixes them: `ORIGIN/r/ROOM?cap=CAPABILITY#key=KEY` for an
  * encrypted board, without `#key=…` for a plain one, and `ORIGIN/r/ROOM` alone for an open room.
  *
  * The key rides in the fragment, which browsers never send to a server; the capability in the query, which

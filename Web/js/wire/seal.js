@@ -1,5 +1,5 @@
 // End-to-end sealing with a room's key (room-key.js): AES-256-GCM, a fresh random 12-byte nonce per
-// message, a 16-byte tag; the formats of /work/spec-access.md, shared byte for byte with Swift.
+// message, a 16-byte tag; the formats of docs/ACCESS-FORMATS.md, shared byte for byte with Swift.
 //
 // What is sealed, and what is bound to it as associated data (authenticated, not hidden):
 // - a pack's body (the bytes a plain pack carries: the PackBody, deflated when `compression` says so),

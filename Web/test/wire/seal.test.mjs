@@ -1,4 +1,4 @@
-// Capabilities, room keys and sealing (the formats of /work/spec-access.md): base64url against node's,
+// Capabilities, room keys and sealing (the formats of docs/ACCESS-FORMATS.md): base64url against node's,
 // hashes and key ids against node:crypto, and every sealed message opened by node:crypto's AES-256-GCM
 // with associated data built here from the spec, so the page's WebCrypto code is checked against an
 // implementation it shares nothing with.
