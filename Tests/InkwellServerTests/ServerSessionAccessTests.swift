@@ -76,6 +76,14 @@ import Testing
         #expect(!wrong.contains { if case .catchUp = $0 { true } else { false } })
     }
 
+    @Test func aFollowerThatAsksAgainWithALinkThatNoLongerWorksStopsFollowing() {
+        var session = Self.session()
+        _ = Self.subscribe(&session, "room", with: Self.edit.text, access: Self.guarded)
+        let again = Self.subscribe(&session, "room", with: Capability.mint(.edit).text, access: Self.guarded)
+        #expect(again.first == .stopFollowing(room: "room"))
+        #expect(session.rooms.isEmpty && !session.mayEdit("room"))
+    }
+
     @Test func aViewOnlyConnectionMayNotPushOrSendPresence() {
         var pusher = Self.session()
         _ = Self.subscribe(&pusher, "room", with: Self.view.text, access: Self.guarded)

@@ -220,22 +220,11 @@ public struct ServerSession: Sendable {
     public mutating func authorized(room: String, after: UInt64, capability: String, access: RoomAccess?) -> [Action] {
         guard !isClosed, pending.remove(room) != nil || memberships[room] != nil else { return [] }
         guard let access else {
-            memberships.removeValue(forKey: room)
-            return countRoomRequest() ?? [
-                roomError(.noSuchRoom, "no board here has this id; check the link", room: room)
-            ]
+            return refuseRoom(room, .noSuchRoom, "no board here has this id; check the link")
         }
         let rights = access.rights(for: capability)
         guard rights != .none else {
-            memberships.removeValue(forKey: room)
-            return countRoomRequest()
-                ?? [
-                    roomError(
-                        .notAllowed,
-                        "this link does not open the board: it is wrong, or was replaced",
-                        room: room
-                    )
-                ]
+            return refuseRoom(room, .notAllowed, "this link does not open the board: it is wrong, or was replaced")
         }
         let isOpen = access == .open
         memberships[room] = Membership(rights: rights, capabilityHash: isOpen ? nil : Capability.hash(of: capability))
@@ -299,6 +288,14 @@ public struct ServerSession: Sendable {
         memberships[room] == nil
             ? fail(.viewOnly, "\(what) to a guarded room not subscribed to with an edit link", close: .viewOnly)
             : fail(.viewOnly, "\(what) on a view-only link", close: .viewOnly)
+    }
+
+    /// A subscription refused: the room is no longer followed (a follower that asked again with a link
+    /// that no longer works stops receiving it), and the refusal counts toward ``maximumRoomRequests``.
+    private mutating func refuseRoom(_ room: String, _ code: ErrorCode, _ message: String) -> [Action] {
+        let wasFollowing = memberships.removeValue(forKey: room) != nil
+        if let closing = countRoomRequest() { return closing }
+        return (wasFollowing ? [.stopFollowing(room: room)] : []) + [roomError(code, message, room: room)]
     }
 
     /// One more subscription refused, room made or rotation tried; past the limit, the refusal that closes.
