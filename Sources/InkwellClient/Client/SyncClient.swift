@@ -158,7 +158,8 @@ public actor SyncClient {
     /// - Returns: the credentials now held.
     /// - Throws: ``SyncClientError/notAdmin`` without the admin capability, ``SyncClientError/notJoined``
     ///   unless the room is joined, ``SyncClientError/refused(_:)`` when the server refuses,
-    ///   ``SyncClientError/timedOut`` when it does not answer within `timeout` (the links are unchanged then).
+    ///   ``SyncClientError/timedOut`` when not connected, or when the server does not answer within `timeout`
+    ///   (the links held are unchanged then).
     public func rotate(
         room: String,
         edit: Bool,
