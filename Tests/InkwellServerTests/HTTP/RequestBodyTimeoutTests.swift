@@ -88,24 +88,12 @@ enum Trickle {
 
     private static func runBlocking(port: Int, head: String, body: [UInt8]) throws -> Outcome {
         #if os(Linux)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let flags = Int32(MSG_NOSIGNAL)
         #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         let flags: Int32 = 0
         #endif
-        guard descriptor >= 0 else { throw TestFailure("socket() failed") }
+        let descriptor = try Loopback.connect(port: port)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("connect() failed") }
         var wait = timeval(tv_sec: 0, tv_usec: 100_000)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         let start = ContinuousClock.now

@@ -6,19 +6,8 @@ import Glibc
 /// would (the WebSocket client library adds an `Origin` of its own).
 enum Handshake {
     static func status(port: Int, origin: String) throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestFailure("socket() failed") }
+        let descriptor = try Loopback.connect(port: port)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("connect() failed") }
         let request = """
             GET /sync HTTP/1.1\r
             Host: 127.0.0.1:\(port)\r
