@@ -115,15 +115,7 @@ class Page:
 
     def drag(self, points):
         """A mouse drag through `points` (CSS pixels from the board's top-left)."""
-        chain = ActionChains(self.driver, duration=10)
-        points = [(round(x), round(y)) for x, y in points]
-        x0, y0 = points[0]
-        chain.move_to_element_with_offset(self.board, int(x0 - self.size[0] / 2), int(y0 - self.size[1] / 2))
-        chain.click_and_hold()
-        for (xa, ya), (xb, yb) in zip(points, points[1:]):
-            chain.move_by_offset(xb - xa, yb - ya)
-        chain.release()
-        chain.perform()
+        harness.mouse_drag(self.driver, self.board, self.size, points)
 
     def shot(self, name):
         self.driver.save_screenshot(str(artifacts() / f"{name}.png"))

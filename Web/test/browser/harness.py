@@ -169,6 +169,21 @@ return most;
 """
 
 
+def mouse_drag(driver, board, size, points):
+    """A mouse drag through `points` (CSS pixels from the top-left of `board`, an element of `size`)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    chain = ActionChains(driver, duration=10)
+    points = [(round(x), round(y)) for x, y in points]
+    x0, y0 = points[0]
+    chain.move_to_element_with_offset(board, int(x0 - size[0] / 2), int(y0 - size[1] / 2))
+    chain.click_and_hold()
+    for (xa, ya), (xb, yb) in zip(points, points[1:]):
+        chain.move_by_offset(xb - xa, yb - ya)
+    chain.release()
+    chain.perform()
+
+
 def ink_at(driver, x, y, layer="base"):
     """The painted alpha (0–255) around (x, y) of the board on `layer` ("base" or "overlay")."""
     return driver.execute_script(INK_AT, x, y, layer)
