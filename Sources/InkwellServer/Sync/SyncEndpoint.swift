@@ -166,7 +166,7 @@ final class SyncEndpoint: Sendable {
                 }
                 if dropped > 0 { metrics.presenceDropped.increment(by: Int64(dropped)) }
                 if actions.contains(where: {
-                    if case .close(.policyViolation, let reason) = $0 { reason.hasPrefix("more than") } else { false }
+                    if case .send(.error(ErrorCode.rateLimited.rawValue, _, true, _)) = $0 { true } else { false }
                 }) {
                     metrics.protocolError(reason: "rate")
                 }
