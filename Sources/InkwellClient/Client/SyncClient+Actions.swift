@@ -126,12 +126,10 @@ extension SyncClient {
                 connection?.outgoing.yield(.close(.normalClosure, reason: "unsupported protocol version"))
             case .granted(let room, let rights, let guarded):
                 logger.debug("access granted", metadata: ["rights": "\(rights)", "guarded": "\(guarded)"])
-                refusalCodes[room] = nil
                 unknownRoomRetries[room] = nil
                 accessFeed.send(.granted(room: room, rights: rights, guarded: guarded))
             case .refused(let room, let code, let message):
                 logger.warning("room refused: \(message)", metadata: ["code": "\(code)"])
-                refusalCodes[room] = code
                 accessFeed.send(.refused(room: room, code: code, message: message))
                 if code == ErrorCode.noSuchRoom.rawValue { askAgainLater(room) }
             case .unsendable(let changes):
@@ -160,7 +158,7 @@ extension SyncClient {
     }
 
     private func retryUnknownRoom(_ room: String, connection id: Int?) {
-        guard !isStopped, connection?.id == id, refusalCodes[room] == ErrorCode.noSuchRoom.rawValue,
+        guard !isStopped, connection?.id == id, session.rooms[room]?.refusal?.code == ErrorCode.noSuchRoom.rawValue,
             let state = session.rooms[room]
         else { return }
         perform(session.update(room, credentials: state.credentials))

@@ -53,8 +53,6 @@ public actor SyncClient {
     let progressFeed = Broadcaster<SyncProgress>(buffering: .bufferingNewest(1), replaysLatest: true)
     /// What the server says of each room's access: grants and refusals.
     let accessFeed = Broadcaster<RoomAccessEvent>(buffering: .bufferingNewest(256))
-    /// The error code of each room's refusal (``ErrorCode``), until the room is granted.
-    public internal(set) var refusalCodes: [String: UInt32] = [:]
     /// How many times in a row each room was refused as unknown: the exponent of its retry's backoff.
     var unknownRoomRetries: [String: Int] = [:]
     /// Ends when the client is stopped: what the backoff and connection waits listen to.
@@ -195,8 +193,8 @@ public actor SyncClient {
     public func waitForAccess(room: String, timeout: Duration) async throws -> Rights {
         if let rights = session.rooms[room]?.rights { return rights }
         let events = accessFeed.subscribe()
-        if let refusal = session.rooms[room]?.refusal, refusalCodes[room] != ErrorCode.noSuchRoom.rawValue {
-            throw SyncClientError.refused(refusal)
+        if let refusal = session.rooms[room]?.refusal, refusal.code != ErrorCode.noSuchRoom.rawValue {
+            throw SyncClientError.refused(refusal.message)
         }
         let answer = try await Self.firstEvent(in: events, for: room, timeout: timeout) { event in
             if case .refused(_, ErrorCode.noSuchRoom.rawValue, _) = event { false } else { true }
@@ -228,7 +226,10 @@ public actor SyncClient {
     }
 
     /// The server's reason for refusing `room` on this connection, until it is granted.
-    public func refusal(room: String) -> String? { session.rooms[room]?.refusal }
+    public func refusal(room: String) -> String? { session.rooms[room]?.refusal?.message }
+
+    /// The error code (``ErrorCode``) of the server's refusal of `room` on this connection, until it is granted.
+    public func refusalCode(room: String) -> UInt32? { session.rooms[room]?.refusal?.code }
 
     /// What the server says of rooms' access, from now until the client stops.
     public nonisolated func accessEvents() -> AsyncStream<RoomAccessEvent> {

@@ -91,7 +91,13 @@ package struct ClientSession: Sendable {
         /// What the server said this connection may do here; nil until it has. Nothing is pushed before.
         package var rights: Rights?
         /// Why the server refused this connection's subscription, if it did.
-        package var refusal: String?
+        package var refusal: Refusal?
+    }
+
+    /// A room error: its code (``ErrorCode``) and the server's words.
+    package struct Refusal: Hashable, Sendable {
+        package var code: UInt32
+        package var message: String
     }
 
     package let configuration: Configuration
@@ -255,7 +261,9 @@ package struct ClientSession: Sendable {
                 return []
             }
             if Self.roomRefusals.contains(code), rooms[room] != nil {
-                if code != ErrorCode.roomExists.rawValue { rooms[room]!.refusal = message }
+                if code != ErrorCode.roomExists.rawValue {
+                    rooms[room]!.refusal = Refusal(code: code, message: message)
+                }
                 return [.refused(room: room, code: code, message: message)]
             }
             // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.

@@ -48,7 +48,9 @@ struct AccessEndToEndTests {
                 await #expect(throws: SyncClientError.timedOut) {
                     try await strangerClient.waitForAccess(room: "NoSuchRoom0000000000000", timeout: .seconds(2))
                 }
-                #expect(await strangerClient.refusalCodes["NoSuchRoom0000000000000"] == ErrorCode.noSuchRoom.rawValue)
+                #expect(
+                    await strangerClient.refusalCode(room: "NoSuchRoom0000000000000") == ErrorCode.noSuchRoom.rawValue
+                )
 
                 var recorded: [BoardChange] = []
                 recorded.append(try await ownerClient.record(randomStroke(using: &random), room: Self.room))
