@@ -65,6 +65,7 @@ public final class SyncServer: Service, Sendable {
             hub: hub,
             metrics: metrics,
             linger: configuration.commitLinger,
+            maximumBytesWaiting: configuration.limits.maximumPushBytesWaiting,
             logger: logger
         )
         endpoint = SyncEndpoint(

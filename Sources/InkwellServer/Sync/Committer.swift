@@ -1,3 +1,4 @@
+import InkwellSync
 import InkwellWire
 import Logging
 import NIOCore
@@ -9,10 +10,15 @@ import Synchronization
 /// while the previous one was being made durable, so under load many pushes share one fsync.
 ///
 /// When idle, a push is committed at once (after ``linger``, zero by default: see BENCHMARKS.md); acks
-/// and fan-out follow each commit in commit order. On graceful shutdown it commits what is pending
-/// before it returns, so a server stopped with SIGTERM loses nothing it accepted. A commit that fails
-/// acknowledges nothing: each of its pushes is answered `storageFailed`, and the client keeps it; after a
-/// storage fault the log refuses every later commit the same way (``PackLog/fault``).
+/// and fan-out follow each commit in commit order. Each ack is what the pusher's session answers the
+/// commit with (``ServerSession/stored(room:pack:serverSeq:)``), as every frame a connection is sent
+/// in answer to it. On graceful shutdown it commits what is pending before it returns, so a server
+/// stopped with SIGTERM loses nothing it accepted. A commit that fails acknowledges nothing: each of its
+/// pushes is answered `storageFailed`, and the client keeps it; after a storage fault the log refuses
+/// every later commit the same way (``PackLog/fault``).
+///
+/// Device watermarks are not worth an fsync of their own: they ride with the next commit of pushes, or
+/// go in a transaction of their own after ``watermarkDelay``, the newest per device and room.
 final class Committer: Service, Sendable {
     struct Pending: Sendable {
         let push: PackLog.Push
@@ -21,11 +27,20 @@ final class Committer: Service, Sendable {
         let received: ContinuousClock.Instant
     }
 
+    private struct WatermarkKey: Hashable, Sendable {
+        let room: String
+        let device: ReplicaID
+    }
+
     private struct State: Sendable {
         var pending: [Pending] = []
-        var watermarks: [PackLog.Watermark] = []
+        var watermarks: [WatermarkKey: UInt64] = [:]
+        /// Whether the watermarks waiting are due, with or without pushes.
+        var watermarksDue = false
         var waiter: CheckedContinuation<Void, Never>?
         var stopping = false
+
+        var hasWork: Bool { !pending.isEmpty || (watermarksDue && !watermarks.isEmpty) || stopping }
     }
 
     let log: PackLog
@@ -36,6 +51,11 @@ final class Committer: Service, Sendable {
     let linger: Duration
     /// The most pushes in one transaction.
     let maximumBatch: Int
+    /// How long a watermark waits for pushes to commit with before it is written alone.
+    let watermarkDelay: Duration
+    /// All connections' pushes submitted and not yet committed (``ServerLimits/maximumPushBytesWaiting``):
+    /// a reader enters it before it submits, and the commit lets it go.
+    let waiting: PushGate
     private let state = Mutex(State())
 
     init(
@@ -44,6 +64,8 @@ final class Committer: Service, Sendable {
         metrics: ServerMetrics,
         linger: Duration,
         maximumBatch: Int = 1_024,
+        maximumBytesWaiting: Int = ServerLimits().maximumPushBytesWaiting,
+        watermarkDelay: Duration = .seconds(1),
         logger: Logger
     ) {
         self.log = log
@@ -51,6 +73,8 @@ final class Committer: Service, Sendable {
         self.metrics = metrics
         self.linger = linger
         self.maximumBatch = maximumBatch
+        self.watermarkDelay = watermarkDelay
+        self.waiting = PushGate(limit: .max, bytes: maximumBytesWaiting)
         self.logger = logger
     }
 
@@ -72,8 +96,12 @@ final class Committer: Service, Sendable {
     func run() async {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                while let (batch, watermarks) = await nextBatch() {
-                    if !batch.isEmpty || !watermarks.isEmpty { await commit(batch, watermarks: watermarks) }
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await self.dueWatermarks() }
+                    while let (batch, watermarks) = await nextBatch() {
+                        if !batch.isEmpty || !watermarks.isEmpty { await commit(batch, watermarks: watermarks) }
+                    }
+                    group.cancelAll()
                 }
             } onGracefulShutdown: {
                 self.stop()
@@ -83,14 +111,26 @@ final class Committer: Service, Sendable {
         }
     }
 
-    /// Records where a device stands in a room with the next commit.
+    /// Records where a device stands in a room, with the next commit or after ``watermarkDelay``.
     func note(_ watermark: PackLog.Watermark) {
-        let waiter = state.withLock { state in
-            state.watermarks.append(watermark)
-            defer { state.waiter = nil }
-            return state.waiter
+        state.withLock { state in
+            let key = WatermarkKey(room: watermark.room, device: watermark.device)
+            state.watermarks[key] = max(state.watermarks[key] ?? 0, watermark.position)
         }
-        waiter?.resume()
+    }
+
+    /// Makes the watermarks waiting due every ``watermarkDelay``, so they are written even when no
+    /// push comes to carry them.
+    private func dueWatermarks() async {
+        while (try? await Task.sleep(for: watermarkDelay)) != nil {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard !state.watermarks.isEmpty else { return nil }
+                state.watermarksDue = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
     }
 
     /// Refuses new pushes; ``run()`` returns after committing the pending ones.
@@ -113,15 +153,19 @@ final class Committer: Service, Sendable {
             defer {
                 state.pending.removeFirst(count)
                 state.watermarks.removeAll()
+                state.watermarksDue = false
             }
-            return (Array(state.pending.prefix(count)), state.watermarks)
+            let watermarks = state.watermarks.map { key, position in
+                PackLog.Watermark(room: key.room, device: key.device, position: position)
+            }
+            return (Array(state.pending.prefix(count)), watermarks)
         }
     }
 
     private func waitForWork() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state in
-                if !state.pending.isEmpty || !state.watermarks.isEmpty || state.stopping { return true }
+                if state.hasWork { return true }
                 state.waiter = continuation
                 return false
             }
@@ -146,10 +190,10 @@ final class Committer: Service, Sendable {
                 committed.append(
                     RoomHub.Committed(
                         room: pending.push.room,
-                        pack: pending.push.pack,
                         bytes: pending.push.bytes,
                         position: position,
-                        pusher: pending.connection
+                        pusher: pending.connection,
+                        ack: Self.ack(pending, position: position)
                     )
                 )
             }
@@ -164,7 +208,26 @@ final class Committer: Service, Sendable {
                 deliver(pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }, to: pending)
             }
         }
-        for pending in batch { pending.connection.pushes.leave() }
+        for pending in batch {
+            pending.connection.pushes.leave(bytes: pending.push.bytes.count)
+            waiting.leave(bytes: pending.push.bytes.count)
+        }
+    }
+
+    /// The frame the pusher's session answers a stored push with, if it answers (a closed one does not).
+    private static func ack(_ pending: Pending, position: UInt64) -> ByteBuffer? {
+        let actions = pending.connection.session.withLock {
+            $0.stored(room: pending.push.room, pack: pending.push.pack, serverSeq: position)
+        }
+        var frame: ByteBuffer?
+        for action in actions {
+            guard case .send(let message) = action, frame == nil else {
+                assertionFailure("a session answers a stored push with one frame, not \(actions)")
+                continue
+            }
+            frame = ByteBuffer(bytes: SyncCodec.encode(message))
+        }
+        return frame
     }
 
     /// A push whose id the log holds with other bytes: the connection is told and closed (4002); the

@@ -50,6 +50,8 @@ final class OutboundPump: Sendable {
             }
         case .queued, .refused:
             break
+        case .overflowed:
+            assertionFailure("an overflowed queue drops its connection (Connection.start)")
         }
     }
 

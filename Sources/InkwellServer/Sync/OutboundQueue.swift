@@ -19,7 +19,11 @@ enum Outbound: Sendable {
 /// It counts the bytes waiting, so producers that must not block (the fan-out of a commit, presence
 /// relay) can see a slow reader and stop feeding it: ``offer(_:)`` refuses a frame once the budget is
 /// spent, and the caller falls back to catch-up (packs) or drops the frame (presence). Frames that
-/// must arrive (acks, errors, catch-up control) are ``push(_:)``ed regardless; they are small.
+/// must arrive (acks, errors, catch-up control) are ``push(_:)``ed past the budget, up to
+/// ``ceiling``: each answers something the client sent, and the connection's reader stops reading
+/// while the budget is spent (``waitForRoom()``), so only the answers to what it already read can pass
+/// the budget. A queue that still reaches the ceiling belongs to a peer that does not read at all: the
+/// push is ``Admission/overflowed`` and the caller drops the connection.
 ///
 /// Whoever queues into an idle queue is told so (``Admission/started``) and must have it drained
 /// (``OutboundPump``); the queue stays busy until a ``take()`` finds it empty, so one drain runs at a
@@ -38,6 +42,9 @@ final class OutboundQueue: Sendable {
     enum Admission: Equatable, Sendable {
         /// Over the budget, or the queue is finished.
         case refused
+        /// A frame that must arrive found the queue at its ``OutboundQueue/ceiling``: the connection
+        /// must be dropped, since the frame cannot be sent and the peer does not read.
+        case overflowed
         /// Queued behind a drain that is already under way (or held).
         case queued
         /// Queued into an idle queue: the caller must start a drain.
@@ -47,13 +54,13 @@ final class OutboundQueue: Sendable {
         /// queued meanwhile, ends the hold and is ``started``: presence never delays a pack or an ack.
         case held(hold: UInt64)
 
-        var accepted: Bool { self != .refused }
+        var accepted: Bool { self != .refused && self != .overflowed }
 
         /// Whether the caller must start a drain (``OutboundPump/start(_:)``).
         var startsDrain: Bool {
             switch self {
             case .started, .held: true
-            case .queued, .refused: false
+            case .queued, .refused, .overflowed: false
             }
         }
     }
@@ -80,6 +87,15 @@ final class OutboundQueue: Sendable {
         /// The hold under way, if the drain waits for more presence to gather: no drain has run yet.
         var hold: UInt64?
         var holds: UInt64 = 0
+        /// The reader, waiting for the bytes waiting to fall to the budget (``waitForRoom()``).
+        var roomWaiter: CheckedContinuation<Void, Never>?
+
+        /// The reader's waiter, once the queue has room for it again or will never send more.
+        mutating func waiterWithRoom(budget: Int) -> CheckedContinuation<Void, Never>? {
+            guard bytes <= budget || finished else { return nil }
+            defer { roomWaiter = nil }
+            return roomWaiter
+        }
 
         /// A frame fits when the queue is under its budget with it, or when nothing is waiting at all
         /// (so a frame larger than the budget is not refused for ever).
@@ -103,13 +119,19 @@ final class OutboundQueue: Sendable {
     }
 
     let budget: Int
+    /// The most bytes waiting, frames that must arrive included; see ``push(_:)``.
+    let ceiling: Int
     /// Whether presence that finds the queue idle waits for a drain started later (see
     /// ``OutboundPump``), so that more presence leaves in the same frame.
     let holdsPresence: Bool
     private let state = Mutex(State())
 
-    init(budget: Int, holdsPresence: Bool = false) {
+    /// - Parameters:
+    ///   - budget: Bytes waiting past which frames offered are refused and the reader waits.
+    ///   - headroom: Bytes of frames that must arrive allowed past the budget (``ceiling``).
+    init(budget: Int, headroom: Int = 1 << 20, holdsPresence: Bool = false) {
         self.budget = budget
+        self.ceiling = budget + max(0, headroom)
         self.holdsPresence = holdsPresence
     }
 
@@ -143,11 +165,15 @@ final class OutboundQueue: Sendable {
         }
     }
 
-    /// Queues an item whatever the budget (refused only once the queue is finished).
+    /// Queues an item whatever the budget, up to the ``ceiling``: refused once the queue is finished,
+    /// ``Admission/overflowed`` when a frame would take it past the ceiling (and nothing is queued).
     func push(_ item: Outbound) -> Admission {
         state.withLock { state in
             guard !state.finished else { return .refused }
-            if case .frame(let frame) = item { state.bytes += frame.readableBytes }
+            if case .frame(let frame) = item {
+                guard state.bytes + frame.readableBytes <= ceiling || state.bytes == 0 else { return .overflowed }
+                state.bytes += frame.readableBytes
+            }
             state.items.append(item)
             return state.admitted(holding: holdsPresence)
         }
@@ -183,7 +209,26 @@ final class OutboundQueue: Sendable {
 
     /// The writer wrote frames of this many bytes that it had taken.
     func written(bytes: Int) {
-        state.withLock { $0.bytes -= bytes }
+        let waiter = state.withLock { state in
+            state.bytes -= bytes
+            return state.waiterWithRoom(budget: budget)
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once the bytes waiting are within the budget, or the queue is finished. The connection's
+    /// reader waits here before it reads the next frame, so a peer that sends without reading what it
+    /// is sent is slowed by TCP instead of growing the server's memory. One waiter at a time.
+    func waitForRoom() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                guard state.bytes > budget, !state.finished else { return true }
+                assert(state.roomWaiter == nil, "two readers wait for one queue")
+                state.roomWaiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     var bytesWaiting: Int { state.withLock { $0.bytes } }
@@ -191,10 +236,12 @@ final class OutboundQueue: Sendable {
     /// No more items: the drain ends after the ones queued. ``Admission/started`` when the caller must
     /// start a drain to find that out.
     func finish() -> Admission {
-        state.withLock { state in
-            guard !state.finished else { return .refused }
+        let (admission, waiter) = state.withLock { state -> (Admission, CheckedContinuation<Void, Never>?) in
+            guard !state.finished else { return (.refused, nil) }
             state.finished = true
-            return state.admitted(holding: holdsPresence)
+            return (state.admitted(holding: holdsPresence), state.waiterWithRoom(budget: budget))
         }
+        waiter?.resume()
+        return admission
     }
 }

@@ -36,15 +36,27 @@ final class RoomHub: Sendable {
     /// One committed push, as the fan-out needs it.
     struct Committed: Sendable {
         let room: String
-        let pack: PackID
         let bytes: [UInt8]
         let position: UInt64
         let pusher: Connection
+        /// The pusher's answer, as its session gave it (``ServerSession/stored(room:pack:serverSeq:)``):
+        /// nil when the session is closed.
+        let ack: ByteBuffer?
     }
 
     private struct State: Sendable {
         var rooms: [String: Room] = [:]
+        /// The rooms each connection follows, so removing one touches only those.
+        var followed: [UInt64: Set<String>] = [:]
         var nextSubscription: UInt64 = 1
+
+        mutating func removeMember(_ connection: UInt64, from name: String) -> Bool {
+            guard rooms[name]?.members.removeValue(forKey: connection) != nil else { return false }
+            if rooms[name]!.members.isEmpty { rooms[name] = nil }
+            followed[connection]?.remove(name)
+            if followed[connection]?.isEmpty == true { followed[connection] = nil }
+            return true
+        }
     }
 
     private let state = Mutex(State())
@@ -80,6 +92,7 @@ final class RoomHub: Sendable {
                 sent: start,
                 subscription: subscription
             )
+            state.followed[connection.id, default: []].insert(room)
             return start
         }
         connection.push(.catchUp(room: room))
@@ -91,27 +104,23 @@ final class RoomHub: Sendable {
     /// - Returns: whether it was following it.
     @discardableResult
     func unsubscribe(_ connection: Connection, room: String) -> Bool {
-        state.withLock { state in
-            guard state.rooms[room]?.members.removeValue(forKey: connection.id) != nil else { return false }
-            if state.rooms[room]!.members.isEmpty { state.rooms[room] = nil }
-            return true
-        }
+        state.withLock { $0.removeMember(connection.id, from: room) }
     }
 
-    /// Removes `connection` from every room.
+    /// Removes `connection` from every room it follows, touching only those.
     ///
     /// - Returns: the rooms it followed.
     func remove(_ connection: Connection) -> [String] {
         state.withLock { state in
-            var left: [String] = []
-            for (name, room) in state.rooms where room.members[connection.id] != nil {
-                left.append(name)
-                state.rooms[name]!.members[connection.id] = nil
-                if state.rooms[name]!.members.isEmpty { state.rooms[name] = nil }
-            }
-            return left
+            let rooms = state.followed[connection.id] ?? []
+            for room in rooms { _ = state.removeMember(connection.id, from: room) }
+            assert(state.followed[connection.id] == nil, "a removed connection still follows rooms")
+            return Array(rooms)
         }
     }
+
+    /// How many rooms have followers, and how many connections follow any: for tests of the index.
+    var counts: (rooms: Int, followers: Int) { state.withLock { ($0.rooms.count, $0.followed.count) } }
 
     /// Where a catch-up of `room` for `connection` stands, or nil if there is nothing to catch up.
     func catchUpPosition(_ connection: Connection, room: String) -> (sent: UInt64, subscription: UInt64)? {
@@ -146,18 +155,19 @@ final class RoomHub: Sendable {
         }
     }
 
-    /// The room's newest committed position, if anyone follows it.
     /// The connections following `room` now.
     func members(of room: String) -> [Connection] {
         state.withLock { state in state.rooms[room].map { $0.members.values.map(\.connection) } ?? [] }
     }
 
+    /// The room's newest committed position, if anyone follows it.
     func head(of room: String) -> UInt64? {
         state.withLock { $0.rooms[room]?.head }
     }
 
-    /// Acknowledges each committed push to its pusher and sends it to the room's live followers, in
-    /// commit order.
+    /// Queues each committed push's ack (made by the pusher's session) and sends the push to the room's
+    /// live followers, in commit order: a pusher that follows the room hears of every position in
+    /// order, its own as acks.
     func fanOut(_ batch: [Committed]) {
         let started = ContinuousClock.now
         // Encoded once per pack, shared by every follower's queue.
@@ -167,14 +177,10 @@ final class RoomHub: Sendable {
         var drains: [(Connection, OutboundQueue.Admission)] = []
         state.withLock { state in
             for (index, item) in batch.enumerated() {
-                let ack = item.pusher.queue.push(
-                    .frame(
-                        ByteBuffer(
-                            bytes: SyncCodec.encode(.ack(room: item.room, pack: item.pack, serverSeq: item.position))
-                        )
-                    )
-                )
-                if ack.startsDrain { drains.append((item.pusher, ack)) }
+                if let ack = item.ack {
+                    let admission = item.pusher.queue.push(.frame(ack))
+                    if admission.startsDrain || admission == .overflowed { drains.append((item.pusher, admission)) }
+                }
                 guard var room = state.rooms[item.room] else { continue }
                 room.head = max(room.head, item.position)
                 for (id, member) in room.members where member.mode == .live && item.position > member.sent {
@@ -213,7 +219,7 @@ final class RoomHub: Sendable {
                 state.rooms[item.room] = room
             }
         }
-        for (connection, admission) in drains { connection.pump.start(admission) }
+        for (connection, admission) in drains { connection.start(admission) }
         for (connection, room) in fallbacks {
             connection.push(.catchUp(room: room))
             connection.logger.info("slow reader: falling back to catch-up")
@@ -240,7 +246,7 @@ final class RoomHub: Sendable {
             return (sent, dropped)
         }
         // Started once the lock is released: starting a drain wakes an event loop.
-        for (connection, admission) in drains { connection.pump.start(admission) }
+        for (connection, admission) in drains { connection.start(admission) }
         if sent > 0 { metrics.presenceRelayed.increment(by: Int64(sent)) }
         if dropped > 0 { metrics.presenceDropped.increment(by: Int64(dropped)) }
     }

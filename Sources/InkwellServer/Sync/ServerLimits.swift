@@ -24,8 +24,17 @@ public struct ServerLimits: Hashable, Sendable {
     public var presencePerSecond: Double = 60
     /// Pushes of one connection waiting for their commit; reading pauses beyond it.
     public var maximumPushesInFlight: Int = 64
-    /// Bytes queued for one connection before live packs stop and it falls back to catch-up.
+    /// Bytes of one connection's pushes waiting for their commit; reading pauses beyond it (a push
+    /// larger than this is let in alone).
+    public var maximumPushBytesInFlight: Int = 16 << 20
+    /// Bytes of all connections' pushes waiting for their commit: the server's memory for pushes. Readers
+    /// pause beyond it until a commit makes room.
+    public var maximumPushBytesWaiting: Int = 256 << 20
+    /// Bytes queued for one connection before live packs stop and it falls back to catch-up, and its
+    /// reader stops reading until they are written. Answers to what it had read (acks, errors) may pass
+    /// it by ``sendBufferHeadroom``; a connection whose queue reaches that is dropped.
     public var sendBufferBytes: Int = 4 << 20
+    public var sendBufferHeadroom: Int = 1 << 20
     /// The largest catch-up frame (before fragmentation), in stored pack bytes.
     public var catchUpFrameBytes: Int = 4 << 20
     /// Seconds a new connection has to send its request head (a plain HTTP request or the WebSocket

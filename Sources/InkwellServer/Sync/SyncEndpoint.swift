@@ -172,6 +172,8 @@ final class SyncEndpoint: Sendable {
                 }
                 await performWaiting(actions, for: connection, arrived: arrived)
                 if connection.session.withLock(\.isClosed) { break }
+                // A peer that does not read what it is sent is not read either (``OutboundQueue``).
+                await connection.queue.waitForRoom()
             }
         } catch {
             metrics.protocolError(reason: "websocket")
@@ -243,7 +245,9 @@ final class SyncEndpoint: Sendable {
                 perform(connection.session.withLock { $0.storageFailed(room: room) }, for: connection)
                 continue
             }
-            await connection.pushes.enter()
+            // This connection's pushes, then everyone's, wait within their bounds: the reader waits here.
+            await connection.pushes.enter(bytes: bytes.count)
+            await committer.waiting.enter(bytes: bytes.count)
             let submitted = committer.submit(
                 Committer.Pending(
                     push: PackLog.Push(room: room, pack: pack, bytes: bytes),
@@ -252,7 +256,8 @@ final class SyncEndpoint: Sendable {
                 )
             )
             if !submitted {
-                connection.pushes.leave()
+                connection.pushes.leave(bytes: bytes.count)
+                committer.waiting.leave(bytes: bytes.count)
                 perform(connection.session.withLock { $0.shutDown() }, for: connection)
             }
         }
@@ -376,8 +381,9 @@ final class SyncEndpoint: Sendable {
             return
         }
         hub.subscribe(connection, room: room, after: after, head: head)
-        if let device = connection.device {
-            committer.note(PackLog.Watermark(room: room, device: device, position: after))
+        // A device that holds nothing of the room has no watermark to record.
+        if after > 0, let device = connection.device {
+            committer.note(PackLog.Watermark(room: room, device: device, position: min(after, head)))
         }
     }
 

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import InkwellServer
@@ -156,5 +157,65 @@ import Testing
     @Test func aQueueThatDoesNotHoldPresenceStartsAtOnce() {
         let queue = OutboundQueue(budget: 100)
         #expect(queue.offerPresence(frame(1), key: .init(sender: 1, room: "r")) == .started)
+    }
+
+    @Test func pushesPassTheBudgetOnlyUpToTheCeilingThenOverflow() {
+        let queue = OutboundQueue(budget: 20, headroom: 15)
+        #expect(queue.ceiling == 35)
+        #expect(queue.offer(frame(1, size: 20)).accepted)
+        #expect(queue.push(.frame(frame(2, size: 15))).accepted)
+        // Zero-byte items (a catch-up, a close) always fit; another byte does not.
+        #expect(queue.push(.catchUp(room: "r")).accepted)
+        #expect(queue.push(.frame(frame(3, size: 1))) == .overflowed)
+        #expect(!OutboundQueue.Admission.overflowed.accepted)
+        #expect(queue.bytesWaiting == 35, "an overflowed push queues nothing")
+        #expect(taken(queue) == [1, 2, 0])
+        queue.written(bytes: 35)
+        #expect(queue.push(.frame(frame(4, size: 1))).accepted)
+    }
+
+    @Test func aFramePushedIntoAnEmptyQueueNeverOverflows() {
+        let queue = OutboundQueue(budget: 5, headroom: 0)
+        #expect(queue.push(.frame(frame(1, size: 50))).accepted)
+        #expect(queue.push(.frame(frame(2, size: 1))) == .overflowed)
+    }
+
+    @Test func waitingForRoomReturnsAtOnceWithinTheBudget() async {
+        let queue = OutboundQueue(budget: 20)
+        #expect(queue.offer(frame(1, size: 20)).accepted)
+        await queue.waitForRoom()
+    }
+
+    @Test func waitingForRoomReturnsOnceTheWriterBringsTheBytesDownToTheBudget() async {
+        let queue = OutboundQueue(budget: 20)
+        #expect(queue.offer(frame(1, size: 20)).accepted)
+        #expect(queue.push(.frame(frame(2, size: 15))).accepted)
+        let returned = Flag()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await queue.waitForRoom()
+                returned.set()
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+            #expect(!returned.isSet, "35 bytes wait, over the budget of 20")
+            _ = queue.take()
+            queue.written(bytes: 10)
+            try? await Task.sleep(for: .milliseconds(50))
+            #expect(!returned.isSet, "25 bytes still wait")
+            queue.written(bytes: 5)
+            await group.waitForAll()
+        }
+        #expect(returned.isSet)
+    }
+
+    @Test func finishingReleasesTheReaderWaitingForRoom() async {
+        let queue = OutboundQueue(budget: 1)
+        #expect(queue.push(.frame(frame(1, size: 10))).accepted)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await queue.waitForRoom() }
+            try? await Task.sleep(for: .milliseconds(20))
+            _ = queue.finish()
+            await group.waitForAll()
+        }
     }
 }

@@ -1,0 +1,69 @@
+import InkwellSync
+import Logging
+import Testing
+
+@testable import InkwellServer
+
+/// Device watermarks cost no fsync of their own per subscribe: the committer keeps the newest per
+/// device and room and writes them together, after its delay or with the next commit of pushes.
+@Suite struct CommitterWatermarkTests {
+    private static func commits(_ metrics: ServerMetrics) -> Int? {
+        ServerMetricsTests.samples(metrics)
+            .first { $0.hasPrefix("inkwell_commit_batches_total ") }
+            .flatMap { Int($0.split(separator: " ")[1]) }
+    }
+
+    @Test func manyWatermarksAreWrittenTogetherTheNewestPerDeviceAndRoom() async throws {
+        let folder = try PackLogTests.Folder()
+        let metrics = ServerMetrics()
+        let log = try PackLog(path: folder.file)
+        let committer = Committer(
+            log: log,
+            hub: RoomHub(metrics: metrics),
+            metrics: metrics,
+            linger: .zero,
+            watermarkDelay: .milliseconds(200),
+            logger: Logger(label: "test")
+        )
+        let running = Task { await committer.run() }
+        let (alice, bob) = (ReplicaID.random(), ReplicaID.random())
+        // A device that subscribes again and again: a thousand notes, out of order.
+        for position in (1...1_000).shuffled() {
+            committer.note(PackLog.Watermark(room: "a", device: alice, position: UInt64(position)))
+        }
+        for room in 0..<100 { committer.note(PackLog.Watermark(room: "r\(room)", device: bob, position: 7)) }
+        #expect(try log.watermark(room: "a", device: alice) == 0, "nothing is written before the delay")
+        for _ in 0..<100 where try log.watermark(room: "r99", device: bob) == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try log.watermark(room: "a", device: alice) == 1_000)
+        #expect(try log.watermark(room: "r0", device: bob) == 7)
+        #expect(try log.watermark(room: "r99", device: bob) == 7)
+        let commits = try #require(Self.commits(metrics))
+        #expect(commits <= 2, "1,100 watermarks took \(commits) transactions")
+        committer.stop()
+        await running.value
+    }
+
+    @Test func watermarksWaitingAtShutdownAreWritten() async throws {
+        let folder = try PackLogTests.Folder()
+        let metrics = ServerMetrics()
+        let log = try PackLog(path: folder.file)
+        let committer = Committer(
+            log: log,
+            hub: RoomHub(metrics: metrics),
+            metrics: metrics,
+            linger: .zero,
+            watermarkDelay: .seconds(3_600),
+            logger: Logger(label: "test")
+        )
+        let running = Task { await committer.run() }
+        let device = ReplicaID.random()
+        committer.note(PackLog.Watermark(room: "a", device: device, position: 42))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try log.watermark(room: "a", device: device) == 0)
+        committer.stop()
+        await running.value
+        #expect(try log.watermark(room: "a", device: device) == 42)
+    }
+}
