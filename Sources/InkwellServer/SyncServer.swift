@@ -56,7 +56,12 @@ public final class SyncServer: Service, Sendable {
             withIntermediateDirectories: true
         )
         metrics = ServerMetrics()
-        log = try PackLog(path: configuration.dataDirectory + "/packs.sqlite", metrics: metrics, logger: logger)
+        log = try PackLog(
+            path: configuration.dataDirectory + "/packs.sqlite",
+            maximumRoomBytes: UInt64(max(0, configuration.limits.maximumRoomBytes)),
+            metrics: metrics,
+            logger: logger
+        )
         id = try log.serverID()
         blobs = try BlobStore(directory: configuration.dataDirectory + "/blobs")
         hub = RoomHub(metrics: metrics)

@@ -58,6 +58,36 @@ import Testing
         #expect(session.progress(outboxBytes: 0).state == .synced, "a refused room is not left syncing for ever")
     }
 
+    @Test func aFullRoomGetsItsPacksBackInTheOutboxAndNoMorePushesOnThisConnection() throws {
+        var random = SeededGenerator(seed: 43)
+        var session = ClientSessionTests.session()
+        let other = "other-room"
+        _ = session.join(Self.room, watermark: 0)
+        _ = session.join(other, watermark: 0)
+        _ = Self.welcomed(&session)
+        _ = session.received(.access(room: Self.room, rights: .edit, guarded: false))
+        _ = session.received(.access(room: other, rights: .edit, guarded: false))
+        let key = AuthorKey(using: &random)
+        let full = [queuedChange(room: Self.room, replica: key.replica, seq: 1, payloadBytes: 20, using: &random)]
+        let elsewhere = [queuedChange(room: other, replica: key.replica, seq: 2, payloadBytes: 20, using: &random)]
+        let pushed = session.plan(outbox: full, keys: [key.replica: key])
+        #expect(pushed.count == 1)
+        #expect(session.inFlight.map(\.room) == [Self.room])
+        let answer = session.received(
+            .error(code: ErrorCode.roomFull.rawValue, message: "full", fatal: false, room: Self.room)
+        )
+        #expect(answer.first == .refused(room: Self.room, code: ErrorCode.roomFull.rawValue, message: "full"))
+        #expect(session.inFlight.isEmpty, "the refused pack is no longer waited for")
+        #expect(session.rooms[Self.room]?.refusal?.code == ErrorCode.roomFull.rawValue)
+        #expect(session.plan(outbox: full, keys: [key.replica: key]).isEmpty, "no more pushes to the full room")
+        #expect(session.plan(outbox: full + elsewhere, keys: [key.replica: key]).count == 1, "other rooms go on")
+        #expect(session.progress(outboxBytes: 20).state == .syncing, "what is left to push is not synced")
+        // A new connection tries again.
+        _ = Self.welcomed(&session)
+        _ = session.received(.access(room: Self.room, rights: .edit, guarded: false))
+        #expect(session.plan(outbox: full, keys: [key.replica: key]).count == 1)
+    }
+
     @Test func presenceIsSealedInAnEncryptedRoomAndPlainPresenceThereIsDropped() throws {
         var random = SeededGenerator(seed: 42)
         let roomKey = RoomKey.generate(using: &random)

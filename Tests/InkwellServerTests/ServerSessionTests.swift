@@ -133,6 +133,20 @@ import Testing
         #expect(session.received(SyncCodec.encode(.unsubscribe(room: "r"))) == [.stopFollowing(room: "r")])
     }
 
+    @Test func aPushToAFullRoomIsRefusedWithoutClosingAndAClosedSessionAnswersNothing() {
+        var session = ServerSession(server: Self.server, wallClock: FixedClock())
+        _ = session.received(Self.hello)
+        guard case .send(.error(let code, _, let fatal, let room)) = session.roomFull(room: "r").first else {
+            Issue.record("no error frame for a full room")
+            return
+        }
+        #expect(code == ErrorCode.roomFull.rawValue && !fatal && room == "r")
+        #expect(!session.isClosed)
+        _ = session.shutDown()
+        #expect(session.roomFull(room: "r").isEmpty)
+        #expect(session.stored(room: "r", pack: PackID(of: Self.pack), serverSeq: 1).isEmpty, "no ack once closed")
+    }
+
     @Test func presenceIsRelayedOnlyForFollowedRoomsAndOnlyAsOneself() {
         var session = ServerSession(server: Self.server, wallClock: FixedClock())
         _ = session.received(Self.hello)

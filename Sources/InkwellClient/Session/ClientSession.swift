@@ -34,7 +34,7 @@ package struct ClientSession: Sendable {
         /// registration or a rotation).
         case granted(room: String, rights: Rights, guarded: Bool)
         /// The server refused a request for `room`: no such room, a link that no longer works, an id
-        /// taken. Its changes stay queued.
+        /// taken, or a push to a full room. Its changes stay queued.
         case refused(room: String, code: UInt32, message: String)
     }
 
@@ -90,8 +90,11 @@ package struct ClientSession: Sendable {
         package var credentials: RoomCredentials?
         /// What the server said this connection may do here; nil until it has. Nothing is pushed before.
         package var rights: Rights?
-        /// Why the server refused this connection's subscription, if it did.
+        /// Why the server refused this connection's subscription, or its pushes (a full room), if it did.
         package var refusal: Refusal?
+
+        /// Whether this connection pushes to the room: granted edit rights, and not refused since.
+        var takesPushes: Bool { rights?.mayEdit == true && refusal == nil }
     }
 
     /// A room error: its code (``ErrorCode``) and the server's words.
@@ -266,6 +269,15 @@ package struct ClientSession: Sendable {
                 }
                 return [.refused(room: room, code: code, message: message)]
             }
+            // The room is full: its packs in flight go back to the outbox, where they stay, and this
+            // connection pushes no more to it. The next connection tries again.
+            if code == ErrorCode.roomFull.rawValue, rooms[room] != nil {
+                rooms[room]!.refusal = Refusal(code: code, message: message)
+                let returned = inFlight.filter { $0.room == room }
+                inFlight.removeAll { $0.room == room }
+                inFlightChanges.subtract(returned.flatMap(\.changes))
+                return [.refused(room: room, code: code, message: message)] + outboxChanged()
+            }
             // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.
             if code == ErrorCode.storageFailed.rawValue {
                 return [.disconnect(reason: "the server could not store a push")]
@@ -309,7 +321,7 @@ package struct ClientSession: Sendable {
         let free = configuration.maximumPacksInFlight - inFlight.count
         // Changes no key here can sign wait, reported once, without taking a place in flight.
         // Only rooms the server let this connection edit: the others wait for their access.
-        let waiting = outbox.filter { !inFlightChanges.contains($0.id) && rooms[$0.room]?.rights?.mayEdit == true }
+        let waiting = outbox.filter { !inFlightChanges.contains($0.id) && rooms[$0.room]?.takesPushes == true }
         let signable = waiting.filter { keys[$0.id.replica] != nil }
         let keyless = waiting.filter { keys[$0.id.replica] == nil }
         let plan = planner.plan(signable, maximumPacks: free)

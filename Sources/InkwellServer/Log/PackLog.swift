@@ -36,6 +36,8 @@ public final class PackLog: Sendable {
         /// Its id is already stored in the room with other bytes (a SHA-256 collision, or a stored pack
         /// that no longer matches its id): refused, and the stored pack stays as it is.
         case conflict
+        /// Storing it would take the room past ``PackLog/maximumRoomBytes``: refused, nothing stored.
+        case roomFull
 
         /// The position, when stored.
         public var position: UInt64? {
@@ -64,6 +66,8 @@ public final class PackLog: Sendable {
     let logger: Logger
     /// Rooms' access as last read or written: looked up on every subscribe, changed only through this log.
     let accessCache = Mutex(AccessCache())
+    /// The most pack bytes one room may hold; a push past it is ``Appended/roomFull``.
+    public let maximumRoomBytes: UInt64
 
     /// How much of the log's file each connection maps into memory: none. Mapped, a page that cannot be
     /// read (an I/O error, a file cut short) raises SIGBUS in whichever thread touches it and ends the
@@ -75,9 +79,11 @@ public final class PackLog: Sendable {
     /// stops the log is logged to `logger`, once.
     public init(
         path: String,
+        maximumRoomBytes: UInt64 = .max,
         metrics: ServerMetrics? = nil,
         logger: Logger = Logger(label: "inkwell.pack-log")
     ) throws {
+        self.maximumRoomBytes = maximumRoomBytes
         self.metrics = metrics
         self.logger = logger
         var configuration = Configuration()
@@ -157,6 +163,24 @@ public final class PackLog: Sendable {
                     """
             )
         }
+        // Where each pack ends in its room's bytes: a subscriber's bytes behind and a room's size are two
+        // lookups, not a sum over the room. A table of its own, so that filling it reads only the packs'
+        // lengths and rewrites none of their bytes.
+        migrator.registerMigration("v6") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pack_extent (
+                        room TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        end_offset INTEGER NOT NULL CHECK (end_offset >= 0),
+                        PRIMARY KEY (room, position)
+                    ) WITHOUT ROWID;
+                    INSERT INTO pack_extent (room, position, end_offset)
+                        SELECT room, position, SUM(LENGTH(bytes)) OVER (PARTITION BY room ORDER BY position)
+                        FROM pack;
+                    """
+            )
+        }
         return migrator
     }
 
@@ -166,7 +190,7 @@ public final class PackLog: Sendable {
     ///
     /// - Complexity: O(k log n) for k pushes into rooms of n packs.
     public func append(_ pushes: [Push]) throws -> [Appended] {
-        try committing { try pool.write { db in try Self.append(pushes, in: db) } }
+        try committing { try pool.write { db in try self.append(pushes, in: db) } }
     }
 
     /// ``append(_:)`` without blocking the caller's thread (GRDB runs the transaction on its writer
@@ -177,7 +201,7 @@ public final class PackLog: Sendable {
                 for mark in watermarks {
                     try Self.setWatermark(room: mark.room, device: mark.device, to: mark.position, in: db)
                 }
-                return try Self.append(pushes, in: db)
+                return try self.append(pushes, in: db)
             }
         }
     }
@@ -235,7 +259,7 @@ public final class PackLog: Sendable {
         }
     }
 
-    private static func append(_ pushes: [Push], in db: Database) throws -> [Appended] {
+    private func append(_ pushes: [Push], in db: Database) throws -> [Appended] {
         try pushes.map { push in
             let id = Data(push.pack.bytes)
             if let existing = try Row.fetchOne(
@@ -248,15 +272,50 @@ public final class PackLog: Sendable {
                 guard (existing["bytes"] as Data).elementsEqual(push.bytes) else { return .conflict }
                 return .stored(UInt64(existing["position"] as Int64))
             }
-            let head =
-                try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM pack WHERE room = ?", arguments: [push.room])
-                ?? 0
+            let (head, end) = try Self.extent(room: push.room, in: db)
+            guard end + UInt64(push.bytes.count) <= maximumRoomBytes else { return .roomFull }
             try db.execute(
                 sql: "INSERT INTO pack (room, position, pack_id, bytes) VALUES (?, ?, ?, ?)",
-                arguments: [push.room, head + 1, id, Data(push.bytes)]
+                arguments: [push.room, Int64(head + 1), id, Data(push.bytes)]
             )
-            return .stored(UInt64(head + 1))
+            try db.execute(
+                sql: "INSERT INTO pack_extent (room, position, end_offset) VALUES (?, ?, ?)",
+                arguments: [push.room, Int64(head + 1), Int64(end) + Int64(push.bytes.count)]
+            )
+            return .stored(head + 1)
         }
+    }
+
+    /// The room's head and its bytes stored: the last pack's extent, (0, 0) for a room with no packs.
+    static func extent(room: String, in db: Database) throws -> (head: UInt64, bytes: UInt64) {
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT position, end_offset FROM pack_extent WHERE room = ? ORDER BY position DESC LIMIT 1"
+            ),
+            arguments: [room]
+        )
+        guard let row else { return (0, 0) }
+        return (UInt64(row[0] as Int64), UInt64(row[1] as Int64))
+    }
+
+    /// Where the room's bytes stand after the pack at `position` (0 before the first).
+    static func offset(room: String, after position: UInt64, in db: Database) throws -> UInt64 {
+        guard position > 0 else { return 0 }
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT end_offset FROM pack_extent WHERE room = ? AND position <= ?
+                    ORDER BY position DESC LIMIT 1
+                    """
+            ),
+            arguments: [room, Int64(clamping: position)]
+        )
+        return row.map { UInt64($0[0] as Int64) } ?? 0
+    }
+
+    /// The bytes the room's packs take: what counts toward ``maximumRoomBytes``.
+    public func bytes(room: String) async throws -> UInt64 {
+        try await reading { try await pool.read { db in try Self.extent(room: room, in: db).bytes } }
     }
 
     /// The room's packs after `position`, oldest first, up to about `maximumBytes` (at least one):
@@ -299,7 +358,7 @@ public final class PackLog: Sendable {
     }
 
     /// The room's newest position (0 when it is empty), and the bytes stored after `position`:
-    /// what a subscriber still has to download.
+    /// what a subscriber still has to download. Two lookups, whatever the room's size.
     public func progress(room: String, after position: UInt64) throws -> (head: UInt64, bytesAfter: UInt64) {
         try reading { try pool.read { db in try Self.progress(room: room, after: position, in: db) } }
     }
@@ -311,19 +370,13 @@ public final class PackLog: Sendable {
     ) throws -> (
         head: UInt64, bytesAfter: UInt64
     ) {
-        let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT (SELECT IFNULL(MAX(position), 0) FROM pack WHERE room = ?),
-                       (SELECT IFNULL(SUM(LENGTH(bytes)), 0) FROM pack WHERE room = ? AND position > ?)
-                """,
-            arguments: [room, room, Int64(clamping: position)]
-        )
-        // The query always gives one row of two numbers; anything else is not a room's progress.
-        guard let row, let head = row[0] as Int64?, let bytes = row[1] as Int64? else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "no progress for the room")
+        let (head, bytes) = try extent(room: room, in: db)
+        let offset = try Self.offset(room: room, after: min(position, head), in: db)
+        // The extents only grow along a room: an offset past its end is a damaged table, not a room.
+        guard offset <= bytes else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a pack extent lies past its room's end")
         }
-        return (UInt64(head), UInt64(bytes))
+        return (head, bytes - offset)
     }
 
     /// Records that `device` holds the room up to `position`; a watermark only moves forward.

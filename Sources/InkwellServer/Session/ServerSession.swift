@@ -375,6 +375,23 @@ public struct ServerSession: Sendable {
             ]
     }
 
+    /// The shell did not store a pushed pack because its room is full: not fatal, and the client keeps
+    /// the pack. Its other rooms, and reading this one, go on.
+    public func roomFull(room: String) -> [Action] {
+        isClosed
+            ? []
+            : [
+                .send(
+                    .error(
+                        code: ErrorCode.roomFull.rawValue,
+                        message: "this board is full: the server stores no more of its changes",
+                        fatal: false,
+                        room: room
+                    )
+                )
+            ]
+    }
+
     /// The shell found a violation the session cannot see itself, such as a rate limit: error frame and close.
     public mutating func refuse(_ code: ErrorCode, _ message: String, close: CloseCode) -> [Action] {
         isClosed ? [] : fail(code, message, close: close)

@@ -183,8 +183,15 @@ final class Committer: Service, Sendable {
             var committed: [RoomHub.Committed] = []
             committed.reserveCapacity(batch.count)
             for (pending, outcome) in zip(batch, outcomes) {
-                guard let position = outcome.position else {
+                let position: UInt64
+                switch outcome {
+                case .stored(let stored):
+                    position = stored
+                case .conflict:
                     refuseConflict(pending)
+                    continue
+                case .roomFull:
+                    deliver(pending.connection.session.withLock { $0.roomFull(room: pending.push.room) }, to: pending)
                     continue
                 }
                 committed.append(

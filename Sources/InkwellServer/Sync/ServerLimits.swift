@@ -58,6 +58,9 @@ public struct ServerLimits: Hashable, Sendable {
     public var maximumRoomRequestsPerConnection: Int = 256
     /// One blob.
     public var maximumBlobBytes: Int = 32 << 20
+    /// The pack bytes one room may hold; a push past it is refused (`roomFull`, not fatal) and stays on
+    /// its device. A year of a busy board's ink is a few tens of MiB.
+    public var maximumRoomBytes: Int = 1 << 30
 
     public init() {}
 

@@ -72,6 +72,9 @@ public enum ErrorCode: UInt32, Sendable, CaseIterable {
     case capabilityRevoked = 19
     /// A room of that id exists with another admin. Not fatal.
     case roomExists = 20
+    /// The room holds as many bytes as the server allows one room: the push is not stored, and the
+    /// client keeps it. Not fatal.
+    case roomFull = 21
     /// More rooms on one connection than the server allows. Fatal.
     case tooManyRooms = 22
 }

@@ -106,9 +106,11 @@ extension Inkwell {
                     try await replica.waitUntilSynced(timeout: .milliseconds(Int64(timeout * 1_000)))
                 } catch {
                     let progress = await replica.sync?.currentProgress
+                    let refusal = await replica.sync?.refusal(room: room)
                     await replica.stop()
                     _ = try? await running.value
-                    throw ValidationError("not synced within \(timeout) s: \(progress.map { "\($0)" } ?? "")")
+                    let reason = refusal.map { "the server refused the room: \($0)" } ?? progress.map { "\($0)" } ?? ""
+                    throw ValidationError("not synced within \(timeout) s: \(reason)")
                 }
             } else {
                 let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)

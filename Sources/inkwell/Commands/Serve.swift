@@ -80,6 +80,9 @@ extension Inkwell {
         @Option(help: "Open sync connections allowed from one IP address; more are refused with 429.")
         var connectionsPerAddress = ServerLimits().maximumConnectionsPerAddress
 
+        @Option(help: "Bytes of packs one board may hold on this server; pushes past it are refused (roomFull).")
+        var roomBytes = ServerLimits().maximumRoomBytes
+
         @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
         var commitLinger = 0.0
 
@@ -97,6 +100,7 @@ extension Inkwell {
             guard connectionsPerAddress >= 1 else {
                 throw ValidationError("--connections-per-address must be at least 1")
             }
+            guard roomBytes >= 1 else { throw ValidationError("--room-bytes must be at least 1") }
             guard commitLinger >= 0, commitLinger <= 1_000 else {
                 throw ValidationError("--commit-linger must be between 0 and 1000 ms")
             }
@@ -129,6 +133,7 @@ extension Inkwell {
             }
             var limits = ServerLimits()
             limits.maximumConnectionsPerAddress = connectionsPerAddress
+            limits.maximumRoomBytes = roomBytes
             let server = try SyncServer(
                 configuration: ServerConfiguration(
                     host: host,

@@ -42,6 +42,35 @@ import Testing
         await server.stop()
     }
 
+    @Test func aFullRoomRefusesPushesWithoutClosingAndOtherRoomsGoOn() async throws {
+        var limits = ServerLimits()
+        limits.maximumRoomBytes = 2_000
+        let server = try await RunningServer.start(limits: limits)
+        let peer = try await server.peer()
+        var random = SeededGenerator(seed: 21)
+        var stored = 0
+        var refused: ServerMessage?
+        for _ in 0..<10 {
+            let pack = TestPacks.make(room: "room", size: 400, using: &random)
+            try await peer.send(.push(room: "room", pack: pack.bytes))
+            let answer = try await peer.next { $0.isAck || $0.isError }
+            guard answer.isAck else {
+                refused = answer
+                break
+            }
+            stored += pack.bytes.count
+        }
+        guard case .error(ErrorCode.roomFull.rawValue, _, false, "room") = refused else {
+            throw TestFailure("no roomFull error, but \(String(describing: refused))")
+        }
+        #expect(stored <= 2_000 && stored > 1_000)
+        let stillOpen = TestPacks.make(room: "elsewhere", using: &random)
+        try await peer.send(.push(room: "elsewhere", pack: stillOpen.bytes))
+        #expect(try await peer.next(where: \.isAck) == .ack(room: "elsewhere", pack: stillOpen.id, serverSeq: 1))
+        #expect(try await server.stored(room: "room").map(\.bytes.count).reduce(0, +) == stored)
+        await server.stop()
+    }
+
     @Test func aRepushedPackIsStoredOnceAndAcknowledgedAtItsFirstPosition() async throws {
         let server = try await RunningServer.start()
         let peer = try await server.peer()

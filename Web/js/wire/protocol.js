@@ -61,6 +61,7 @@ export const ERROR_CODES = Object.freeze({
   viewOnly: 18,
   capabilityRevoked: 19,
   roomExists: 20,
+  roomFull: 21,
   tooManyRooms: 22,
 });
 
