@@ -14,12 +14,7 @@ extension PackLog {
         let (cached, generation) = accessCache.withLock { ($0.entries[room], $0.generation) }
         if let cached { return cached }
         let access = try await reading { try await pool.read { db in try Self.access(room: room, in: db) } }
-        // A read that raced a registration or rotation may hold the old hashes: it is not cached.
-        if let access {
-            accessCache.withLock { cache in
-                if cache.generation == generation { cache.store(access, for: room) }
-            }
-        }
+        if let access { accessCache.withLock { _ = $0.store(read: access, for: room, readAt: generation) } }
         return access
     }
 
@@ -102,20 +97,33 @@ extension PackLog {
 
     /// Caches what a write made true, after it committed.
     private func remember(_ access: RoomAccess, for room: String) {
-        accessCache.withLock { cache in
-            cache.generation &+= 1
-            cache.store(access, for: room)
-        }
+        accessCache.withLock { $0.remember(access, for: room) }
     }
 }
 
 /// Rooms' access by name, with a generation that every write bumps. Only rooms that exist are cached,
 /// so a name registered later is never refused from memory.
 struct AccessCache: Sendable {
-    var entries: [String: RoomAccess] = [:]
-    var generation: UInt64 = 0
+    private(set) var entries: [String: RoomAccess] = [:]
+    private(set) var generation: UInt64 = 0
 
-    mutating func store(_ access: RoomAccess, for room: String) {
+    /// Caches what a committed write made true, and ends every read begun before it.
+    mutating func remember(_ access: RoomAccess, for room: String) {
+        generation &+= 1
+        store(access, for: room)
+    }
+
+    /// Caches what a read found, unless a write committed since the read began (at `generation`): the
+    /// read may hold the hashes that write replaced, and a rotated link would keep working from memory.
+    ///
+    /// - Returns: whether it was cached.
+    mutating func store(read access: RoomAccess, for room: String, readAt generation: UInt64) -> Bool {
+        guard generation == self.generation else { return false }
+        store(access, for: room)
+        return true
+    }
+
+    private mutating func store(_ access: RoomAccess, for room: String) {
         if entries.count >= PackLog.accessCacheLimit { entries.removeAll(keepingCapacity: true) }
         entries[room] = access
     }
