@@ -20,7 +20,9 @@
  *
  * The address says which board and with what access (board-access.js): `/` makes a new encrypted board and
  * shows its edit link; `/r/ROOM?cap=…#key=…` opens one by its link; `/r/ROOM` alone an open room (or a
- * board this device holds a link to).
+ * board this device holds a link to). A link to a board the server does not know yet (made offline by
+ * someone who has not connected since) shows the board as this device holds it and says it is waiting,
+ * until the board arrives.
  *
  * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
  * (default 30 s; 0 holds every catch-up after the first, for tests).
@@ -228,7 +230,19 @@ async function start() {
     },
   });
   indicator.show(session.status);
-  session.addEventListener('status', (event) => indicator.show(event.detail));
+  // A board the server does not know yet: a calm note for as long as the session waits for it.
+  let waiting = false;
+  const showWaiting = (status) => {
+    if (Boolean(status.waiting) === waiting) return;
+    waiting = Boolean(status.waiting);
+    if (waiting) showNotice(WAITING, { sticky: true });
+    else hideNotice(WAITING);
+  };
+  showWaiting(session.status);
+  session.addEventListener('status', (event) => {
+    indicator.show(event.detail);
+    showWaiting(event.detail);
+  });
 
   // Changes from others held after time away: the banner, the preview, the merge.
   const reviewState = () => {
@@ -449,6 +463,9 @@ async function start() {
   void keepPageOffline();
 }
 
+/** What the page says while the server does not know the board yet. */
+const WAITING = 'Waiting for this board to reach the server… It opens here by itself once whoever made it connects.';
+
 /** The actions that change the board, or the drawing settings: none runs on a view link. */
 const DRAWING_ACTIONS = /^(tool:|undo$|redo$|clear$|toggle:shapes$|width:|cancel$)/;
 
@@ -473,6 +490,14 @@ function showNotice(text, { alert = false, sticky = false } = {}) {
   notice.hidden = false;
   clearTimeout(noticeTimer);
   if (!sticky) noticeTimer = setTimeout(() => (notice.hidden = true), 2600);
+}
+
+/** Hides the message over the board if it still says `text`. @param {string} text */
+function hideNotice(text) {
+  const notice = document.getElementById('notice');
+  if (notice === null || notice.textContent !== text) return;
+  clearTimeout(noticeTimer);
+  notice.hidden = true;
 }
 
 function safeStorage() {

@@ -7,8 +7,11 @@
 // is sent, so a board made offline registers on its next connection), subscribes from the watermark with
 // its capability, and once the server's `access` answer says it may edit, pushes those packs again, byte
 // for byte, before planning new ones. Nothing is pushed, and no presence sent, before that answer, nor
-// ever on view rights. A link the server refuses (notAllowed, noSuchRoom, or capabilityRevoked when the
-// admin replaced it) fails the machine: reconnecting with the same capability cannot help.
+// ever on view rights. A link the server refuses (notAllowed, or capabilityRevoked when the admin replaced
+// it) fails the machine: reconnecting with the same capability cannot help. A room the server does not
+// know (noSuchRoom) is not a refusal: its maker may not have connected yet, so the machine says
+// `roomUnknown`, keeps the connection, and subscribes again when the shell asks (`resubscribe`, after
+// unknown-room-retry.js's backoff).
 //
 // A pack is known by its plan's `name` until the shell has signed it; from then on by its id, the SHA-256
 // of its bytes, which is what the server's ack names. The room requests of one connection (createRoom,
@@ -51,9 +54,11 @@ import {
  *   {type: 'disconnect', reason: string} |
  *   {type: 'fail', error: SyncError} |
  *   {type: 'access', rights: Rights, guarded: boolean} |
- *   {type: 'rotated', name: string, error: SyncError | null}
+ *   {type: 'rotated', name: string, error: SyncError | null} |
+ *   {type: 'roomUnknown'}
  * )} Action what the I/O shell must do, in order; `access`: the subscription was answered; `rotated`: a
- *   rotation asked for by `rotate` was answered (`error` null when done)
+ *   rotation asked for by `rotate` was answered (`error` null when done); `roomUnknown`: the server has no
+ *   such room yet, ask again later (`resubscribe`)
  * @typedef {import('./access.js').Rights} Rights
  * @typedef {{adminHash: Uint8Array, editHash: Uint8Array, viewHash: Uint8Array}} CreationHashes
  * @typedef {{kind: 'create' | 'subscribe'} | {kind: 'rotate', name: string}} RoomRequest
@@ -75,6 +80,8 @@ export class SyncMachine {
   rights = null;
   /** Whether the room keeps capabilities (false: an open room); null until known. @type {boolean | null} */
   guarded = null;
+  /** Whether the server said it has no such room, and has not granted a subscription since. */
+  roomUnknown = false;
   /** Room requests sent on this connection and not answered yet, oldest first. @type {RoomRequest[]} */
   #requests = [];
   /** Keys of the changes in flight. @type {Set<string>} */
@@ -332,6 +339,16 @@ export class SyncMachine {
     return [send({ type: 'rotateCapability', room: this.room, adminCapability, editHash, viewHash })];
   }
 
+  /**
+   * Subscribes again to a room the server did not know, on this connection (the shell calls it after the
+   * backoff); nothing when the room was found since, or the connection ended (the next one subscribes).
+   * @returns {Action[]}
+   */
+  resubscribe() {
+    if (this.phase !== 'open' || !this.roomUnknown || this.#requests.some((request) => request.kind === 'subscribe')) return [];
+    return this.#roomRequests();
+  }
+
   // Progress
 
   /** Bytes of the packs in flight (estimated while a pack is being encoded). */
@@ -365,6 +382,11 @@ export class SyncMachine {
     this.phase = 'open';
     this.rights = null;
     this.guarded = null;
+    return this.#roomRequests();
+  }
+
+  /** Registers the room if this device made it, then subscribes with the capability held now. */
+  #roomRequests() {
     /** @type {Action[]} */
     const actions = [];
     // Registered before subscribing, on every connection: the answer is the same however often it is asked.
@@ -402,6 +424,7 @@ export class SyncMachine {
   #subscribed({ rights, guarded }) {
     this.rights = RIGHTS[rights] ?? null;
     this.guarded = guarded;
+    this.roomUnknown = false;
     /** @type {Action[]} */
     const actions = [{ type: 'access', rights: /** @type {Rights} */ (this.rights), guarded }];
     if (!mayEdit(this.rights)) return actions;
@@ -412,10 +435,19 @@ export class SyncMachine {
     return actions;
   }
 
-  /** The server refused the subscription: this link does not open the room. @param {{code: number, message: string}} error */
+  /**
+   * The server refused the subscription: this link does not open the room; or the room is not there
+   * yet, and the shell asks again later.
+   * @param {{code: number, message: string}} error
+   */
   #refused(error) {
-    const reason = error.code === NO_SUCH_ROOM_ERROR ? 'noSuchRoom' : 'notAllowed';
-    return [...this.#endRequests(SyncError.notConnected()), ...this.#fail(SyncError.accessDenied(reason, error.message))];
+    if (error.code === NO_SUCH_ROOM_ERROR) {
+      this.rights = null;
+      this.roomUnknown = true;
+      return [{ type: 'roomUnknown' }];
+    }
+    this.roomUnknown = false;
+    return [...this.#endRequests(SyncError.notConnected()), ...this.#fail(SyncError.accessDenied('notAllowed', error.message))];
   }
 
   /** Answers every request still waiting with `error`; none is left. @param {SyncError} error @returns {Action[]} */
