@@ -61,6 +61,31 @@ export function withCapability(record, capability) {
 }
 
 /**
+ * What a tab holds once another tab of this device has kept `stored` for the room (after replacing a
+ * link): each capability the store holds in place of this tab's, none forgotten. The store is where a
+ * replacement is kept, so it is the newer; the key is not taken from it (the tab's board is sealed with
+ * its own), and a record with another key is another set of links, not taken at all.
+ * @param {AccessRecord | null} current what the tab holds (null: an open room, which stays one)
+ * @param {AccessRecord | null} stored what the store holds now
+ * @returns {AccessRecord | null} the record to hold, or null when nothing changes
+ */
+export function withStoredLinks(current, stored) {
+  if (current === null || stored === null || stored.room !== current.room || (stored.key ?? null) !== (current.key ?? null)) return null;
+  const next = { ...current };
+  for (const kind of ORDER) next[kind] = stored[kind] ?? current[kind] ?? null;
+  return sameAccess(next, current) ? null : next;
+}
+
+/**
+ * Whether two records hold the same room, capabilities and key.
+ * @param {AccessRecord | null} a @param {AccessRecord | null} b
+ */
+export function sameAccess(a, b) {
+  if (a === null || b === null) return a === b;
+  return ['room', 'key', ...ORDER].every((field) => (a[field] ?? null) === (b[field] ?? null));
+}
+
+/**
  * The strongest rights the record's capabilities give, as the page assumes them before the server says;
  * null for an open room (no capability: the server decides, and gives edit).
  * @param {AccessRecord | null} record

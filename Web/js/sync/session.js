@@ -21,12 +21,13 @@
 // the board registers it on every connection (so one made offline registers when it first connects),
 // then subscribes with its strongest capability; nothing is pushed and no presence sent until the server
 // says this link may edit, and never on a view link. A link the server refuses stops the session from
-// reconnecting (the status says why). A room the server does not know yet (made offline by someone who
-// has not connected since) keeps the connection and is asked for again after a backoff
-// (unknown-room-retry.js); the status says it is waiting, and edits wait in the outbox as offline ones
-// do. With the room's key, every pack pushed and every presence sent is sealed (seal.js), and what
-// arrives is opened: a pack sealed with another key, altered, or not sealed at all is kept aside, like
-// one that fails verification, and the status says so.
+// reconnecting (the status says why), until another tab of this device hands it a link that works
+// (`adoptAccess`). A room the server does not know yet (made offline by someone who has not connected
+// since) keeps the connection and is asked for again after a backoff (unknown-room-retry.js); the status
+// says it is waiting, and edits wait in the outbox as offline ones do. With the room's key, every pack
+// pushed and every presence sent is sealed (seal.js), and what arrives is opened: a pack sealed with
+// another key, altered, or not sealed at all is kept aside, like one that fails verification, and the
+// status says so.
 //
 // After a gap (offline or paused for `reviewAfter` or more), the catch-up's changes from other people
 // are held for review (catch-up-review.js): stored, witnessed and counted as seen like every received
@@ -43,7 +44,7 @@ import { decodeFrame, encodeFrame } from '../wire/sync.js';
 import { capabilityHash, mintCapability } from '../wire/capability.js';
 import { openRoomKey } from '../wire/room-key.js';
 import { openPresence, sealPresence } from '../wire/seal.js';
-import { creationHashes, heldRights, subscribeCapability, withCapability } from './access.js';
+import { creationHashes, heldRights, sameAccess, subscribeCapability, withCapability, withStoredLinks } from './access.js';
 import { Backoff } from './backoff.js';
 import { changeKey, HeldChanges, holdsCatchUp, LIVE_HEARTBEAT, REVIEW_AFTER } from './catch-up-review.js';
 import { Connector } from './connector.js';
@@ -138,7 +139,7 @@ export async function openSession(options) {
  * `tampered`, `unsealed`, …), `review` {count, authors}: the changes held for review, after each change of
  * them; `access` {rights, guarded}: what the server says this link may do, on each connection; `denied`
  * {reason, message}: the server refused the link, and the session stopped connecting; `links` (the
- * AccessRecord): a link was replaced. Made by `openSession`.
+ * AccessRecord): a link was replaced, here or in another tab (`adoptAccess`). Made by `openSession`.
  */
 export class Session extends EventTarget {
   /** The board, holding every change made here or received. */
@@ -358,11 +359,41 @@ export class Session extends EventTarget {
     this.#perform(this.#machine.rotate(name, { adminCapability: access.admin, [`${kind}Hash`]: hash }));
     const error = await answered;
     if (error !== null) throw error;
-    this.#access = withCapability(/** @type {import('./store-records.js').AccessRecord} */ (this.#access), capability);
-    const record = this.#access;
-    await this.#writes.enqueue(() => this.#store.saveAccess(record));
+    const record = await this.#writes.enqueue(async () => {
+      // Over what the store holds now, not what this tab read when it opened: another tab of this device
+      // may have replaced the other link since.
+      const stored = await this.#store.loadAccess(this.#room).catch(() => null);
+      const current = /** @type {import('./store-records.js').AccessRecord} */ (this.#access);
+      this.#access = withCapability(withStoredLinks(current, stored) ?? current, capability);
+      const next = this.#access;
+      await this.#store.saveAccess(next);
+      return next;
+    });
     this.#emit('links', { ...record });
     return { ...record };
+  }
+
+  /**
+   * Takes the room's access as another tab of this device kept it in the store after replacing a link
+   * (access.js `withStoredLinks`): the links shown, the hashes registered on each connection and the
+   * capability subscribed with become the stored ones. A connection subscribed with a capability no longer
+   * held subscribes again with the new one, and a session the server refused for a replaced link opens
+   * again: the other tab is the same admin. Told as a `links` event.
+   * @param {import('./store-records.js').AccessRecord | null} stored what the store holds for the room
+   * @returns {Promise<boolean>} whether anything changed
+   */
+  async adoptAccess(stored) {
+    for (;;) {
+      const next = this.#closed ? null : withStoredLinks(this.#access, stored);
+      if (next === null) return false;
+      const create = await creationHashes(next);
+      // This tab may have replaced a link itself meanwhile: then start again from what it holds now.
+      if (this.#closed || !sameAccess(withStoredLinks(this.#access, stored), next)) continue;
+      this.#access = next;
+      this.#perform(this.#machine.changeCredentials({ capability: subscribeCapability(next), create }));
+      this.#emit('links', { ...next });
+      return true;
+    }
   }
 
   /**
@@ -789,6 +820,9 @@ export class Session extends EventTarget {
           break;
         case 'roomUnknown':
           this.#unknownRoom.refused();
+          break;
+        case 'reconnect':
+          this.#connector.restart();
           break;
         case 'rotated': {
           const rotation = this.#rotations.get(action.name);

@@ -8,10 +8,11 @@
 // its capability, and once the server's `access` answer says it may edit, pushes those packs again, byte
 // for byte, before planning new ones. Nothing is pushed, and no presence sent, before that answer, nor
 // ever on view rights. A link the server refuses (notAllowed, or capabilityRevoked when the admin replaced
-// it) fails the machine: reconnecting with the same capability cannot help. A room the server does not
-// know (noSuchRoom) is not a refusal: its maker may not have connected yet, so the machine says
-// `roomUnknown`, keeps the connection, and subscribes again when the shell asks (`resubscribe`, after
-// unknown-room-retry.js's backoff).
+// it) fails the machine: reconnecting with the same capability cannot help; only new credentials
+// (`changeCredentials`: another tab of the admin's device replaced the link) open it again. A room the
+// server does not know (noSuchRoom) is not a refusal: its maker may not have connected yet, so the
+// machine says `roomUnknown`, keeps the connection, and subscribes again when the shell asks
+// (`resubscribe`, after unknown-room-retry.js's backoff).
 //
 // A pack is known by its plan's `name` until the shell has signed it; from then on by its id, the SHA-256
 // of its bytes, which is what the server's ack names. The room requests of one connection (createRoom,
@@ -55,13 +56,16 @@ import {
  *   {type: 'fail', error: SyncError} |
  *   {type: 'access', rights: Rights, guarded: boolean} |
  *   {type: 'rotated', name: string, error: SyncError | null} |
- *   {type: 'roomUnknown'}
+ *   {type: 'roomUnknown'} |
+ *   {type: 'reconnect'}
  * )} Action what the I/O shell must do, in order; `access`: the subscription was answered; `rotated`: a
  *   rotation asked for by `rotate` was answered (`error` null when done); `roomUnknown`: the server has no
- *   such room yet, ask again later (`resubscribe`)
+ *   such room yet, ask again later (`resubscribe`); `reconnect`: a machine refused for a capability it no
+ *   longer uses may connect again
  * @typedef {import('./access.js').Rights} Rights
  * @typedef {{adminHash: Uint8Array, editHash: Uint8Array, viewHash: Uint8Array}} CreationHashes
- * @typedef {{kind: 'create' | 'subscribe'} | {kind: 'rotate', name: string}} RoomRequest
+ * @typedef {{kind: 'create'} | {kind: 'subscribe', capability: string} | {kind: 'rotate', name: string}} RoomRequest
+ *   a subscription keeps the capability it was sent with: its answer is about that one
  * @typedef {'offline' | 'connecting' | 'awaitingWelcome' | 'open' | 'failed'} Phase
  */
 
@@ -88,6 +92,8 @@ export class SyncMachine {
   #inFlightKeys = new Set();
   /** The message of a fatal error frame: the close that follows carries only a code. @type {string | null} */
   #fatalMessage = null;
+  /** The capability this connection subscribed with last; null before it did. @type {string | null} */
+  #subscribedWith = null;
 
   /**
    * @param {{
@@ -144,6 +150,7 @@ export class SyncMachine {
     if (this.phase === 'failed') return [];
     this.phase = 'awaitingWelcome';
     this.#fatalMessage = null;
+    this.#subscribedWith = null;
     return [
       send({
         type: 'hello',
@@ -169,7 +176,12 @@ export class SyncMachine {
     if (code === UNSUPPORTED_VERSION_CLOSE) {
       return [...unanswered, ...this.#fail(SyncError.unsupportedVersion(this.#fatalMessage ?? (reason || 'unsupported protocol version')))];
     }
-    if (code === CAPABILITY_REVOKED_CLOSE) return [...unanswered, ...this.#fail(SyncError.accessDenied('capabilityRevoked'))];
+    const subscribedWith = this.#subscribedWith;
+    this.#subscribedWith = null;
+    // Revoked for a capability this device no longer uses (it holds the new one already): reconnect with it.
+    if (code === CAPABILITY_REVOKED_CLOSE && (subscribedWith === null || subscribedWith === this.capability)) {
+      return [...unanswered, ...this.#fail(SyncError.accessDenied('capabilityRevoked'))];
+    }
     // Pushed or spoke on a view link: this page should never; trying again would only be refused again.
     if (code === VIEW_ONLY_CLOSE) return [...unanswered, ...this.#fail(SyncError.accessDenied('viewOnly'))];
     this.phase = 'offline';
@@ -349,6 +361,31 @@ export class SyncMachine {
     return this.#roomRequests();
   }
 
+  /**
+   * What this device holds for the room changed (another tab of it replaced a link): later connections
+   * register and subscribe with these. A connection subscribed with another capability is closed, to
+   * subscribe again with this one; a machine the server refused (notAllowed, capabilityRevoked) connects
+   * again, with a capability it has not been refused for.
+   * @param {{capability: string, create: CreationHashes | null}} credentials
+   * @returns {Action[]}
+   */
+  changeCredentials({ capability, create }) {
+    const before = this.capability;
+    this.capability = capability;
+    this.create = create;
+    if (capability === before) return [];
+    if (this.phase === 'failed') {
+      if (this.failure?.code !== 'accessDenied' || this.failure.reason === 'viewOnly') return [];
+      this.phase = 'offline';
+      this.failure = null;
+      return [{ type: 'reconnect' }];
+    }
+    if (this.#subscribedWith !== null && this.#subscribedWith !== capability) {
+      return [{ type: 'disconnect', reason: 'this device holds a new link to the room' }];
+    }
+    return [];
+  }
+
   // Progress
 
   /** Bytes of the packs in flight (estimated while a pack is being encoded). */
@@ -394,9 +431,11 @@ export class SyncMachine {
       this.#requests.push({ kind: 'create' });
       actions.push(send({ type: 'createRoom', room: this.room, ...this.create }));
     }
-    this.#requests.push({ kind: 'subscribe' });
+    const capability = this.capability;
+    this.#requests.push({ kind: 'subscribe', capability });
+    this.#subscribedWith = capability;
     const subscribe = { type: /** @type {'subscribe'} */ ('subscribe'), room: this.room, after: this.cursor.watermark };
-    actions.push(send(this.capability === '' ? subscribe : { ...subscribe, capability: this.capability }));
+    actions.push(send(capability === '' ? subscribe : { ...subscribe, capability }));
     return actions;
   }
 
@@ -410,7 +449,10 @@ export class SyncMachine {
     const request = this.#requests.shift();
     // An answer to nothing asked: a server bug; the subscription is what matters, so it is read as one.
     if (request === undefined || request.kind === 'subscribe') {
-      return error === null ? this.#subscribed(/** @type {{rights: number, guarded: boolean}} */ (access)) : this.#refused(error);
+      if (error === null) return this.#subscribed(/** @type {{rights: number, guarded: boolean}} */ (access));
+      // Refused a capability this device has replaced since: the connection is being closed, to subscribe with the new one.
+      if (request !== undefined && request.capability !== this.capability) return [];
+      return this.#refused(error);
     }
     if (request.kind === 'rotate') {
       return [{ type: 'rotated', name: request.name, error: error === null ? null : SyncError.accessDenied('notAllowed', error.message) }];

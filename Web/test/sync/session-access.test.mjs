@@ -265,3 +265,56 @@ test('presence in an encrypted room is sealed on the way: the server relays only
   await until(() => !bob.peers.has(alice.device), 'the server’s plain note that Alice left');
   await bob.close();
 });
+
+test('another tab’s replaced link is taken from the store: shown, registered, and used if this tab subscribed with the old one', async (t) => {
+  const server = new FakeServer();
+  server.openRooms = false;
+  const board = newBoardAccess(ROOM);
+  // One browser profile: one store, two tabs of the board's maker.
+  const store = new MemoryStore();
+  await store.saveAccess(board);
+  const a = await openFor(t, { WebSocket: server.WebSocket, storage: store, access: board });
+  const b = await openFor(t, { WebSocket: server.WebSocket, storage: store, access: board });
+  await Promise.all([synced(a), synced(b)]);
+  const shown = [];
+  b.addEventListener('links', (event) => shown.push(event.detail));
+  const record = await a.replaceLink('view');
+  assert.equal(b.access.view, board.view, 'tab B holds the old view link until told');
+  const attempts = server.attempts;
+  assert.equal(await b.adoptAccess(await store.loadAccess(ROOM)), true);
+  assert.deepEqual(b.access, record);
+  assert.deepEqual(shown, [record]);
+  assert.equal(await b.adoptAccess(await store.loadAccess(ROOM)), false, 'once: nothing changes the second time');
+  b.commit([stroke(1)]);
+  await until(() => a.board.changeCount === 1, 'B’s stroke at A');
+  assert.equal(server.attempts, attempts, 'B subscribed as admin: its connection stays');
+
+  // B replaces the edit link next: over the store's record, so A's new view link stays.
+  const both = await b.replaceLink('edit');
+  assert.equal(both.view, record.view, 'the view link A made is kept');
+  assert.notEqual(both.edit, board.edit);
+  assert.deepEqual(await store.loadAccess(ROOM), both);
+
+  // A tab that subscribed with the edit link is refused when it is replaced, and opens again on the store's.
+  const c = await openFor(t, { WebSocket: server.WebSocket, storage: store, access: linkHolder({ ...board, edit: both.edit }, 'edit') });
+  await synced(c);
+  const denied = [];
+  c.addEventListener('denied', (event) => denied.push(event.detail.reason));
+  const latest = await a.replaceLink('edit');
+  await until(() => c.status.denied === 'capabilityRevoked', 'C refused for the replaced edit link');
+  assert.equal(await c.adoptAccess(await store.loadAccess(ROOM)), true);
+  await synced(c);
+  assert.deepEqual([c.status.denied, c.rights], [null, 'admin'], 'the same admin, with the store’s credentials');
+  assert.deepEqual(c.access, latest);
+  c.commit([stroke(2)]);
+  await until(() => a.board.changeCount === 2 && b.board.changeCount === 2, 'C’s stroke everywhere');
+  assert.deepEqual(denied, ['capabilityRevoked']);
+
+  // Another key's record, or another room's, is not taken; nor anything by a closed session.
+  assert.equal(await c.adoptAccess({ ...latest, key: newBoardAccess(ROOM).key, view: board.view }), false);
+  assert.equal(await c.adoptAccess(null), false);
+  await c.close();
+  assert.equal(await c.adoptAccess({ ...latest, view: board.view }), false);
+  await a.close();
+  await b.close();
+});

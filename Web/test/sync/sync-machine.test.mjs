@@ -315,3 +315,44 @@ test('rotating: only an admin connection asks; the answer comes back by name, re
   const editor = openMachine({ capability: 'e-cap' }).machine;
   assert.equal(editor.rotate('five', { adminCapability: 'x', editHash: CREATE.editHash })[0].error.code, 'accessDenied');
 });
+
+test('new credentials open a machine refused for a replaced link, and the server’s late close for the old one fails nothing', () => {
+  const { machine } = openMachine({ capability: 'e-old' });
+  machine.received({ type: 'error', code: 19, message: 'replaced', fatal: true, room: 'r' });
+  machine.disconnected(4004, '');
+  assert.equal(machine.phase, 'failed');
+  assert.deepEqual(machine.changeCredentials({ capability: 'e-old', create: null }), [], 'the same capability: still refused');
+  assert.deepEqual(machine.changeCredentials({ capability: 'a-new', create: CREATE }), [{ type: 'reconnect' }]);
+  assert.deepEqual([machine.phase, machine.failure], ['offline', null]);
+  machine.connecting();
+  machine.connected();
+  const requests = machine.received(welcome());
+  assert.deepEqual(types(requests), ['send createRoom', 'send subscribe']);
+  assert.equal(requests[1].frame.capability, 'a-new');
+
+  // The new credentials first: the connection on the old capability is closed, to subscribe with the new.
+  const early = openMachine({ capability: 'e-old' }).machine;
+  assert.deepEqual(early.changeCredentials({ capability: 'a-new', create: null }), [{ type: 'disconnect', reason: 'this device holds a new link to the room' }]);
+  assert.deepEqual(early.disconnected(4004, ''), [], 'revoked for the old capability: reconnect, no failure');
+  assert.deepEqual([early.phase, early.failure], ['offline', null]);
+
+  // A refusal of the old capability that crosses the change is not the new one's.
+  const crossing = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-old' });
+  crossing.connected();
+  crossing.received(welcome());
+  crossing.changeCredentials({ capability: 'a-new', create: null });
+  assert.deepEqual(crossing.received(roomError(17)), []);
+  assert.equal(crossing.failure, null);
+
+  // Nothing to change while not subscribed: the welcome subscribes with what is held then.
+  const waiting = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-old' });
+  waiting.connected();
+  assert.deepEqual(waiting.changeCredentials({ capability: 'a-new', create: null }), []);
+  assert.equal(waiting.received(welcome())[0].frame.capability, 'a-new');
+
+  // A view link that pushed is not opened again by other credentials: the page never pushes on one.
+  const viewer = openMachine({ capability: 'v-cap' }).machine;
+  viewer.disconnected(4003, '');
+  assert.deepEqual(viewer.changeCredentials({ capability: 'e-cap', create: null }), []);
+  assert.equal(viewer.phase, 'failed');
+});
