@@ -39,6 +39,9 @@ export function newBoardAccess(room, { encrypted = true, fillRandom } = {}) {
  * What the device holds once it has opened `link`: the link's capability under its kind (replacing one of
  * the same kind, since the newest link is the one that works) and its key, over what it held before.
  * A capability that does not parse is kept as the edit one would be: the server alone says what it opens.
+ * On the device that made the board (it holds the admin capability) the links it holds are the ones it
+ * gave out last, so an edit or view link that differs is an old one (a tab left open, a bookmark): it
+ * replaces nothing.
  * @param {AccessRecord | null} record
  * @param {Link} link
  * @returns {AccessRecord}
@@ -46,7 +49,8 @@ export function newBoardAccess(room, { encrypted = true, fillRandom } = {}) {
 export function withLink(record, link) {
   const next = record ?? { room: link.room, admin: null, edit: null, view: null, key: null };
   const result = { ...next };
-  if (link.capability !== null) result[parseCapability(link.capability)?.kind ?? 'edit'] = link.capability;
+  const kind = link.capability === null ? null : parseCapability(link.capability)?.kind ?? 'edit';
+  if (kind !== null && !(next.admin && kind !== 'admin' && next[kind])) result[kind] = link.capability;
   if (link.key !== null && parseRoomKey(link.key) !== null) result.key = link.key;
   return result;
 }
