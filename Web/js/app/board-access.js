@@ -2,7 +2,8 @@
  * Which board the page opens, and with what access: `/` makes a new board (a room id, its three
  * capabilities and a key, kept in the device's store, admin included) and replaces the address with its
  * edit link, so a reload or a copied address opens the same board; a link's capability and key are kept
- * with what the device held before, so a later visit to the bare `/r/ROOM` still opens it.
+ * with what the device held before, so a later visit to the bare `/r/ROOM` still opens it. On the board
+ * maker's device an old link (replaced since) changes nothing kept, and the address shows the current one.
  *
  * New boards made here are encrypted; a link without `cap`, to a room this device holds nothing for,
  * opens an open room as before capabilities existed.
@@ -39,7 +40,9 @@ export async function resolveBoard(page, store, { makeId = newRoomId, fillRandom
   if (held === null && link.capability === null) return { room: link.room, access: null, created: false };
   const access = withLink(held, link);
   if (JSON.stringify(access) !== JSON.stringify(held)) await store.saveAccess(access);
-  if (link.capability === null || (link.key === null && access.key !== null)) showLink(page, access);
+  // The address shows a link that opens the board: not an old one the maker's device has replaced since.
+  const oldLink = link.capability !== null && ![access.admin, access.edit, access.view].includes(link.capability);
+  if (link.capability === null || oldLink || (link.key === null && access.key !== null)) showLink(page, access);
   return { room: link.room, access, created: false };
 }
 

@@ -20,7 +20,9 @@
  *
  * The address says which board and with what access (board-access.js): `/` makes a new encrypted board and
  * shows its edit link; `/r/ROOM?cap=…#key=…` opens one by its link; `/r/ROOM` alone an open room (or a
- * board this device holds a link to).
+ * board this device holds a link to). A link to a board the server does not know yet (made offline by
+ * someone who has not connected since) shows the board as this device holds it and says it is waiting,
+ * until the board arrives. A link replaced in one tab is taken by the board's other tabs (links-channel.js).
  *
  * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
  * (default 30 s; 0 holds every catch-up after the first, for tests).
@@ -36,6 +38,7 @@ import { PeopleView } from './people.js';
 import { PresenceView } from './presence.js';
 import { Renderer } from './renderer.js';
 import { resolveBoard, showLink } from './board-access.js';
+import { LinksChannel } from './links-channel.js';
 import { ShareDialog } from './share-dialog.js';
 import { Scene } from './scene.js';
 import { loadIdentity, saveIdentity } from './identity.js';
@@ -228,7 +231,19 @@ async function start() {
     },
   });
   indicator.show(session.status);
-  session.addEventListener('status', (event) => indicator.show(event.detail));
+  // A board the server does not know yet: a calm note for as long as the session waits for it.
+  let waiting = false;
+  const showWaiting = (status) => {
+    if (Boolean(status.waiting) === waiting) return;
+    waiting = Boolean(status.waiting);
+    if (waiting) showNotice(WAITING, { sticky: true });
+    else hideNotice(WAITING);
+  };
+  showWaiting(session.status);
+  session.addEventListener('status', (event) => {
+    indicator.show(event.detail);
+    showWaiting(event.detail);
+  });
 
   // Changes from others held after time away: the banner, the preview, the merge.
   const reviewState = () => {
@@ -393,12 +408,18 @@ async function start() {
   });
   byId('new-board').addEventListener('mousedown', (e) => e.preventDefault());
   byId('new-board').addEventListener('click', () => run('new-board'));
+  // This board's other tabs in this browser: told when a link is replaced here, telling this one likewise.
+  const links = new LinksChannel({ room, load: () => store.loadAccess(room), adopt: (stored) => session.adoptAccess(stored) });
   const share = new ShareDialog({
     button: byId('share'),
     root: byId('share-dialog'),
     origin: location.origin,
     state: () => ({ room, access: session.access, encrypted: session.encrypted }),
-    replace: (kind) => session.replaceLink(kind),
+    async replace(kind) {
+      const record = await session.replaceLink(kind);
+      links.announce();
+      return record;
+    },
   });
   session.addEventListener('links', (event) => {
     // The address shows the link that works now, so a reload or a copied address still opens the board.
@@ -419,11 +440,23 @@ async function start() {
     showHistory();
   }
   setReadOnly(session.rights === 'view');
-  session.addEventListener('access', (event) => setReadOnly(event.detail.rights === 'view'));
-  session.addEventListener('denied', (event) => {
+  /** The refusal the page is showing, if any. @type {string | null} */
+  let refusal = null;
+  session.addEventListener('access', (event) => {
+    setReadOnly(event.detail.rights === 'view');
+    // Open again after a refusal: another tab of this device handed over the link that replaced it.
+    if (refusal !== null) hideNotice(refusal);
+    refusal = null;
+  });
+  session.addEventListener('denied', async (event) => {
     // Changes made now could never be sent: drawing stops, and the page says why until it is reloaded.
     setReadOnly(true);
-    showNotice(event.detail.message, { alert: true, sticky: true });
+    // Unless another tab of this device replaced the link, and the store holds the new one: then the
+    // session connects with it.
+    if (event.detail.reason !== 'viewOnly' && (await links.refresh())) return;
+    if (session.status.denied === null) return;
+    refusal = event.detail.message;
+    showNotice(refusal, { alert: true, sticky: true });
   });
   window.addEventListener('online', () => indicator.show(session.status));
   window.addEventListener('offline', () => indicator.show(session.status));
@@ -449,6 +482,9 @@ async function start() {
   void keepPageOffline();
 }
 
+/** What the page says while the server does not know the board yet. */
+const WAITING = 'Waiting for this board to reach the server… It opens here by itself once whoever made it connects.';
+
 /** The actions that change the board, or the drawing settings: none runs on a view link. */
 const DRAWING_ACTIONS = /^(tool:|undo$|redo$|clear$|toggle:shapes$|width:|cancel$)/;
 
@@ -473,6 +509,14 @@ function showNotice(text, { alert = false, sticky = false } = {}) {
   notice.hidden = false;
   clearTimeout(noticeTimer);
   if (!sticky) noticeTimer = setTimeout(() => (notice.hidden = true), 2600);
+}
+
+/** Hides the message over the board if it still says `text`. @param {string} text */
+function hideNotice(text) {
+  const notice = document.getElementById('notice');
+  if (notice === null || notice.textContent !== text) return;
+  clearTimeout(noticeTimer);
+  notice.hidden = true;
 }
 
 function safeStorage() {

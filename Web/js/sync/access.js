@@ -39,6 +39,9 @@ export function newBoardAccess(room, { encrypted = true, fillRandom } = {}) {
  * What the device holds once it has opened `link`: the link's capability under its kind (replacing one of
  * the same kind, since the newest link is the one that works) and its key, over what it held before.
  * A capability that does not parse is kept as the edit one would be: the server alone says what it opens.
+ * On the device that made the board (it holds the admin capability) the links it holds are the ones it
+ * gave out last, so an edit or view link that differs is an old one (a tab left open, a bookmark): it
+ * replaces nothing.
  * @param {AccessRecord | null} record
  * @param {Link} link
  * @returns {AccessRecord}
@@ -46,7 +49,8 @@ export function newBoardAccess(room, { encrypted = true, fillRandom } = {}) {
 export function withLink(record, link) {
   const next = record ?? { room: link.room, admin: null, edit: null, view: null, key: null };
   const result = { ...next };
-  if (link.capability !== null) result[parseCapability(link.capability)?.kind ?? 'edit'] = link.capability;
+  const kind = link.capability === null ? null : parseCapability(link.capability)?.kind ?? 'edit';
+  if (kind !== null && !(next.admin && kind !== 'admin' && next[kind])) result[kind] = link.capability;
   if (link.key !== null && parseRoomKey(link.key) !== null) result.key = link.key;
   return result;
 }
@@ -58,6 +62,31 @@ export function withLink(record, link) {
  */
 export function withCapability(record, capability) {
   return { ...record, [capability.kind]: capability.text };
+}
+
+/**
+ * What a tab holds once another tab of this device has kept `stored` for the room (after replacing a
+ * link): each capability the store holds in place of this tab's, none forgotten. The store is where a
+ * replacement is kept, so it is the newer; the key is not taken from it (the tab's board is sealed with
+ * its own), and a record with another key is another set of links, not taken at all.
+ * @param {AccessRecord | null} current what the tab holds (null: an open room, which stays one)
+ * @param {AccessRecord | null} stored what the store holds now
+ * @returns {AccessRecord | null} the record to hold, or null when nothing changes
+ */
+export function withStoredLinks(current, stored) {
+  if (current === null || stored === null || stored.room !== current.room || (stored.key ?? null) !== (current.key ?? null)) return null;
+  const next = { ...current };
+  for (const kind of ORDER) next[kind] = stored[kind] ?? current[kind] ?? null;
+  return sameAccess(next, current) ? null : next;
+}
+
+/**
+ * Whether two records hold the same room, capabilities and key.
+ * @param {AccessRecord | null} a @param {AccessRecord | null} b
+ */
+export function sameAccess(a, b) {
+  if (a === null || b === null) return a === b;
+  return ['room', 'key', ...ORDER].every((field) => (a[field] ?? null) === (b[field] ?? null));
 }
 
 /**

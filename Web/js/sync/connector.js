@@ -146,7 +146,19 @@ export class Connector {
     this.#socket?.close(NORMAL_CLOSURE, reason.slice(0, 120));
   }
 
-  /** Closes for good. */
+  /**
+   * Connects again after `stop`, with the backoff reset: the session was refused for a link it has since
+   * replaced with one that works (another tab of this device replaced it).
+   */
+  restart() {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#attempts = 0;
+    this.unreachable = false;
+    this.start();
+  }
+
+  /** Closes (until `restart`). */
   stop() {
     if (this.#stopped) return;
     this.#stopped = true;

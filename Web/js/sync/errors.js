@@ -5,14 +5,14 @@
 /**
  * @typedef {'unsupportedVersion' | 'invalidRoom' | 'invalidOptions' | 'closed' | 'storage'
  *   | 'replicaInUse' | 'seqConflict' | 'noWebSocket' | 'malformedFrame' | 'accessDenied' | 'notConnected'} SyncErrorCode
- * @typedef {'notAllowed' | 'noSuchRoom' | 'capabilityRevoked' | 'viewOnly'} DeniedReason
+ * @typedef {'notAllowed' | 'capabilityRevoked' | 'viewOnly'} DeniedReason (a room the server does not know
+ *   is not a refusal: the session asks again, unknown-room-retry.js)
  */
 
 /** What the page says when a link does not open its board, in plain words. @type {Record<DeniedReason, string>} */
 const DENIED = {
   notAllowed: 'This link no longer works: ask for a new one',
   capabilityRevoked: 'This link was replaced and no longer works: ask for a new one',
-  noSuchRoom: 'There is no board at this link: check it, or ask for a new one',
   viewOnly: 'This link only lets you look at the board, not change it',
 };
 

@@ -18,12 +18,16 @@
 // leave instead of a presence that hears nothing, and no bytes are spent on packs that would wait.
 //
 // A room guarded by capabilities (access.js) is opened with what this device holds: the device that made
-// the board registers it on every connection (so one made offline registers when it first connects), then
-// subscribes with its strongest capability; nothing is pushed and no presence sent until the server says
-// this link may edit, and never on a view link. A link the server refuses stops the session from
-// reconnecting (the status says why). With the room's key, every pack pushed and every presence sent is
-// sealed (seal.js), and what arrives is opened: a pack sealed with another key, altered, or not sealed at
-// all is kept aside, like one that fails verification, and the status says so.
+// the board registers it on every connection (so one made offline registers when it first connects),
+// then subscribes with its strongest capability; nothing is pushed and no presence sent until the server
+// says this link may edit, and never on a view link. A link the server refuses stops the session from
+// reconnecting (the status says why), until another tab of this device hands it a link that works
+// (`adoptAccess`). A room the server does not know yet (made offline by someone who has not connected
+// since) keeps the connection and is asked for again after a backoff (unknown-room-retry.js); the status
+// says it is waiting, and edits wait in the outbox as offline ones do. With the room's key, every pack
+// pushed and every presence sent is sealed (seal.js), and what arrives is opened: a pack sealed with
+// another key, altered, or not sealed at all is kept aside, like one that fails verification, and the
+// status says so.
 //
 // After a gap (offline or paused for `reviewAfter` or more), the catch-up's changes from other people
 // are held for review (catch-up-review.js): stored, witnessed and counted as seen like every received
@@ -40,7 +44,7 @@ import { decodeFrame, encodeFrame } from '../wire/sync.js';
 import { capabilityHash, mintCapability } from '../wire/capability.js';
 import { openRoomKey } from '../wire/room-key.js';
 import { openPresence, sealPresence } from '../wire/seal.js';
-import { creationHashes, heldRights, subscribeCapability, withCapability } from './access.js';
+import { creationHashes, heldRights, sameAccess, subscribeCapability, withCapability, withStoredLinks } from './access.js';
 import { Backoff } from './backoff.js';
 import { changeKey, HeldChanges, holdsCatchUp, LIVE_HEARTBEAT, REVIEW_AFTER } from './catch-up-review.js';
 import { Connector } from './connector.js';
@@ -55,6 +59,7 @@ import { ServerClock } from './server-clock.js';
 import { sameStatus, syncStatus } from './status.js';
 import { storedChange } from './store-records.js';
 import { SyncMachine } from './sync-machine.js';
+import { UnknownRoomRetry } from './unknown-room-retry.js';
 import { WriteQueue } from './write-queue.js';
 
 /**
@@ -71,12 +76,13 @@ import { WriteQueue } from './write-queue.js';
  *   WebSocket?: typeof WebSocket, network?: Network, now?: () => number, seed?: number,
  *   backoff?: {minimum?: number, maximum?: number}, maximumPacksInFlight?: number,
  *   packLimits?: {maximumChanges: number, maximumBytes: number}, peerExpiry?: number,
- *   paused?: boolean, reviewAfter?: number, access?: import('./store-records.js').AccessRecord | null
+ *   paused?: boolean, reviewAfter?: number, access?: import('./store-records.js').AccessRecord | null,
+ *   unknownRoomBackoff?: {first?: number, longest?: number}
  * }} SessionOptions `access`: what this device holds to open the room (its capabilities and key; null or
  *   absent for an open room); `storage` defaults to IndexedDB and `WebSocket` to the global one; `paused` opens the
  *   session with sharing paused; `reviewAfter` (ms, default REVIEW_AFTER; Infinity for never) is how long
  *   away before a catch-up is held for review; `network` (online state and events), `now`, `seed` (the
- *   backoff's jitter) and the limits are for tests
+ *   backoff's jitter), `unknownRoomBackoff` (ms, default 1 s to a minute) and the limits are for tests
  */
 
 /** The board every page edits: rooms hold one board for now (DESIGN §6: a room holds one or more). */
@@ -133,7 +139,7 @@ export async function openSession(options) {
  * `tampered`, `unsealed`, …), `review` {count, authors}: the changes held for review, after each change of
  * them; `access` {rights, guarded}: what the server says this link may do, on each connection; `denied`
  * {reason, message}: the server refused the link, and the session stopped connecting; `links` (the
- * AccessRecord): a link was replaced. Made by `openSession`.
+ * AccessRecord): a link was replaced, here or in another tab (`adoptAccess`). Made by `openSession`.
  */
 export class Session extends EventTarget {
   /** The board, holding every change made here or received. */
@@ -195,6 +201,12 @@ export class Session extends EventTarget {
   #rotationCount = 0;
   /** Sealing is asynchronous: presence is sealed and sent in the order it was set. */
   #presenceOut = Promise.resolve();
+  /** When to subscribe again to a room the server does not know yet. @type {UnknownRoomRetry} */
+  #unknownRoom;
+  /** @type {Network} */
+  #network;
+  /** The network came back: its new connection subscribes at once, and the unknown room's count starts over. */
+  #onOnline = () => this.#unknownRoom.reset();
 
   /**
    * Use `openSession`.
@@ -246,13 +258,23 @@ export class Session extends EventTarget {
       send: (frame) => this.#sendPresence(frame),
       emit: (device, peer) => this.#emit('presence', { device, peer }),
     });
+    // Wrapped: a browser's timer functions refuse to be called as methods of another object.
+    const timers = { now: () => performance.now(), setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (t) => clearTimeout(t) };
+    const random = seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32));
+    this.#network = options.network ?? browserNetwork();
+    this.#unknownRoom = new UnknownRoomRetry({
+      ask: () => this.#handle(() => this.#perform(this.#machine.resubscribe())),
+      timers,
+      random,
+      backoff: options.unknownRoomBackoff,
+    });
+    this.#network.addEventListener('online', this.#onOnline);
     this.#connector = new Connector({
       url: options.url,
       WebSocket: options.WebSocket,
-      network: options.network ?? browserNetwork(),
-      // Wrapped: a browser's timer functions refuse to be called as methods of another object.
-      timers: { now: () => performance.now(), setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (t) => clearTimeout(t) },
-      random: seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32)),
+      network: this.#network,
+      timers,
+      random,
       backoff: new Backoff(options.backoff),
       paused: this.#paused,
       // One queue for every socket event, so a frame of a closed connection is handled before the close,
@@ -337,11 +359,41 @@ export class Session extends EventTarget {
     this.#perform(this.#machine.rotate(name, { adminCapability: access.admin, [`${kind}Hash`]: hash }));
     const error = await answered;
     if (error !== null) throw error;
-    this.#access = withCapability(/** @type {import('./store-records.js').AccessRecord} */ (this.#access), capability);
-    const record = this.#access;
-    await this.#writes.enqueue(() => this.#store.saveAccess(record));
+    const record = await this.#writes.enqueue(async () => {
+      // Over what the store holds now, not what this tab read when it opened: another tab of this device
+      // may have replaced the other link since.
+      const stored = await this.#store.loadAccess(this.#room).catch(() => null);
+      const current = /** @type {import('./store-records.js').AccessRecord} */ (this.#access);
+      this.#access = withCapability(withStoredLinks(current, stored) ?? current, capability);
+      const next = this.#access;
+      await this.#store.saveAccess(next);
+      return next;
+    });
     this.#emit('links', { ...record });
     return { ...record };
+  }
+
+  /**
+   * Takes the room's access as another tab of this device kept it in the store after replacing a link
+   * (access.js `withStoredLinks`): the links shown, the hashes registered on each connection and the
+   * capability subscribed with become the stored ones. A connection subscribed with a capability no longer
+   * held subscribes again with the new one, and a session the server refused for a replaced link opens
+   * again: the other tab is the same admin. Told as a `links` event.
+   * @param {import('./store-records.js').AccessRecord | null} stored what the store holds for the room
+   * @returns {Promise<boolean>} whether anything changed
+   */
+  async adoptAccess(stored) {
+    for (;;) {
+      const next = this.#closed ? null : withStoredLinks(this.#access, stored);
+      if (next === null) return false;
+      const create = await creationHashes(next);
+      // This tab may have replaced a link itself meanwhile: then start again from what it holds now.
+      if (this.#closed || !sameAccess(withStoredLinks(this.#access, stored), next)) continue;
+      this.#access = next;
+      this.#perform(this.#machine.changeCredentials({ capability: subscribeCapability(next), create }));
+      this.#emit('links', { ...next });
+      return true;
+    }
   }
 
   /**
@@ -472,6 +524,8 @@ export class Session extends EventTarget {
     clearInterval(this.#heartbeat);
     if (this.#live) this.#noteLive();
     this.#closed = true;
+    this.#unknownRoom.cancel();
+    this.#network.removeEventListener('online', this.#onOnline);
     this.#connector.stop();
     this.#presence.close();
     for (const rotation of this.#rotations.values()) rotation.resolve(SyncError.closed());
@@ -711,6 +765,8 @@ export class Session extends EventTarget {
   }
 
   #disconnected(code, reason) {
+    // The next connection subscribes on its own.
+    this.#unknownRoom.cancel();
     this.#perform(this.#machine.disconnected(code, reason));
     this.#presence.disconnected();
   }
@@ -759,7 +815,14 @@ export class Session extends EventTarget {
           }
           break;
         case 'access':
+          this.#unknownRoom.granted();
           this.#emit('access', { rights: action.rights, guarded: action.guarded });
+          break;
+        case 'roomUnknown':
+          this.#unknownRoom.refused();
+          break;
+        case 'reconnect':
+          this.#connector.restart();
           break;
         case 'rotated': {
           const rotation = this.#rotations.get(action.name);
@@ -814,6 +877,7 @@ export class Session extends EventTarget {
       held: this.#held.size,
       rights: this.rights,
       refused: this.diagnostics.refusedReasons,
+      roomUnknown: this.#machine.roomUnknown,
     });
     if (sameStatus(status, this.#status)) return;
     this.#status = status;

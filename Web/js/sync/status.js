@@ -1,7 +1,8 @@
 // What the sync indicator shows: a state, the bytes left each way, and a sentence saying why (DESIGN §1.5:
 // the user always sees how much is left to upload and download, and when everything is synced); whether
 // the user paused sharing, and how many received changes wait for their review; what the link lets this
-// page do (view only, or refused), and what arrived and was kept aside unread, in plain words.
+// page do (view only, or refused), whether the board is still to reach the server, and what arrived and
+// was kept aside unread, in plain words.
 
 /**
  * @typedef {'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting' | 'paused'} SyncState
@@ -10,13 +11,19 @@
  * @typedef {{
  *   state: SyncState, bytesToUpload: number, bytesToDownload: number, detail: string,
  *   changesToUpload: number, paused: boolean, held: number, rights: Rights | null, denied: string | null,
- *   keptAside: string | null
+ *   waiting: boolean, keptAside: string | null
  * }} SyncStatus `paused`: the user paused sharing (the state is `paused` unless the session failed or
  *   closed); `held`: received changes held for review; `rights`: what this page may do in the room (null
  *   while unknown, in an open room); `denied`: why the server refused the link (`notAllowed`,
- *   `noSuchRoom`, `capabilityRevoked`, `viewOnly`), null unless it did; `keptAside`: a sentence on the
- *   received packs kept aside because they could not be trusted, null for none
+ *   `capabilityRevoked`, `viewOnly`), null unless it did; `waiting`: connected, and the server does not
+ *   know the board yet (made offline by someone who has not connected since): the session asks again;
+ *   `keptAside`: a sentence on the received packs kept aside because they could not be trusted, null for
+ *   none
  */
+
+/** What the details say while the server does not know the board yet. */
+const WAITING =
+  'waiting for this board to reach the server: it opens here by itself once whoever made it connects (if it never does, check the link)';
 
 /** Why received packs were kept aside, in words. @type {Record<string, string>} */
 const ASIDE_REASONS = {
@@ -35,9 +42,10 @@ const ASIDE_REASONS = {
  *   progress: {state: ProgressState, bytesToUpload: number, bytesToDownload: number},
  *   failure: Error | null, closed: boolean, onLine: boolean, unreachable: boolean,
  *   changesToUpload: number, storageProblem: string | null, paused?: boolean, held?: number,
- *   rights?: Rights | null, refused?: Record<string, number>
+ *   rights?: Rights | null, refused?: Record<string, number>, roomUnknown?: boolean
  * }} facts `unreachable`: the last attempt failed before a welcome (then retries show as offline, not
- *   as a flicker of connecting); `refused`: received packs kept aside, by reason
+ *   as a flicker of connecting); `refused`: received packs kept aside, by reason; `roomUnknown`: the
+ *   server said it has no such room on this connection
  * @returns {SyncStatus}
  */
 export function syncStatus({
@@ -52,11 +60,13 @@ export function syncStatus({
   held = 0,
   rights = null,
   refused = {},
+  roomUnknown = false,
 }) {
   let detail;
   const notOpen = progress.state === 'offline' || progress.state === 'connecting';
   const offline = closed || failure !== null || (notOpen && unreachable);
   const showsPaused = paused && !closed && failure === null;
+  const waiting = roomUnknown && progress.state === 'connecting' && !offline && !showsPaused;
   if (failure !== null) detail = failure.message;
   else if (closed) detail = 'closed';
   else if (showsPaused) {
@@ -66,6 +76,7 @@ export function syncStatus({
         : 'sharing paused: nothing is sent or received until you resume';
   } else if (notOpen && !onLine) detail = 'offline: edits are kept on this device and sync when the network returns';
   else if (offline) detail = 'cannot reach the server; trying again';
+  else if (waiting) detail = WAITING;
   else {
     switch (progress.state) {
       case 'offline':
@@ -92,7 +103,7 @@ export function syncStatus({
   if (storageProblem !== null) detail += `; ${storageProblem}`;
   /** @type {SyncState} */
   const state = showsPaused ? 'paused' : offline ? 'offline' : progress.state;
-  return { ...progress, state, detail, changesToUpload, paused, held, rights, denied, keptAside };
+  return { ...progress, state, detail, changesToUpload, paused, held, rights, denied, waiting, keptAside };
 }
 
 /**
@@ -123,6 +134,7 @@ export function sameStatus(a, b) {
     a.held === b.held &&
     a.rights === b.rights &&
     a.denied === b.denied &&
+    a.waiting === b.waiting &&
     a.keptAside === b.keptAside
   );
 }

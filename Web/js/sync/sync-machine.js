@@ -7,8 +7,12 @@
 // is sent, so a board made offline registers on its next connection), subscribes from the watermark with
 // its capability, and once the server's `access` answer says it may edit, pushes those packs again, byte
 // for byte, before planning new ones. Nothing is pushed, and no presence sent, before that answer, nor
-// ever on view rights. A link the server refuses (notAllowed, noSuchRoom, or capabilityRevoked when the
-// admin replaced it) fails the machine: reconnecting with the same capability cannot help.
+// ever on view rights. A link the server refuses (notAllowed, or capabilityRevoked when the admin replaced
+// it) fails the machine: reconnecting with the same capability cannot help; only new credentials
+// (`changeCredentials`: another tab of the admin's device replaced the link) open it again. A room the
+// server does not know (noSuchRoom) is not a refusal: its maker may not have connected yet, so the
+// machine says `roomUnknown`, keeps the connection, and subscribes again when the shell asks
+// (`resubscribe`, after unknown-room-retry.js's backoff).
 //
 // A pack is known by its plan's `name` until the shell has signed it; from then on by its id, the SHA-256
 // of its bytes, which is what the server's ack names. The room requests of one connection (createRoom,
@@ -51,12 +55,17 @@ import {
  *   {type: 'disconnect', reason: string} |
  *   {type: 'fail', error: SyncError} |
  *   {type: 'access', rights: Rights, guarded: boolean} |
- *   {type: 'rotated', name: string, error: SyncError | null}
+ *   {type: 'rotated', name: string, error: SyncError | null} |
+ *   {type: 'roomUnknown'} |
+ *   {type: 'reconnect'}
  * )} Action what the I/O shell must do, in order; `access`: the subscription was answered; `rotated`: a
- *   rotation asked for by `rotate` was answered (`error` null when done)
+ *   rotation asked for by `rotate` was answered (`error` null when done); `roomUnknown`: the server has no
+ *   such room yet, ask again later (`resubscribe`); `reconnect`: a machine refused for a capability it no
+ *   longer uses may connect again
  * @typedef {import('./access.js').Rights} Rights
  * @typedef {{adminHash: Uint8Array, editHash: Uint8Array, viewHash: Uint8Array}} CreationHashes
- * @typedef {{kind: 'create' | 'subscribe'} | {kind: 'rotate', name: string}} RoomRequest
+ * @typedef {{kind: 'create'} | {kind: 'subscribe', capability: string} | {kind: 'rotate', name: string}} RoomRequest
+ *   a subscription keeps the capability it was sent with: its answer is about that one
  * @typedef {'offline' | 'connecting' | 'awaitingWelcome' | 'open' | 'failed'} Phase
  */
 
@@ -75,12 +84,16 @@ export class SyncMachine {
   rights = null;
   /** Whether the room keeps capabilities (false: an open room); null until known. @type {boolean | null} */
   guarded = null;
+  /** Whether the server said it has no such room, and has not granted a subscription since. */
+  roomUnknown = false;
   /** Room requests sent on this connection and not answered yet, oldest first. @type {RoomRequest[]} */
   #requests = [];
   /** Keys of the changes in flight. @type {Set<string>} */
   #inFlightKeys = new Set();
   /** The message of a fatal error frame: the close that follows carries only a code. @type {string | null} */
   #fatalMessage = null;
+  /** The capability this connection subscribed with last; null before it did. @type {string | null} */
+  #subscribedWith = null;
 
   /**
    * @param {{
@@ -137,6 +150,7 @@ export class SyncMachine {
     if (this.phase === 'failed') return [];
     this.phase = 'awaitingWelcome';
     this.#fatalMessage = null;
+    this.#subscribedWith = null;
     return [
       send({
         type: 'hello',
@@ -162,7 +176,12 @@ export class SyncMachine {
     if (code === UNSUPPORTED_VERSION_CLOSE) {
       return [...unanswered, ...this.#fail(SyncError.unsupportedVersion(this.#fatalMessage ?? (reason || 'unsupported protocol version')))];
     }
-    if (code === CAPABILITY_REVOKED_CLOSE) return [...unanswered, ...this.#fail(SyncError.accessDenied('capabilityRevoked'))];
+    const subscribedWith = this.#subscribedWith;
+    this.#subscribedWith = null;
+    // Revoked for a capability this device no longer uses (it holds the new one already): reconnect with it.
+    if (code === CAPABILITY_REVOKED_CLOSE && (subscribedWith === null || subscribedWith === this.capability)) {
+      return [...unanswered, ...this.#fail(SyncError.accessDenied('capabilityRevoked'))];
+    }
     // Pushed or spoke on a view link: this page should never; trying again would only be refused again.
     if (code === VIEW_ONLY_CLOSE) return [...unanswered, ...this.#fail(SyncError.accessDenied('viewOnly'))];
     this.phase = 'offline';
@@ -332,6 +351,41 @@ export class SyncMachine {
     return [send({ type: 'rotateCapability', room: this.room, adminCapability, editHash, viewHash })];
   }
 
+  /**
+   * Subscribes again to a room the server did not know, on this connection (the shell calls it after the
+   * backoff); nothing when the room was found since, or the connection ended (the next one subscribes).
+   * @returns {Action[]}
+   */
+  resubscribe() {
+    if (this.phase !== 'open' || !this.roomUnknown || this.#requests.some((request) => request.kind === 'subscribe')) return [];
+    return this.#roomRequests();
+  }
+
+  /**
+   * What this device holds for the room changed (another tab of it replaced a link): later connections
+   * register and subscribe with these. A connection subscribed with another capability is closed, to
+   * subscribe again with this one; a machine the server refused (notAllowed, capabilityRevoked) connects
+   * again, with a capability it has not been refused for.
+   * @param {{capability: string, create: CreationHashes | null}} credentials
+   * @returns {Action[]}
+   */
+  changeCredentials({ capability, create }) {
+    const before = this.capability;
+    this.capability = capability;
+    this.create = create;
+    if (capability === before) return [];
+    if (this.phase === 'failed') {
+      if (this.failure?.code !== 'accessDenied' || this.failure.reason === 'viewOnly') return [];
+      this.phase = 'offline';
+      this.failure = null;
+      return [{ type: 'reconnect' }];
+    }
+    if (this.#subscribedWith !== null && this.#subscribedWith !== capability) {
+      return [{ type: 'disconnect', reason: 'this device holds a new link to the room' }];
+    }
+    return [];
+  }
+
   // Progress
 
   /** Bytes of the packs in flight (estimated while a pack is being encoded). */
@@ -365,6 +419,11 @@ export class SyncMachine {
     this.phase = 'open';
     this.rights = null;
     this.guarded = null;
+    return this.#roomRequests();
+  }
+
+  /** Registers the room if this device made it, then subscribes with the capability held now. */
+  #roomRequests() {
     /** @type {Action[]} */
     const actions = [];
     // Registered before subscribing, on every connection: the answer is the same however often it is asked.
@@ -372,9 +431,11 @@ export class SyncMachine {
       this.#requests.push({ kind: 'create' });
       actions.push(send({ type: 'createRoom', room: this.room, ...this.create }));
     }
-    this.#requests.push({ kind: 'subscribe' });
+    const capability = this.capability;
+    this.#requests.push({ kind: 'subscribe', capability });
+    this.#subscribedWith = capability;
     const subscribe = { type: /** @type {'subscribe'} */ ('subscribe'), room: this.room, after: this.cursor.watermark };
-    actions.push(send(this.capability === '' ? subscribe : { ...subscribe, capability: this.capability }));
+    actions.push(send(capability === '' ? subscribe : { ...subscribe, capability }));
     return actions;
   }
 
@@ -388,7 +449,10 @@ export class SyncMachine {
     const request = this.#requests.shift();
     // An answer to nothing asked: a server bug; the subscription is what matters, so it is read as one.
     if (request === undefined || request.kind === 'subscribe') {
-      return error === null ? this.#subscribed(/** @type {{rights: number, guarded: boolean}} */ (access)) : this.#refused(error);
+      if (error === null) return this.#subscribed(/** @type {{rights: number, guarded: boolean}} */ (access));
+      // Refused a capability this device has replaced since: the connection is being closed, to subscribe with the new one.
+      if (request !== undefined && request.capability !== this.capability) return [];
+      return this.#refused(error);
     }
     if (request.kind === 'rotate') {
       return [{ type: 'rotated', name: request.name, error: error === null ? null : SyncError.accessDenied('notAllowed', error.message) }];
@@ -402,6 +466,7 @@ export class SyncMachine {
   #subscribed({ rights, guarded }) {
     this.rights = RIGHTS[rights] ?? null;
     this.guarded = guarded;
+    this.roomUnknown = false;
     /** @type {Action[]} */
     const actions = [{ type: 'access', rights: /** @type {Rights} */ (this.rights), guarded }];
     if (!mayEdit(this.rights)) return actions;
@@ -412,10 +477,19 @@ export class SyncMachine {
     return actions;
   }
 
-  /** The server refused the subscription: this link does not open the room. @param {{code: number, message: string}} error */
+  /**
+   * The server refused the subscription: this link does not open the room; or the room is not there
+   * yet, and the shell asks again later.
+   * @param {{code: number, message: string}} error
+   */
   #refused(error) {
-    const reason = error.code === NO_SUCH_ROOM_ERROR ? 'noSuchRoom' : 'notAllowed';
-    return [...this.#endRequests(SyncError.notConnected()), ...this.#fail(SyncError.accessDenied(reason, error.message))];
+    if (error.code === NO_SUCH_ROOM_ERROR) {
+      this.rights = null;
+      this.roomUnknown = true;
+      return [{ type: 'roomUnknown' }];
+    }
+    this.roomUnknown = false;
+    return [...this.#endRequests(SyncError.notConnected()), ...this.#fail(SyncError.accessDenied('notAllowed', error.message))];
   }
 
   /** Answers every request still waiting with `error`; none is left. @param {SyncError} error @returns {Action[]} */

@@ -106,3 +106,21 @@ test('a link is kept on the device; a bare room name with nothing kept is an ope
   showLink(shown, { room: 'x', admin: null, edit: null, view: VIEW, key: null });
   assert.deepEqual(shown.replaced, [`/r/x?cap=${VIEW}`], 'a view-only holder shows its view link');
 });
+
+test('on the maker’s device an old link (replaced since) changes nothing kept, and the address shows the current one', async () => {
+  const store = new MemoryStore();
+  const { access } = await resolveBoard(page('/'), store, { makeId: () => 'Made' });
+  const current = { ...access, edit: `e${'Q'.repeat(43)}`, view: `v${'Q'.repeat(43)}` };
+  await store.saveAccess(current);
+  for (const old of [access.edit, access.view]) {
+    const stale = page(`/r/Made?review-after=0&cap=${old}#key=${access.key}`);
+    const opened = await resolveBoard(stale, store);
+    assert.deepEqual(opened.access, current, 'the replaced link is not kept');
+    assert.deepEqual(await store.loadAccess('Made'), current);
+    assert.deepEqual(stale.replaced, [`/r/Made?review-after=0&cap=${current.edit}#key=${access.key}`]);
+  }
+  assert.equal(withLink(current, { room: 'Made', capability: access.view, key: null }).view, current.view);
+  // Elsewhere the newest link is the one that works, as before.
+  const holder = withLink(null, { room: 'r', capability: VIEW, key: KEY });
+  assert.equal(withLink(holder, { room: 'r', capability: `v${'Q'.repeat(43)}`, key: null }).view, `v${'Q'.repeat(43)}`);
+});

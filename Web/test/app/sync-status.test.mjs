@@ -75,3 +75,12 @@ test('a refused link reads "No access"; the details say what the link allows and
   assert.equal(rows.get('Kept aside'), '1 received pack kept aside, not shown: altered on the way');
   assert.equal(new Map(statusDetails({ state: 'synced' }, { room: 'r', peers: 0, online: true })).has('Kept aside'), false);
 });
+
+test('waiting for a board the server does not know yet reads calmly, not as "No access"', () => {
+  assert.deepEqual(indicatorFor({ state: 'connecting', waiting: true, denied: null }), { state: 'offline', text: 'Waiting for board' });
+  assert.deepEqual(indicatorFor({ state: 'connecting', waiting: true, bytesToUpload: 2048 }), { state: 'offline', text: 'Waiting for board · 2 KB to upload' });
+  assert.deepEqual(indicatorFor({ state: 'connecting', waiting: false }), { state: 'offline', text: 'Connecting…' });
+  const rows = new Map(statusDetails({ state: 'connecting', waiting: true, detail: 'waiting for this board to reach the server' }, { room: 'r', peers: 0, online: true }));
+  assert.equal(rows.get('Status'), 'Waiting for board');
+  assert.equal(rows.get('Detail'), 'waiting for this board to reach the server');
+});

@@ -84,11 +84,13 @@ def zigzag(x0, y0, width, steps=12):
 class Page:
     """One Chromium on the whiteboard."""
 
-    def __init__(self, server, url, name):
+    def __init__(self, server, url, name, scripts=()):
+        """`scripts`: more to run before the page's own, in every document it opens."""
         self.name = name
         self.console = []
         self.driver = harness.chrome(WIDTH, HEIGHT)
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_SOCKETS})
+        for script in (COUNT_SOCKETS, *scripts):
+            self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
         self.driver.get(url if url.startswith("http") else server.url + url)
         harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"),
                          timeout=20, message=f"{name}'s board to open")

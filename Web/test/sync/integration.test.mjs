@@ -165,8 +165,19 @@ if (!skip && typeof globalThis.WebSocket !== 'function') {
       await until(() => editor.peers.get(maker.device)?.name === 'Maker' && viewer.peers.get(maker.device)?.cursor?.[1] === 6, 'the maker’s presence');
       assert.equal(maker.peers.has(viewer.device), false, 'a view link says nothing');
 
-      const stranger = await real({ serverURL: server.url, storage: new MemoryStore(), room: 'NoSuchRoomHere', access: null });
-      await until(() => stranger.status.denied === 'noSuchRoom', 'no such room, without open rooms');
+      // A link to a board not on the server yet waits, asking again on its connection, and opens once
+      // the board's maker has connected.
+      const late = newBoardAccess('LateBoardQ7sXw2mB9kLpR');
+      const early = await real({ serverURL: server.url, storage: new MemoryStore(), room: late.room, access: holder('edit', late), unknownRoomBackoff: { first: 50, longest: 200 } });
+      await until(() => early.status.waiting, 'no such room yet, without open rooms');
+      assert.equal(early.status.denied, null);
+      early.commit([stroke(7)]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(early.status.waiting, true, 'still waiting after asking again');
+      const lateMaker = await real({ serverURL: server.url, storage: new MemoryStore(), room: late.room, access: late });
+      await Promise.all([synced(lateMaker), synced(early)]);
+      await until(() => lateMaker.board.changeCount === 1, 'the early link’s stroke at the maker’s');
+      assert.equal(early.rights, 'edit');
 
       const record = await maker.replaceLink('view');
       await until(() => viewer.status.denied === 'capabilityRevoked', 'the old view link closed by the server');

@@ -12,12 +12,22 @@ import { decodePack, encodePack } from '../../js/wire/pack.js';
 import { openRoomKey } from '../../js/wire/room-key.js';
 import { testAuthor } from '../support/keys.mjs';
 import { FakeServer } from './support/fake-server.mjs';
-import { open, stroke, synced, until } from './support/sessions.mjs';
+import { open, stroke, synced, TestNetwork, until } from './support/sessions.mjs';
 
 const ROOM = 'room-1';
 
 /** The record of a device that opened `kind`'s link of `board` (only that capability, and the key). */
 const linkHolder = (board, kind) => withLink(null, { room: ROOM, capability: board[kind], key: board.key });
+
+/**
+ * Opens a session that is closed after the test `t` whatever happens: a session left waiting for a room
+ * would keep asking, and node running, after a failed assertion.
+ */
+const openFor = async (t, options) => {
+  const session = await open(options);
+  t.after(() => session.close());
+  return session;
+};
 
 /** What a client sent, frame by frame, leaving out presence (its timing is the throttle's). */
 const sent = (server) => server.frames.filter((frame) => frame.type !== 'presence').map((frame) => frame.type);
@@ -119,11 +129,66 @@ test('a link the server refuses stops the session, says so, and does not reconne
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.equal(server.attempts, attempts, 'no reconnection against a dead capability');
   await stranger.close();
+});
 
-  const lost = await open({ WebSocket: server.WebSocket, storage: new MemoryStore(), room: 'nowhere' });
-  await until(() => lost.status.denied === 'noSuchRoom', 'no such room');
-  assert.match(lost.status.detail, /no board at this link/);
-  await lost.close();
+test('a link to a board the server does not know yet waits on its connection, asks again, and opens once the maker connects', async (t) => {
+  const server = new FakeServer();
+  server.openRooms = false;
+  const board = newBoardAccess(ROOM);
+  const early = await openFor(t, {
+    WebSocket: server.WebSocket,
+    storage: new MemoryStore(),
+    access: linkHolder(board, 'edit'),
+    unknownRoomBackoff: { first: 20, longest: 40 },
+  });
+  const denied = [];
+  early.addEventListener('denied', (event) => denied.push(event.detail));
+  await until(() => early.status.waiting, 'the waiting status');
+  assert.equal(early.status.denied, null, 'not refused');
+  assert.match(early.status.detail, /^waiting for this board to reach the server/);
+  early.commit([stroke(5)]);
+  const subscribes = () => server.frames.filter((frame) => frame.type === 'subscribe').length;
+  await until(() => subscribes() >= 4, 'asking again');
+  assert.equal(server.attempts, 1, 'on the one connection');
+  assert.equal(early.status.waiting, true);
+  assert.equal(early.rights, 'edit', 'the link’s rights, to draw offline meanwhile');
+  assert.equal(server.pushes.length, 0, 'nothing pushed to a room that is not there');
+
+  // The maker, who made the board offline, connects: the board reaches the server, and the link opens.
+  const maker = await openFor(t, { WebSocket: server.WebSocket, storage: new MemoryStore(), access: board });
+  maker.commit([stroke(0)]);
+  await synced(maker);
+  await synced(early);
+  await until(() => maker.board.changeCount === 2 && early.board.changeCount === 2, 'each other’s stroke');
+  assert.equal(early.board.hash(), maker.board.hash());
+  assert.equal(early.status.waiting, false);
+  assert.equal(server.attempts, 2, 'the maker’s connection, and still the one of the early link');
+  assert.deepEqual(denied, []);
+  await early.close();
+  await maker.close();
+});
+
+test('the network coming back while waiting for a board subscribes at once, and the delays start over from the shortest', async (t) => {
+  const server = new FakeServer();
+  server.openRooms = false;
+  const network = new TestNetwork();
+  const board = newBoardAccess(ROOM);
+  const early = await openFor(t, { WebSocket: server.WebSocket, storage: new MemoryStore(), access: linkHolder(board, 'view'), network, unknownRoomBackoff: { first: 25, longest: 60_000 } });
+  const subscribes = () => server.frames.filter((frame) => frame.type === 'subscribe').length;
+  // Six refusals in a row: the next request would wait 0.8 s to 1.6 s.
+  await until(() => subscribes() >= 6, 'six requests');
+  network.goOffline();
+  await until(() => early.status.state === 'offline' && !early.status.waiting, 'offline, not waiting');
+  const before = subscribes();
+  network.goOnline();
+  await until(() => subscribes() >= before + 2, 'the new connection’s request, and one more after the shortest delay', 500);
+  assert.equal(early.status.waiting, true);
+  const maker = await openFor(t, { WebSocket: server.WebSocket, storage: new MemoryStore(), access: board });
+  await synced(maker);
+  await synced(early);
+  assert.equal(early.rights, 'view');
+  await early.close();
+  await maker.close();
 });
 
 test('replacing the view link closes the old link’s pages, which say it no longer works; the new link opens', async () => {
@@ -199,4 +264,57 @@ test('presence in an encrypted room is sealed on the way: the server relays only
   await alice.close();
   await until(() => !bob.peers.has(alice.device), 'the server’s plain note that Alice left');
   await bob.close();
+});
+
+test('another tab’s replaced link is taken from the store: shown, registered, and used if this tab subscribed with the old one', async (t) => {
+  const server = new FakeServer();
+  server.openRooms = false;
+  const board = newBoardAccess(ROOM);
+  // One browser profile: one store, two tabs of the board's maker.
+  const store = new MemoryStore();
+  await store.saveAccess(board);
+  const a = await openFor(t, { WebSocket: server.WebSocket, storage: store, access: board });
+  const b = await openFor(t, { WebSocket: server.WebSocket, storage: store, access: board });
+  await Promise.all([synced(a), synced(b)]);
+  const shown = [];
+  b.addEventListener('links', (event) => shown.push(event.detail));
+  const record = await a.replaceLink('view');
+  assert.equal(b.access.view, board.view, 'tab B holds the old view link until told');
+  const attempts = server.attempts;
+  assert.equal(await b.adoptAccess(await store.loadAccess(ROOM)), true);
+  assert.deepEqual(b.access, record);
+  assert.deepEqual(shown, [record]);
+  assert.equal(await b.adoptAccess(await store.loadAccess(ROOM)), false, 'once: nothing changes the second time');
+  b.commit([stroke(1)]);
+  await until(() => a.board.changeCount === 1, 'B’s stroke at A');
+  assert.equal(server.attempts, attempts, 'B subscribed as admin: its connection stays');
+
+  // B replaces the edit link next: over the store's record, so A's new view link stays.
+  const both = await b.replaceLink('edit');
+  assert.equal(both.view, record.view, 'the view link A made is kept');
+  assert.notEqual(both.edit, board.edit);
+  assert.deepEqual(await store.loadAccess(ROOM), both);
+
+  // A tab that subscribed with the edit link is refused when it is replaced, and opens again on the store's.
+  const c = await openFor(t, { WebSocket: server.WebSocket, storage: store, access: linkHolder({ ...board, edit: both.edit }, 'edit') });
+  await synced(c);
+  const denied = [];
+  c.addEventListener('denied', (event) => denied.push(event.detail.reason));
+  const latest = await a.replaceLink('edit');
+  await until(() => c.status.denied === 'capabilityRevoked', 'C refused for the replaced edit link');
+  assert.equal(await c.adoptAccess(await store.loadAccess(ROOM)), true);
+  await synced(c);
+  assert.deepEqual([c.status.denied, c.rights], [null, 'admin'], 'the same admin, with the store’s credentials');
+  assert.deepEqual(c.access, latest);
+  c.commit([stroke(2)]);
+  await until(() => a.board.changeCount === 2 && b.board.changeCount === 2, 'C’s stroke everywhere');
+  assert.deepEqual(denied, ['capabilityRevoked']);
+
+  // Another key's record, or another room's, is not taken; nor anything by a closed session.
+  assert.equal(await c.adoptAccess({ ...latest, key: newBoardAccess(ROOM).key, view: board.view }), false);
+  assert.equal(await c.adoptAccess(null), false);
+  await c.close();
+  assert.equal(await c.adoptAccess({ ...latest, view: board.view }), false);
+  await a.close();
+  await b.close();
 });

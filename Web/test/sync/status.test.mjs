@@ -25,6 +25,7 @@ test('a paused session says so, with what waits, whatever the network', () => {
     held: 0,
     rights: null,
     denied: null,
+    waiting: false,
     keptAside: null,
   });
   const waiting = syncStatus({ ...facts, onLine: false, unreachable: true, paused: true, changesToUpload: 2, progress: { ...facts.progress, bytesToUpload: 300 } });
@@ -70,4 +71,20 @@ test('a view link, a refused link and packs kept aside are said in plain words',
   assert.match(aside.detail, /; 3 received packs kept aside/);
   assert.equal(sameStatus(aside, syncStatus({ ...synced, refused: { wrongKey: 3 } })), false);
   assert.equal(syncStatus({ ...synced, refused: { unsealed: 1 } }).keptAside, '1 received pack kept aside, not shown: not sealed, on an encrypted board');
+});
+
+test('a board the server does not know yet is waited for, calmly, while connected; offline, pause and failure say their own', () => {
+  const asking = { ...facts, progress: { state: 'connecting', bytesToUpload: 0, bytesToDownload: 0 }, roomUnknown: true };
+  const waiting = syncStatus(asking);
+  assert.equal(waiting.waiting, true);
+  assert.equal(waiting.state, 'connecting');
+  assert.equal(waiting.denied, null, 'not a refusal');
+  assert.match(waiting.detail, /^waiting for this board to reach the server: it opens here by itself once whoever made it connects/);
+  assert.equal(sameStatus(waiting, syncStatus({ ...asking, roomUnknown: false })), false);
+  assert.equal(syncStatus({ ...asking, roomUnknown: false }).waiting, false);
+  assert.equal(syncStatus({ ...asking, progress: { ...asking.progress, state: 'offline' } }).waiting, false, 'the connection ended');
+  assert.equal(syncStatus({ ...asking, paused: true }).waiting, false);
+  assert.equal(syncStatus({ ...asking, closed: true }).waiting, false);
+  const denied = { code: 'accessDenied', reason: 'notAllowed', message: 'This link no longer works: ask for a new one' };
+  assert.equal(syncStatus({ ...asking, failure: /** @type {any} */ (denied) }).waiting, false);
 });

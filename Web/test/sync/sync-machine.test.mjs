@@ -234,21 +234,55 @@ test('view rights: the board comes live, but nothing is ever pushed nor presence
 });
 
 test('a refused link fails the machine for good: no reconnecting against a dead capability', () => {
-  for (const [code, reason] of [
-    [17, 'notAllowed'],
-    [16, 'noSuchRoom'],
-  ]) {
-    const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-old' });
-    machine.connected();
-    machine.received(welcome());
-    const [fail] = machine.received(roomError(code));
-    assert.equal(fail.type, 'fail');
-    assert.equal(fail.error.code, 'accessDenied');
-    assert.equal(fail.error.reason, reason);
-    assert.equal(machine.phase, 'failed');
-    assert.deepEqual(machine.connected(), [], 'a failed machine says nothing more');
-    assert.match(fail.error.message, code === 17 ? /no longer works: ask for a new one/ : /no board at this link/);
-  }
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-old' });
+  machine.connected();
+  machine.received(welcome());
+  const [fail] = machine.received(roomError(17));
+  assert.equal(fail.type, 'fail');
+  assert.equal(fail.error.code, 'accessDenied');
+  assert.equal(fail.error.reason, 'notAllowed');
+  assert.equal(machine.phase, 'failed');
+  assert.deepEqual(machine.connected(), [], 'a failed machine says nothing more');
+  assert.match(fail.error.message, /no longer works: ask for a new one/);
+});
+
+test('a room the server does not know is no refusal: the connection stays, and the shell subscribes again when it asks', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-cap', watermark: 3 });
+  machine.connected();
+  machine.received(welcome());
+  assert.deepEqual(machine.resubscribe(), [], 'a subscription is waiting for its answer: none more');
+  assert.deepEqual(machine.received(roomError(16)), [{ type: 'roomUnknown' }]);
+  assert.equal(machine.failure, null);
+  assert.equal(machine.phase, 'open');
+  assert.equal(machine.roomUnknown, true);
+  assert.equal(machine.status(0).state, 'connecting', 'not told yet what it may do');
+  assert.deepEqual(machine.plan([queued(1)]), [], 'nothing pushed to a room not there');
+  const again = machine.resubscribe();
+  assert.deepEqual(types(again), ['send subscribe']);
+  assert.deepEqual([again[0].frame.capability, again[0].frame.after], ['e-cap', 3]);
+  assert.deepEqual(machine.resubscribe(), [], 'asked once until answered');
+  assert.deepEqual(machine.received(roomError(16)), [{ type: 'roomUnknown' }], 'still not there');
+  assert.deepEqual(types(machine.received(access(2, true))), ['access', 'plan', 'joined'], 'there now');
+  assert.equal(machine.roomUnknown, false);
+  assert.deepEqual(machine.resubscribe(), [], 'found: nothing to ask again');
+});
+
+test('asking again for an unknown room waits for the next connection once this one ended, and registers a room this device made', () => {
+  const machine = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-cap' });
+  machine.connected();
+  machine.received(welcome());
+  machine.received(roomError(16));
+  machine.disconnected(null);
+  assert.deepEqual(machine.resubscribe(), [], 'no connection: its welcome subscribes');
+  machine.connected();
+  assert.deepEqual(types(machine.received(welcome())), ['send subscribe']);
+
+  const maker = new SyncMachine({ room: 'r', device: DEVICE, capability: 'a-cap', create: CREATE });
+  maker.connected();
+  maker.received(welcome());
+  maker.received(roomError(20)); // createRoom: another admin's board
+  assert.deepEqual(maker.received(roomError(16)), [{ type: 'roomUnknown' }]);
+  assert.deepEqual(types(maker.resubscribe()), ['send createRoom', 'send subscribe'], 'as on a welcome');
 });
 
 test('a replaced capability: the fatal error and close 4004 fail the machine, saying the link was replaced', () => {
@@ -280,4 +314,45 @@ test('rotating: only an admin connection asks; the answer comes back by name, re
   assert.deepEqual(machine.disconnected(null).map((a) => [a.type, a.name, a.error.code]), [['rotated', 'four', 'notConnected']]);
   const editor = openMachine({ capability: 'e-cap' }).machine;
   assert.equal(editor.rotate('five', { adminCapability: 'x', editHash: CREATE.editHash })[0].error.code, 'accessDenied');
+});
+
+test('new credentials open a machine refused for a replaced link, and the server’s late close for the old one fails nothing', () => {
+  const { machine } = openMachine({ capability: 'e-old' });
+  machine.received({ type: 'error', code: 19, message: 'replaced', fatal: true, room: 'r' });
+  machine.disconnected(4004, '');
+  assert.equal(machine.phase, 'failed');
+  assert.deepEqual(machine.changeCredentials({ capability: 'e-old', create: null }), [], 'the same capability: still refused');
+  assert.deepEqual(machine.changeCredentials({ capability: 'a-new', create: CREATE }), [{ type: 'reconnect' }]);
+  assert.deepEqual([machine.phase, machine.failure], ['offline', null]);
+  machine.connecting();
+  machine.connected();
+  const requests = machine.received(welcome());
+  assert.deepEqual(types(requests), ['send createRoom', 'send subscribe']);
+  assert.equal(requests[1].frame.capability, 'a-new');
+
+  // The new credentials first: the connection on the old capability is closed, to subscribe with the new.
+  const early = openMachine({ capability: 'e-old' }).machine;
+  assert.deepEqual(early.changeCredentials({ capability: 'a-new', create: null }), [{ type: 'disconnect', reason: 'this device holds a new link to the room' }]);
+  assert.deepEqual(early.disconnected(4004, ''), [], 'revoked for the old capability: reconnect, no failure');
+  assert.deepEqual([early.phase, early.failure], ['offline', null]);
+
+  // A refusal of the old capability that crosses the change is not the new one's.
+  const crossing = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-old' });
+  crossing.connected();
+  crossing.received(welcome());
+  crossing.changeCredentials({ capability: 'a-new', create: null });
+  assert.deepEqual(crossing.received(roomError(17)), []);
+  assert.equal(crossing.failure, null);
+
+  // Nothing to change while not subscribed: the welcome subscribes with what is held then.
+  const waiting = new SyncMachine({ room: 'r', device: DEVICE, capability: 'e-old' });
+  waiting.connected();
+  assert.deepEqual(waiting.changeCredentials({ capability: 'a-new', create: null }), []);
+  assert.equal(waiting.received(welcome())[0].frame.capability, 'a-new');
+
+  // A view link that pushed is not opened again by other credentials: the page never pushes on one.
+  const viewer = openMachine({ capability: 'v-cap' }).machine;
+  viewer.disconnected(4003, '');
+  assert.deepEqual(viewer.changeCredentials({ capability: 'e-cap', create: null }), []);
+  assert.equal(viewer.phase, 'failed');
 });
