@@ -34,3 +34,8 @@ export const NO_SUCH_ROOM_ERROR = ERROR_CODES.noSuchRoom;
 export const NOT_ALLOWED_ERROR = ERROR_CODES.notAllowed;
 /** Error frame code, not fatal: createRoom for a room that exists with another admin. */
 export const ROOM_EXISTS_ERROR = ERROR_CODES.roomExists;
+/**
+ * Error frame code, not fatal: the room holds as many bytes as the server allows one room. The push was
+ * not stored; its changes stay on this device, and this connection pushes no more to the room.
+ */
+export const ROOM_FULL_ERROR = ERROR_CODES.roomFull;

@@ -878,6 +878,7 @@ export class Session extends EventTarget {
       rights: this.rights,
       refused: this.diagnostics.refusedReasons,
       roomUnknown: this.#machine.roomUnknown,
+      roomFull: this.#machine.roomFull,
     });
     if (sameStatus(status, this.#status)) return;
     this.#status = status;

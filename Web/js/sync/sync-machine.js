@@ -30,6 +30,7 @@ import {
   NOT_ALLOWED_ERROR,
   NO_SUCH_ROOM_ERROR,
   ROOM_EXISTS_ERROR,
+  ROOM_FULL_ERROR,
   STAMP_AHEAD_ERROR,
   STORAGE_FAILED_ERROR,
   UNSUPPORTED_VERSION_CLOSE,
@@ -86,6 +87,8 @@ export class SyncMachine {
   guarded = null;
   /** Whether the server said it has no such room, and has not granted a subscription since. */
   roomUnknown = false;
+  /** Whether the server said on this connection that the room is full: nothing more is pushed until the next. */
+  roomFull = false;
   /** Room requests sent on this connection and not answered yet, oldest first. @type {RoomRequest[]} */
   #requests = [];
   /** Keys of the changes in flight. @type {Set<string>} */
@@ -230,6 +233,12 @@ export class SyncMachine {
           this.#fatalMessage = frame.message;
           return [];
         }
+        // The room is full: the packs in flight stay stored here and go again on the next connection;
+        // this one pushes nothing more (presence still goes: it is never stored).
+        if (frame.code === ROOM_FULL_ERROR && frame.room === this.room) {
+          this.roomFull = true;
+          return [];
+        }
         // The push was not stored: reconnecting after the backoff pushes every unacknowledged pack again.
         if (frame.code === STORAGE_FAILED_ERROR) return [{ type: 'disconnect', reason: 'the server could not store a push' }];
         // A change stamped ahead of the server's clock: the same, once the server's clock has caught up.
@@ -266,9 +275,14 @@ export class SyncMachine {
     return this.phase === 'open' && mayEdit(this.rights);
   }
 
+  /** Whether this connection pushes packs now: it may edit, and the server has not said the room is full. */
+  get mayPush() {
+    return this.mayEdit && !this.roomFull;
+  }
+
   /** How many more packs may be planned now. */
   get freeSlots() {
-    return this.mayEdit ? this.maximumPacksInFlight - this.inFlight.length : 0;
+    return this.mayPush ? this.maximumPacksInFlight - this.inFlight.length : 0;
   }
 
   /**
@@ -303,7 +317,7 @@ export class SyncMachine {
     if (pack === undefined) return [];
     pack.bytes = bytes;
     pack.hex = hex;
-    return this.mayEdit ? [send({ type: 'push', room: this.room, pack: bytes })] : [];
+    return this.mayPush ? [send({ type: 'push', room: this.room, pack: bytes })] : [];
   }
 
   /**
@@ -419,6 +433,7 @@ export class SyncMachine {
     this.phase = 'open';
     this.rights = null;
     this.guarded = null;
+    this.roomFull = false;
     return this.#roomRequests();
   }
 

@@ -84,3 +84,8 @@ test('waiting for a board the server does not know yet reads calmly, not as "No 
   assert.equal(rows.get('Status'), 'Waiting for board');
   assert.equal(rows.get('Detail'), 'waiting for this board to reach the server');
 });
+
+test('a full board shows as such, with what is kept here', () => {
+  assert.deepEqual(indicatorFor({ state: 'uploading', bytesToUpload: 3000, full: true }), { state: 'offline', text: 'Board full · 3 KB kept here' });
+  assert.deepEqual(indicatorFor({ state: 'uploading', bytesToUpload: 0, full: true }), { state: 'offline', text: 'Board full' });
+});

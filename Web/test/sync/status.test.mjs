@@ -26,6 +26,7 @@ test('a paused session says so, with what waits, whatever the network', () => {
     rights: null,
     denied: null,
     waiting: false,
+    full: false,
     keptAside: null,
   });
   const waiting = syncStatus({ ...facts, onLine: false, unreachable: true, paused: true, changesToUpload: 2, progress: { ...facts.progress, bytesToUpload: 300 } });
@@ -87,4 +88,15 @@ test('a board the server does not know yet is waited for, calmly, while connecte
   assert.equal(syncStatus({ ...asking, closed: true }).waiting, false);
   const denied = { code: 'accessDenied', reason: 'notAllowed', message: 'This link no longer works: ask for a new one' };
   assert.equal(syncStatus({ ...asking, failure: /** @type {any} */ (denied) }).waiting, false);
+});
+
+test('a full board says that what is drawn stays on this device, while connected', () => {
+  const full = { ...facts, progress: { state: 'uploading', bytesToUpload: 2048, bytesToDownload: 0 }, changesToUpload: 3, roomFull: true };
+  const status = syncStatus(full);
+  assert.equal(status.full, true);
+  assert.equal(status.state, 'uploading');
+  assert.match(status.detail, /^this board is full on the server: new changes are kept on this device/);
+  assert.equal(sameStatus(status, syncStatus({ ...full, roomFull: false })), false);
+  assert.equal(syncStatus({ ...full, paused: true }).full, false, 'paused says its own');
+  assert.equal(syncStatus({ ...full, closed: true }).full, false);
 });

@@ -356,3 +356,24 @@ test('new credentials open a machine refused for a replaced link, and the server
   assert.deepEqual(viewer.changeCredentials({ capability: 'e-cap', create: null }), []);
   assert.equal(viewer.phase, 'failed');
 });
+
+test('a full room stops this connection pushing, keeps what is in flight for the next, and still sends presence', () => {
+  const { machine } = openMachine({ maximumPacksInFlight: 4 });
+  const [first] = machine.plan([queued(1)]);
+  assert.deepEqual(types(machine.encoded(first.pack.name, new Uint8Array([1]), '01'.repeat(32))), ['send push']);
+  assert.deepEqual(machine.received(roomError(21, 'this board is full')), []);
+  assert.equal(machine.roomFull, true);
+  assert.equal(machine.failure, null, 'not a failure: reading goes on');
+  assert.deepEqual(machine.plan([queued(1), queued(2)]), [], 'nothing more is planned');
+  assert.equal(machine.inFlight.length, 1, 'the refused pack stays, stored, for the next connection');
+  assert.equal(machine.status(0).state, 'uploading', 'what it holds is still to upload');
+  const presence = { type: 'presence', room: 'r', device: fromHex(DEVICE), name: 'x', colour: 0, cursorX: 0, cursorY: 0, hasCursor: false, board: '', ink: null };
+  assert.deepEqual(types(machine.presence(presence)), ['send presence']);
+  // The next connection tries again, the refused pack first.
+  machine.disconnected();
+  machine.connecting();
+  machine.connected();
+  machine.received(welcome());
+  assert.equal(machine.roomFull, false);
+  assert.deepEqual(types(machine.received(access())), ['access', 'send push', 'plan', 'joined']);
+});
