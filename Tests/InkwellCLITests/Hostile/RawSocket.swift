@@ -6,7 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A plain blocking TCP connection to 127.0.0.1, so a test controls every byte it sends.
+/// A plain blocking TCP connection to 127.0.0.1, so a test controls every byte it sends. It may leave
+/// from another loopback address (Linux routes all of 127.0.0.0/8 to the loopback interface), so a test
+/// can play a second client machine.
 ///
 /// Sends never raise SIGPIPE and give up after a few seconds; reads wait with `poll` up to a deadline,
 /// and tell end of stream and reset apart from silence.
@@ -28,7 +30,8 @@ final class RawSocket {
     private let descriptor: Int32
     private var isOpen = true
 
-    init(port: Int, sendTimeout: Duration = .seconds(5)) throws {
+    /// Connects to 127.0.0.1:`port`, from `source` (an IPv4 loopback address) when given.
+    init(port: Int, source: String? = nil, sendTimeout: Duration = .seconds(5)) throws {
         #if canImport(Glibc)
         let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -36,6 +39,22 @@ final class RawSocket {
         #endif
         descriptor = socket(AF_INET, stream, 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_port = 0
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                    bind(descriptor, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            guard bound else {
+                let code = errno
+                closeDescriptor(descriptor)
+                throw Failure(description: "bind() to \(source) failed: errno \(code)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
