@@ -127,7 +127,8 @@ public final class SyncServer: Service, Sendable {
             isDraining: { [unowned self] in self.isDraining },
             storageFault: { [log] in log.fault }
         ).add(to: router)
-        // Reached only when the handshake was refused: say why.
+        // A plain GET of the sync path (no upgrade asked for): say why it cannot be served. A refused
+        // upgrade never reaches this route; the WebSocket layer answers it 400 (see HandshakeGuard).
         router.get("/sync") { [unowned self, origins, endpoint] request, _ -> Response in
             guard origins.permits(origin: request.headers[.origin], port: self.port) else {
                 throw JSONError(.forbidden, "this page's origin may not open the sync socket")
