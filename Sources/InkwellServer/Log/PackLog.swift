@@ -157,6 +157,9 @@ public final class PackLog: Sendable {
                     """
             )
         }
+        // Blobs belong to rooms: which room holds which blob, and its size for the room's quota
+        // (PackLog+Blobs.swift).
+        migrator.registerMigration("v5", migrate: createRoomBlobs)
         return migrator
     }
 
