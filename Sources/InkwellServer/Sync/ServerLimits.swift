@@ -49,6 +49,13 @@ public struct ServerLimits: Hashable, Sendable {
     public var maximumRoomRequestsPerConnection: Int = 256
     /// One blob.
     public var maximumBlobBytes: Int = 32 << 20
+    /// The blobs of one room, together: an upload that would take the room past it is refused with 413.
+    /// Each blob counts at least ``PackLog/minimumBlobCharge`` bytes.
+    public var maximumBlobBytesPerRoom: Int = 256 << 20
+    /// Blob bytes one IP address may upload per second (sustained); more are refused with 429.
+    public var blobBytesPerSecondPerAddress: Double = 8_388_608
+    /// Blob bytes one IP address may upload at once: at least one largest blob.
+    public var blobByteBurstPerAddress: Double = 67_108_864
 
     public init() {}
 
