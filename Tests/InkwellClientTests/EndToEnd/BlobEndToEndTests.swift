@@ -23,30 +23,43 @@ struct BlobEndToEndTests {
         return bytes
     }
 
+    /// Makes an encrypted board on `server` as its owner's device does: its first connection registers the
+    /// room. Returns the board's credentials and the owner's client (not running).
+    static func makeBoard(
+        on server: ServerProcess,
+        seed: UInt64,
+        random: inout SeededGenerator
+    ) async throws -> (RoomCredentials, owner: SyncClient) {
+        let made = RoomCredentials.minted(key: RoomKey.generate(using: &random))
+        let store = try Store.inMemory()
+        try store.setCredentials(made, for: room)
+        let owner = try SyncClient(
+            store: store,
+            url: server.syncURL,
+            rooms: [room],
+            configuration: endToEndConfiguration(seed: seed)
+        )
+        var rights: Rights?
+        try await whileRunning([owner]) { rights = try await owner.waitForAccess(room: room, timeout: .seconds(20)) }
+        #expect(rights == .admin)
+        return (made, owner)
+    }
+
+    /// A client of a store holding `credentials` for the board (none: a stranger's).
+    static func client(_ credentials: RoomCredentials?, of server: ServerProcess) throws -> SyncClient {
+        let store = try Store.inMemory()
+        if let credentials { try store.setCredentials(credentials, for: room) }
+        return try SyncClient(store: store, url: server.syncURL, rooms: [room])
+    }
+
     @Test func aSealedBlobGoesUpAndComesBackOpenedAndTheServerHoldsOnlyCiphertext() async throws {
         let seed = seed("aSealedBlobGoesUpAndComesBackOpenedAndTheServerHoldsOnlyCiphertext")
         var random = SeededGenerator(seed: seed)
         let serverData = try TemporaryDirectory("server")
         try await withServer(data: serverData.url, openRooms: false) { server in
-            let made = RoomCredentials.minted(key: RoomKey.generate(using: &random))
-            let owner = try Store.inMemory()
-            try owner.setCredentials(made, for: Self.room)
-            let ownerClient = try SyncClient(
-                store: owner,
-                url: server.syncURL,
-                rooms: [Self.room],
-                configuration: endToEndConfiguration(seed: seed)
-            )
-            // The owner's first connection registers the room with the server.
-            try await whileRunning([ownerClient]) {
-                let rights = try await ownerClient.waitForAccess(room: Self.room, timeout: .seconds(20))
-                #expect(rights == .admin)
-            }
-
+            let (made, ownerClient) = try await Self.makeBoard(on: server, seed: seed, random: &random)
             func client(_ credentials: RoomCredentials?) throws -> SyncClient {
-                let store = try Store.inMemory()
-                if let credentials { try store.setCredentials(credentials, for: Self.room) }
-                return try SyncClient(store: store, url: server.syncURL, rooms: [Self.room])
+                try Self.client(credentials, of: server)
             }
             let editor = try client(.from(link: made.edit!, key: made.key))
             let viewer = try client(.from(link: made.view!, key: made.key))
@@ -80,22 +93,9 @@ struct BlobEndToEndTests {
         var random = SeededGenerator(seed: seed)
         let serverData = try TemporaryDirectory("server")
         try await withServer(data: serverData.url, openRooms: false) { server in
-            let made = RoomCredentials.minted(key: RoomKey.generate(using: &random))
-            let owner = try Store.inMemory()
-            try owner.setCredentials(made, for: Self.room)
-            let ownerClient = try SyncClient(
-                store: owner,
-                url: server.syncURL,
-                rooms: [Self.room],
-                configuration: endToEndConfiguration(seed: seed)
-            )
-            try await whileRunning([ownerClient]) {
-                _ = try await ownerClient.waitForAccess(room: Self.room, timeout: .seconds(20))
-            }
+            let (made, ownerClient) = try await Self.makeBoard(on: server, seed: seed, random: &random)
             func client(_ credentials: RoomCredentials?) throws -> SyncClient {
-                let store = try Store.inMemory()
-                if let credentials { try store.setCredentials(credentials, for: Self.room) }
-                return try SyncClient(store: store, url: server.syncURL, rooms: [Self.room])
+                try Self.client(credentials, of: server)
             }
             let image = Self.image(using: &random)
             let hash = try await ownerClient.uploadBlob(image, room: Self.room)

@@ -23,14 +23,14 @@ import Testing
         let blob = TestBlob(count: 300_001, seed: 20)
         let url = blob.url(in: room.name)
         try await fixture.run { client in
-            let put = try await client.execute(uri: url, method: .put, headers: room.edit.bearer, body: blob.buffer)
+            let put = try await client.put(blob, in: room.name, as: room.edit)
             #expect(put.status == .created)
             #expect(put.headers[.location] == url)
             let receipt = try put.json()
             #expect(receipt["sha256"] as? String == blob.hash.hex)
             #expect(receipt["size"] as? Int == 300_001)
 
-            let get = try await client.execute(uri: url, method: .get, headers: room.view.bearer)
+            let get = try await client.get(blob, in: room.name, as: room.view)
             #expect(get.status == .ok)
             #expect(Array(buffer: get.body) == blob.bytes)
             #expect(get.headers[.contentType] == "application/octet-stream")
@@ -39,7 +39,7 @@ import Testing
             #expect(get.headers[.eTag] == "\"\(blob.hash.hex)\"")
             #expect(get.headers[.contentLength] == "300001")
 
-            let head = try await client.execute(uri: url, method: .head, headers: room.view.bearer)
+            let head = try await client.get(blob, in: room.name, as: room.view, method: .head)
             #expect(head.status == .ok)
             #expect(head.headers[.contentLength] == "300001")
             #expect(head.body.readableBytes == 0)
@@ -51,7 +51,7 @@ import Testing
             #expect(cached.body.readableBytes == 0)
             // The admin and edit links read too.
             for capability in [room.admin, room.edit] {
-                #expect(try await client.execute(uri: url, method: .get, headers: capability.bearer).status == .ok)
+                #expect(try await client.get(blob, in: room.name, as: capability).status == .ok)
             }
         }
         #expect(ServerMetricsTests.samples(fixture.metrics).contains("inkwell_blob_bytes_stored_total 300001"))
@@ -71,7 +71,7 @@ import Testing
                 body: .chunked(blob.chunks(of: 4_321), finish: true)
             )
             #expect(response.status == 201)
-            let get = try await client.execute(uri: blob.url(in: room.name), method: .get, headers: room.view.bearer)
+            let get = try await client.get(blob, in: room.name, as: room.view)
             #expect(Array(buffer: get.body) == blob.bytes)
         }
     }
@@ -91,11 +91,7 @@ import Testing
             #expect(put.status == .unprocessableContent)
             #expect(try put.json()["error"] as? String == "the body's SHA-256 differs from the one in the URL")
             for blob in [claimed, sent] {
-                let get = try await client.execute(
-                    uri: blob.url(in: room.name),
-                    method: .get,
-                    headers: room.edit.bearer
-                )
+                let get = try await client.get(blob, in: room.name, as: room.edit)
                 #expect(get.status == .notFound)
             }
         }
@@ -108,12 +104,7 @@ import Testing
         let room = try await TestRoom.register("board", in: fixture.log)
         let blob = TestBlob(count: 10_001, seed: 24)
         try await fixture.run { client in
-            let put = try await client.execute(
-                uri: blob.url(in: room.name),
-                method: .put,
-                headers: room.edit.bearer,
-                body: blob.buffer
-            )
+            let put = try await client.put(blob, in: room.name, as: room.edit)
             #expect(put.status == .contentTooLarge)
             #expect(try put.json()["error"] as? String == "a blob may have at most 10000 bytes")
 
@@ -200,12 +191,12 @@ import Testing
         let url = blob.url(in: room.name)
         try await fixture.run { client in
             #expect(
-                try await client.execute(uri: url, method: .put, headers: room.edit.bearer, body: blob.buffer).status
+                try await client.put(blob, in: room.name, as: room.edit).status
                     == .created
             )
             let path = try #require(fixture.blobs.get(blob.hash)).path
             let before = try FileManager.default.attributesOfItem(atPath: path)
-            let again = try await client.execute(uri: url, method: .put, headers: room.edit.bearer, body: blob.buffer)
+            let again = try await client.put(blob, in: room.name, as: room.edit)
             #expect(again.status == .ok)
             #expect(try again.json()["size"] as? Int == 10_000)
             let after = try FileManager.default.attributesOfItem(atPath: path)
@@ -249,11 +240,7 @@ import Testing
         let room = try await TestRoom.register("board", in: fixture.log)
         let blob = TestBlob(count: 10, seed: 28)
         try await fixture.run { client in
-            let response = try await client.execute(
-                uri: blob.url(in: room.name),
-                method: .get,
-                headers: room.view.bearer
-            )
+            let response = try await client.get(blob, in: room.name, as: room.view)
             #expect(response.status == .notFound)
             #expect(response.headers[.contentType] == "application/json; charset=utf-8")
             #expect(try response.json()["error"] as? String == "this board holds no blob with this hash")
@@ -267,12 +254,7 @@ import Testing
         let room = try await TestRoom.register("board", in: fixture.log)
         let blob = TestBlob(count: 5_000, seed: 30)
         try await fixture.run { client in
-            let put = try await client.execute(
-                uri: blob.url(in: room.name),
-                method: .put,
-                headers: room.view.bearer,
-                body: blob.buffer
-            )
+            let put = try await client.put(blob, in: room.name, as: room.view)
             #expect(put.status == .forbidden)
             #expect(try put.json()["error"] as? String == "a view link may not upload to the board")
         }
@@ -287,7 +269,7 @@ import Testing
         let url = blob.url(in: room.name)
         try await fixture.run { client in
             #expect(
-                try await client.execute(uri: url, method: .put, headers: room.edit.bearer, body: blob.buffer).status
+                try await client.put(blob, in: room.name, as: room.edit).status
                     == .created
             )
             // No header, another scheme, an empty token: no capability given.
@@ -325,12 +307,7 @@ import Testing
         let second = TestBlob(count: 5_000, seed: 33)
         try await fixture.run { client in
             #expect(
-                try await client.execute(
-                    uri: first.url(in: room.name),
-                    method: .put,
-                    headers: room.edit.bearer,
-                    body: first.buffer
-                ).status == .created
+                try await client.put(first, in: room.name, as: room.edit).status == .created
             )
             // The admin replaces both links: the old ones open nothing, the new ones work.
             let (newEdit, newView) = (Capability.mint(.edit), Capability.mint(.view))
@@ -343,32 +320,18 @@ import Testing
             #expect(rotation == .rotated(replaced: [room.edit.hash, room.view.hash]))
             let stranger = Capability.mint(.edit)
             for capability in [room.edit, room.view, stranger] {
-                let put = try await client.execute(
-                    uri: second.url(in: room.name),
-                    method: .put,
-                    headers: capability.bearer,
-                    body: second.buffer
-                )
+                let put = try await client.put(second, in: room.name, as: capability)
                 #expect(put.status == .forbidden)
                 #expect(
                     try put.json()["error"] as? String
                         == "this link does not open the board: it is wrong, or was replaced"
                 )
-                let get = try await client.execute(
-                    uri: first.url(in: room.name),
-                    method: .get,
-                    headers: capability.bearer
-                )
+                let get = try await client.get(first, in: room.name, as: capability)
                 #expect(get.status == .forbidden)
             }
-            let get = try await client.execute(uri: first.url(in: room.name), method: .get, headers: newView.bearer)
+            let get = try await client.get(first, in: room.name, as: newView)
             #expect(get.status == .ok && Array(buffer: get.body) == first.bytes)
-            let put = try await client.execute(
-                uri: second.url(in: room.name),
-                method: .put,
-                headers: newEdit.bearer,
-                body: second.buffer
-            )
+            let put = try await client.put(second, in: room.name, as: newEdit)
             #expect(put.status == .created)
         }
     }
@@ -396,10 +359,10 @@ import Testing
         let open = try HTTPFixture(openRooms: true)
         try await open.run { client in
             #expect(
-                try await client.execute(uri: blob.url(in: "AnyName"), method: .put, body: blob.buffer).status
+                try await client.put(blob, in: "AnyName", as: nil).status
                     == .created
             )
-            let get = try await client.execute(uri: blob.url(in: "AnyName"), method: .get)
+            let get = try await client.get(blob, in: "AnyName", as: nil)
             #expect(get.status == .ok && Array(buffer: get.body) == blob.bytes)
         }
     }
@@ -410,9 +373,9 @@ import Testing
         _ = try await fixture.log.append([PackLogTests.push("legacy", 1)])
         let blob = TestBlob(count: 5_000, seed: 35)
         try await fixture.run { client in
-            let put = try await client.execute(uri: blob.url(in: "legacy"), method: .put, body: blob.buffer)
+            let put = try await client.put(blob, in: "legacy", as: nil)
             #expect(put.status == .created)
-            let get = try await client.execute(uri: blob.url(in: "legacy"), method: .get)
+            let get = try await client.get(blob, in: "legacy", as: nil)
             #expect(get.status == .ok)
         }
     }
@@ -426,38 +389,20 @@ import Testing
         let theirs = try await TestRoom.register("theirs", in: fixture.log)
         let blob = TestBlob(count: 20_000, seed: 36)
         try await fixture.run { client in
-            let put = try await client.execute(
-                uri: blob.url(in: theirs.name),
-                method: .put,
-                headers: theirs.edit.bearer,
-                body: blob.buffer
-            )
+            let put = try await client.put(blob, in: theirs.name, as: theirs.edit)
             #expect(put.status == .created)
             for method in [HTTPRequest.Method.get, .head] {
-                let response = try await client.execute(
-                    uri: blob.url(in: mine.name),
-                    method: method,
-                    headers: mine.view.bearer
-                )
+                let response = try await client.get(blob, in: mine.name, as: mine.view, method: method)
                 #expect(response.status == .notFound, "\(method)")
             }
             // Their link does not open it through my room either.
-            let crossed = try await client.execute(
-                uri: blob.url(in: mine.name),
-                method: .get,
-                headers: theirs.view.bearer
-            )
+            let crossed = try await client.get(blob, in: mine.name, as: theirs.view)
             #expect(crossed.status == .forbidden)
 
             // Uploading the bytes records the blob for this room too, without a second copy on disk.
-            let again = try await client.execute(
-                uri: blob.url(in: mine.name),
-                method: .put,
-                headers: mine.edit.bearer,
-                body: blob.buffer
-            )
+            let again = try await client.put(blob, in: mine.name, as: mine.edit)
             #expect(again.status == .created)
-            let get = try await client.execute(uri: blob.url(in: mine.name), method: .get, headers: mine.view.bearer)
+            let get = try await client.get(blob, in: mine.name, as: mine.view)
             #expect(get.status == .ok && Array(buffer: get.body) == blob.bytes)
         }
         #expect(Self.files(fixture).count == 1)
@@ -505,12 +450,7 @@ import Testing
         let kept = TestBlob(count: 30_000, seed: 39)
         let refused = TestBlob(count: 30_000, seed: 40)
         try await fixture.run { client in
-            let first = try await client.execute(
-                uri: kept.url(in: room.name),
-                method: .put,
-                headers: room.edit.bearer,
-                body: kept.buffer
-            )
+            let first = try await client.put(kept, in: room.name, as: room.edit)
             #expect(first.status == .created)
             // No length, and a body that never ends: answered by a server that stopped at the room's last bytes.
             let port = try #require(client.port)
@@ -535,12 +475,7 @@ import Testing
         let first = TestBlob(count: 12_000, seed: 41)
         let racers = [TestBlob(count: 10_000, seed: 42), TestBlob(count: 10_000, seed: 43)]
         let statuses = try await fixture.run { client in
-            let put = try await client.execute(
-                uri: first.url(in: room.name),
-                method: .put,
-                headers: room.edit.bearer,
-                body: first.buffer
-            )
+            let put = try await client.put(first, in: room.name, as: room.edit)
             #expect(put.status == .created)
             let port = try #require(client.port)
             let gate = DispatchSemaphore(value: 0)
@@ -604,11 +539,7 @@ import Testing
             #expect(streamed.status == 429)
             #expect(streamed.headers["retry-after"].flatMap { Int($0) }.map { $0 >= 1 } == true)
             // Reading is not counted.
-            let get = try await client.execute(
-                uri: blobs[0].url(in: room.name),
-                method: .get,
-                headers: room.view.bearer
-            )
+            let get = try await client.get(blobs[0], in: room.name, as: room.view)
             #expect(get.status == .ok)
         }
         #expect(Self.files(fixture).count == 1)
@@ -644,10 +575,10 @@ import Testing
             }
             let health = try await client.execute(uri: "/healthz", method: .get)
             #expect(health.status == .ok)
-            let stored = try await client.execute(
-                uri: TestBlob(count: 10_000, seed: 1_000).url(in: rooms[0].name),
-                method: .get,
-                headers: rooms[0].view.bearer
+            let stored = try await client.get(
+                TestBlob(count: 10_000, seed: 1_000),
+                in: rooms[0].name,
+                as: rooms[0].view
             )
             #expect(stored.status == .ok)
             return statuses

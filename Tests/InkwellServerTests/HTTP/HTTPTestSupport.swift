@@ -331,6 +331,23 @@ struct TestRoom: Sendable {
     }
 }
 
+extension TestClientProtocol {
+    /// `PUT` of `blob` to `room`, with `capability` as its bearer token when there is one.
+    func put(_ blob: TestBlob, in room: String, as capability: Capability?) async throws -> TestResponse {
+        try await execute(uri: blob.url(in: room), method: .put, headers: capability?.bearer ?? [:], body: blob.buffer)
+    }
+
+    /// `GET` (or another method without a body) of `blob` from `room`.
+    func get(
+        _ blob: TestBlob,
+        in room: String,
+        as capability: Capability?,
+        method: HTTPRequest.Method = .get
+    ) async throws -> TestResponse {
+        try await execute(uri: blob.url(in: room), method: method, headers: capability?.bearer ?? [:])
+    }
+}
+
 extension Capability {
     /// `Authorization: Bearer CAPABILITY`.
     var bearer: HTTPFields { [.authorization: "Bearer \(text)"] }

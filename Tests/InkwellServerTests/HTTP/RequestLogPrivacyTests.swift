@@ -39,14 +39,9 @@ import Testing
         let room = try await TestRoom.register("SOMEROOM", in: fixture.log)
         let blob = TestBlob(count: 100, seed: 50)
         try await fixture.run(logLevel: .trace) { client in
-            let put = try await client.execute(
-                uri: blob.url(in: room.name),
-                method: .put,
-                headers: room.edit.bearer,
-                body: blob.buffer
-            )
+            let put = try await client.put(blob, in: room.name, as: room.edit)
             #expect(put.status == .created)
-            let get = try await client.execute(uri: blob.url(in: room.name), method: .get, headers: room.admin.bearer)
+            let get = try await client.get(blob, in: room.name, as: room.admin)
             #expect(get.status == .ok)
         }
         let entries = fixture.logs.entries
