@@ -2,11 +2,11 @@
 //
 // Network first, always: online, every request goes to the server as if there were no worker (the server
 // asks browsers to revalidate, so a new client version is picked up at once); a copy of each answer is
-// kept, and it is served only when the network fails. The sync socket, blobs and the server's own
+// kept, and it is served only when the network fails. The sync socket, rooms' blobs and the server's own
 // endpoints are never touched. Every room page is the same index.html, so they share one cached copy.
 
 const CACHE = 'inkwell-shell-v1';
-const PASS_THROUGH = ['/sync', '/blobs/', '/healthz', '/metrics'];
+const PASS_THROUGH = ['/sync', '/rooms/', '/healthz', '/metrics'];
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));

@@ -11,7 +11,7 @@ import Prometheus
 public import ServiceLifecycle
 import Synchronization
 
-/// The Inkwell server: the sync socket at `/sync`, blobs, health, metrics and the web client, over one
+/// The Inkwell server: the sync socket at `/sync`, rooms' blobs, health, metrics and the web client, over one
 /// HTTP port (HTTPS with ``ServerConfiguration/tls``), with every room's packs in one SQLite pack log.
 ///
 /// Run it as a `Service` (in a `ServiceGroup` that turns SIGTERM into a graceful shutdown): it stops
@@ -111,9 +111,13 @@ public final class SyncServer: Service, Sendable {
 
     private func makeApplication() -> some ApplicationProtocol {
         let limits = configuration.limits
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServerRequestContext.self)
         var routes = HTTPRoutes.Configuration(
             maximumBlobBytes: limits.maximumBlobBytes,
+            maximumBlobBytesPerRoom: limits.maximumBlobBytesPerRoom,
+            blobBytesPerSecondPerAddress: limits.blobBytesPerSecondPerAddress,
+            blobByteBurstPerAddress: limits.blobByteBurstPerAddress,
+            openRooms: configuration.openRooms,
             webRoot: configuration.webRoot,
             servesTestPages: configuration.servesTestPages
         )
@@ -121,6 +125,7 @@ public final class SyncServer: Service, Sendable {
         routes.listeningPort = { [unowned self] in self.port }
         HTTPRoutes(
             blobs: blobs,
+            log: log,
             metrics: metrics,
             configuration: routes,
             logger: logger,

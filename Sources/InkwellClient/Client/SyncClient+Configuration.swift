@@ -29,6 +29,11 @@ extension SyncClient {
         /// The document types this app reads: received changes of these types are indexed by the
         /// entities they touch; any other is stored and passed on as it came.
         public var documentTypes: DocumentTypes
+        /// The largest blob ``SyncClient/downloadBlob(_:room:)`` takes, sealed: a server's answer that runs
+        /// past it is cut off. The server's own limit on uploads is 32 MiB by default.
+        public var maximumBlobBytes: Int
+        /// How long a blob's upload or download may go without progress before it fails.
+        public var blobTimeout: Duration
 
         public init(
             backoff: Backoff = Backoff(),
@@ -42,7 +47,9 @@ extension SyncClient {
             pingInterval: Duration? = .seconds(30),
             closeTimeout: Duration = .seconds(2),
             wallClock: any WallClock = SystemWallClock(),
-            documentTypes: DocumentTypes = DocumentTypes()
+            documentTypes: DocumentTypes = DocumentTypes(),
+            maximumBlobBytes: Int = 32 << 20,
+            blobTimeout: Duration = .seconds(60)
         ) {
             self.backoff = backoff
             self.randomSeed = randomSeed
@@ -56,6 +63,8 @@ extension SyncClient {
             self.closeTimeout = closeTimeout
             self.wallClock = wallClock
             self.documentTypes = documentTypes
+            self.maximumBlobBytes = maximumBlobBytes
+            self.blobTimeout = blobTimeout
         }
     }
 }

@@ -4,6 +4,14 @@ public import Hummingbird
 public import InkwellStore
 
 extension BlobStore {
+    /// An upload whose bytes are written, checked against their name and synced, in a temporary file
+    /// that is not yet a blob: ``install(_:)`` makes it one, ``discard(_:)`` removes it.
+    public struct Received: Sendable {
+        public let hash: BlobHash
+        public let size: Int
+        fileprivate let temporary: String
+    }
+
     /// Streams `body` into the store as the blob named `expected`.
     ///
     /// The bytes go to a temporary file while they are hashed; reading stops at the first chunk that takes the
@@ -19,6 +27,24 @@ extension BlobStore {
         maximumBytes: Int
     ) async throws -> PutOutcome where Body.Element == ByteBuffer {
         if let stored = get(expected) { return .alreadyPresent(size: stored.size) }
+        let received = try await receive(expected: expected, body: body, maximumBytes: maximumBytes)
+        let installed = try await install(received)
+        return installed ? .created(size: received.size) : .alreadyPresent(size: get(expected)?.size ?? received.size)
+    }
+
+    /// Streams `body` into a temporary file while hashing it, as ``put(expected:body:maximumBytes:)`` does,
+    /// and stops there, whether or not the blob is stored already: the caller decides whether the checked
+    /// bytes become a blob (``install(_:)``) or not (``discard(_:)``).
+    ///
+    /// On any failure, including cancellation, the temporary file is removed.
+    ///
+    /// - Throws: ``BlobStoreError`` with code ``BlobStoreError/Code/tooLarge``,
+    ///   ``BlobStoreError/Code/hashMismatch`` or ``BlobStoreError/Code/fileSystem``; or whatever `body` throws.
+    public func receive<Body: AsyncSequence>(
+        expected: BlobHash,
+        body: Body,
+        maximumBytes: Int
+    ) async throws -> Received where Body.Element == ByteBuffer {
         let temporary = directory + "/" + Self.temporaryPrefix + UUID().uuidString
         let file = try await run { try BlobFile.create(at: temporary) }
         var closed = false
@@ -31,15 +57,15 @@ extension BlobStore {
                 chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                 try await run { try file.append(chunk) }
             }
-            let actual = BlobHash(digest: hasher.finalize())
+            // A SHA-256 digest is always 32 bytes.
+            let actual = BlobHash(digest: hasher.finalize())!
             guard actual == expected else { throw BlobStoreError.hashMismatch(expected: expected, actual: actual) }
             try await run {
                 defer { file.closeDescriptor() }
                 try file.synchronize()
             }
             closed = true
-            let installed = try await run { try self.install(temporary, as: expected) }
-            return installed ? .created(size: size) : .alreadyPresent(size: get(expected)?.size ?? size)
+            return Received(hash: expected, size: size, temporary: temporary)
         } catch {
             let wasClosed = closed
             _ = try? await run {
@@ -48,6 +74,24 @@ extension BlobStore {
             }
             throw error
         }
+    }
+
+    /// Makes a received upload the blob of its name: `true` if it is new, `false` if the blob was stored
+    /// already (the file is left as it was). The temporary file is gone either way, even when this throws.
+    ///
+    /// - Throws: ``BlobStoreError`` with code ``BlobStoreError/Code/fileSystem``.
+    public func install(_ received: Received) async throws -> Bool {
+        do {
+            return try await run { try self.install(received.temporary, as: received.hash) }
+        } catch {
+            await discard(received)
+            throw error
+        }
+    }
+
+    /// Removes a received upload that is not to become a blob.
+    public func discard(_ received: Received) async {
+        _ = try? await run { BlobFileSystem.remove(received.temporary) }
     }
 
     /// Links the synced `temporary` file under its blob name and syncs the directories that changed.
@@ -61,19 +105,5 @@ extension BlobStore {
             try BlobFileSystem.synchronizeDirectory(shard)
         }
         return installed
-    }
-}
-
-extension BlobHash {
-    /// The name of the bytes that produced `digest`.
-    init(digest: SHA256.Digest) {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex = [UInt8]()
-        hex.reserveCapacity(64)
-        for byte in digest {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0f)])
-        }
-        self.init(hex: String(decoding: hex, as: UTF8.self))!
     }
 }

@@ -1,7 +1,7 @@
 public import Hummingbird
 public import Logging
 
-/// The server's plain-HTTP side: health, metrics, blobs and the static web client.
+/// The server's plain-HTTP side: health, metrics, rooms' blobs and the static web client.
 ///
 /// ``add(to:)`` installs the middleware (security headers, request log, JSON errors, static files) before the
 /// routes; Hummingbird applies a router's middleware only to routes added after it, so call it before adding
@@ -10,6 +10,14 @@ public struct HTTPRoutes: Sendable {
     public struct Configuration: Sendable {
         /// Uploads larger than this are refused with 413.
         public var maximumBlobBytes: Int
+        /// A room's blobs together: an upload that would take the room past it is refused with 413.
+        public var maximumBlobBytesPerRoom: Int
+        /// Blob bytes one IP address may upload per second, sustained; more are refused with 429.
+        public var blobBytesPerSecondPerAddress: Double
+        /// Blob bytes one IP address may upload at once (at least ``maximumBlobBytes``).
+        public var blobByteBurstPerAddress: Double
+        /// Whether a room the server has no record of is open (`--open-rooms`), as on the sync socket.
+        public var openRooms: Bool
         /// The folder of the web client, served at `/` and for room links `/r/{room}`; `nil` serves no files.
         public var webRoot: String?
         /// The level of one log line per request (server errors are always `error`).
@@ -22,12 +30,20 @@ public struct HTTPRoutes: Sendable {
         package var listeningPort: @Sendable () -> Int = { 0 }
 
         public init(
-            maximumBlobBytes: Int = 32 * 1024 * 1024,
+            maximumBlobBytes: Int = ServerLimits().maximumBlobBytes,
+            maximumBlobBytesPerRoom: Int = ServerLimits().maximumBlobBytesPerRoom,
+            blobBytesPerSecondPerAddress: Double = ServerLimits().blobBytesPerSecondPerAddress,
+            blobByteBurstPerAddress: Double = ServerLimits().blobByteBurstPerAddress,
+            openRooms: Bool = false,
             webRoot: String? = nil,
             requestLogLevel: Logger.Level = .info,
             servesTestPages: Bool = false
         ) {
             self.maximumBlobBytes = maximumBlobBytes
+            self.maximumBlobBytesPerRoom = maximumBlobBytesPerRoom
+            self.blobBytesPerSecondPerAddress = blobBytesPerSecondPerAddress
+            self.blobByteBurstPerAddress = blobByteBurstPerAddress
+            self.openRooms = openRooms
             self.webRoot = webRoot
             self.requestLogLevel = requestLogLevel
             self.servesTestPages = servesTestPages
@@ -35,6 +51,8 @@ public struct HTTPRoutes: Sendable {
     }
 
     public let blobs: BlobStore
+    /// Which room holds which blob, and each room's access.
+    public let log: PackLog
     public let metrics: ServerMetrics
     public let configuration: Configuration
     let startedAt: ContinuousClock.Instant
@@ -42,6 +60,8 @@ public struct HTTPRoutes: Sendable {
     let storageFault: @Sendable () -> StorageFault?
     let logger: Logger
     let fileIO = FileIO()
+    /// Blob bytes uploaded per address.
+    let uploads: UploadRates
 
     /// - Parameters:
     ///   - startedAt: When the server started, for the uptime `/healthz` reports.
@@ -49,6 +69,7 @@ public struct HTTPRoutes: Sendable {
     ///   - storageFault: What stopped the pack log, if anything has; `/healthz` then answers 503 with its reason.
     public init(
         blobs: BlobStore,
+        log: PackLog,
         metrics: ServerMetrics,
         configuration: Configuration = Configuration(),
         startedAt: ContinuousClock.Instant = .now,
@@ -57,7 +78,12 @@ public struct HTTPRoutes: Sendable {
         storageFault: @escaping @Sendable () -> StorageFault? = { nil }
     ) {
         self.blobs = blobs
+        self.log = log
         self.metrics = metrics
+        self.uploads = UploadRates(
+            rate: configuration.blobBytesPerSecondPerAddress,
+            burst: max(configuration.blobByteBurstPerAddress, Double(configuration.maximumBlobBytes))
+        )
         self.configuration = configuration
         self.startedAt = startedAt
         self.logger = logger
@@ -66,7 +92,7 @@ public struct HTTPRoutes: Sendable {
     }
 
     /// Adds the middleware, then the routes, to `router`.
-    public func add<Context: RequestContext>(to router: Router<Context>) {
+    public func add<Context: RemoteAddressRequestContext>(to router: Router<Context>) {
         router.add(
             middleware: SecurityHeadersMiddleware<Context>(
                 hosts: configuration.hosts,
@@ -83,11 +109,13 @@ public struct HTTPRoutes: Sendable {
         }
         router.get("/healthz") { _, _ in health() }
         router.get("/metrics") { _, _ in exposition() }
-        router.put("/blobs/{sha256}") { request, context in try await putBlob(request, context: context) }
-        router.get("/blobs/{sha256}") { request, context in
+        router.put("/rooms/{room}/blobs/{sha256}") { request, context in
+            try await putBlob(request, context: context)
+        }
+        router.get("/rooms/{room}/blobs/{sha256}") { request, context in
             try await getBlob(request, context: context, includeBody: true)
         }
-        router.head("/blobs/{sha256}") { request, context in
+        router.head("/rooms/{room}/blobs/{sha256}") { request, context in
             try await getBlob(request, context: context, includeBody: false)
         }
     }

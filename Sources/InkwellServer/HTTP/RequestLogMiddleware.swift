@@ -4,8 +4,9 @@ public import Logging
 /// Logs every request (method, path, status, duration) and counts it in `inkwell_http_requests_total`.
 ///
 /// A room link names its room and may carry a capability in its query, and logs travel further than the server:
-/// the line gives the path with no query and `/r/…` for any room (``loggedPath(_:)``); the full request target
-/// goes on a line of its own at `debug`.
+/// the line gives the path with no query, `/r/…` for any room's page and `/rooms/…` for any room's blob
+/// (``loggedPath(_:)``); the full request target goes on a line of its own at `debug`. A blob's capability
+/// travels in the `Authorization` header, which is never logged.
 ///
 /// It logs through the context's logger, which Hummingbird gives an `hb.request.id` for each request, so every
 /// line about one request carries the same id. The duration runs until the response head is ready: a streamed
@@ -58,10 +59,13 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         )
     }
 
-    /// `path` with no query and no room name: `/r/<room>…` becomes `/r/…`.
+    /// `path` with no query and no room name: `/r/<room>…` becomes `/r/…`, and a room's blob
+    /// `/rooms/<room>/blobs/<hash>` becomes `/rooms/…`.
     package static func loggedPath(_ path: String) -> String {
         let path = path.prefix { $0 != "?" }
-        return path.hasPrefix("/r/") ? "/r/…" : String(path)
+        if path.hasPrefix("/r/") { return "/r/…" }
+        if path.hasPrefix("/rooms/") { return "/rooms/…" }
+        return String(path)
     }
 }
 

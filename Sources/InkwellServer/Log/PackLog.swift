@@ -163,6 +163,9 @@ public final class PackLog: Sendable {
                     """
             )
         }
+        // Blobs belong to rooms: which room holds which blob, and its size for the room's quota
+        // (PackLog+Blobs.swift).
+        migrator.registerMigration("v5", migrate: createRoomBlobs)
         // Where each pack ends in its room's bytes: a subscriber's bytes behind and a room's size are two
         // lookups, not a sum over the room. A table of its own, so that filling it reads only the packs'
         // lengths and rewrites none of their bytes.

@@ -61,6 +61,13 @@ public struct ServerLimits: Hashable, Sendable {
     /// The pack bytes one room may hold; a push past it is refused (`roomFull`, not fatal) and stays on
     /// its device. A year of a busy board's ink is a few tens of MiB.
     public var maximumRoomBytes: Int = 1 << 30
+    /// The blobs of one room, together: an upload that would take the room past it is refused with 413.
+    /// Each blob counts at least ``PackLog/minimumBlobCharge`` bytes.
+    public var maximumBlobBytesPerRoom: Int = 256 << 20
+    /// Blob bytes one IP address may upload per second (sustained); more are refused with 429.
+    public var blobBytesPerSecondPerAddress: Double = 8_388_608
+    /// Blob bytes one IP address may upload at once: at least one largest blob.
+    public var blobByteBurstPerAddress: Double = 67_108_864
 
     public init() {}
 

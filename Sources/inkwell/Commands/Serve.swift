@@ -13,7 +13,8 @@ extension Inkwell {
         static let configuration = CommandConfiguration(
             abstract: "Run the whiteboard server: sync socket, web client, blobs, health and metrics.",
             discussion: """
-                Serves the sync socket at /sync, the web client at /, blobs at /blobs/{sha256}, /healthz and \
+                Serves the sync socket at /sync, the web client at /, boards' blobs at \
+                /rooms/{room}/blobs/{sha256}, /healthz and \
                 /metrics (Prometheus). The web client's files are built with the binary, in the folder \
                 \(WebClient.resourceFolder) beside it; --web serves another directory. \
                 Everything is stored under --data, which may not lie inside the web client's directory. \
@@ -83,6 +84,17 @@ extension Inkwell {
         @Option(help: "Bytes of packs one board may hold on this server; pushes past it are refused (roomFull).")
         var roomBytes = ServerLimits().maximumRoomBytes
 
+        @Option(
+            help: """
+                Bytes of blobs (images) one board may hold, each counted as at least 4096; an upload past it is \
+                refused with 413.
+                """
+        )
+        var roomBlobBytes = ServerLimits().maximumBlobBytesPerRoom
+
+        @Option(help: "Blob bytes one IP address may upload per second (a burst of 64 MiB at once); more get 429.")
+        var blobBytesPerSecond = ServerLimits().blobBytesPerSecondPerAddress
+
         @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
         var commitLinger = 0.0
 
@@ -101,6 +113,10 @@ extension Inkwell {
                 throw ValidationError("--connections-per-address must be at least 1")
             }
             guard roomBytes >= 1 else { throw ValidationError("--room-bytes must be at least 1") }
+            guard roomBlobBytes >= 0 else { throw ValidationError("--room-blob-bytes must not be negative") }
+            guard blobBytesPerSecond > 0, blobBytesPerSecond.isFinite else {
+                throw ValidationError("--blob-bytes-per-second must be positive")
+            }
             guard commitLinger >= 0, commitLinger <= 1_000 else {
                 throw ValidationError("--commit-linger must be between 0 and 1000 ms")
             }
@@ -134,6 +150,8 @@ extension Inkwell {
             var limits = ServerLimits()
             limits.maximumConnectionsPerAddress = connectionsPerAddress
             limits.maximumRoomBytes = roomBytes
+            limits.maximumBlobBytesPerRoom = roomBlobBytes
+            limits.blobBytesPerSecondPerAddress = blobBytesPerSecond
             let server = try SyncServer(
                 configuration: ServerConfiguration(
                     host: host,

@@ -7,6 +7,7 @@ import InMemoryLogging
 import InkwellServer
 import InkwellStore
 import InkwellTesting
+import InkwellWire
 import Logging
 import Synchronization
 
@@ -45,7 +46,9 @@ struct TestBlob: Sendable {
     }
 
     var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
-    var url: String { "/blobs/\(hash.hex)" }
+
+    /// The blob's address in `room`.
+    func url(in room: String) -> String { "/rooms/\(room)/blobs/\(hash.hex)" }
 
     /// The bytes in chunks of `size`, the last one shorter.
     func chunks(of size: Int) -> [[UInt8]] {
@@ -53,18 +56,25 @@ struct TestBlob: Sendable {
     }
 }
 
-/// A live Hummingbird server with ``HTTPRoutes`` over a blob store and a web root in temporary folders, logging
-/// into memory.
+/// A live Hummingbird server with ``HTTPRoutes`` over a blob store, a pack log and a web root in temporary
+/// folders, logging into memory.
 struct HTTPFixture: Sendable {
     let blobFolder: TemporaryDirectory
     let webFolder: TemporaryDirectory
+    let logFolder: TemporaryDirectory
     let blobs: BlobStore
+    /// The rooms' access and which room holds which blob.
+    let log: PackLog
     let metrics = ServerMetrics()
     let logs = InMemoryLogHandler()
     let routes: HTTPRoutes
 
     init(
         maximumBlobBytes: Int = 32 * 1024 * 1024,
+        maximumBlobBytesPerRoom: Int = 256 * 1024 * 1024,
+        blobBytesPerSecondPerAddress: Double = 8 * 1024 * 1024,
+        blobByteBurstPerAddress: Double = 64 * 1024 * 1024,
+        openRooms: Bool = false,
         servesTestPages: Bool = false,
         startedAt: ContinuousClock.Instant = .now,
         isDraining: @escaping @Sendable () -> Bool = { false },
@@ -72,13 +82,20 @@ struct HTTPFixture: Sendable {
     ) throws {
         blobFolder = try TemporaryDirectory("blobs")
         webFolder = try TemporaryDirectory("web")
+        logFolder = try TemporaryDirectory("log")
         blobs = try BlobStore(directory: blobFolder.path)
+        log = try PackLog(path: logFolder.path + "/packs.sqlite")
         let logs = logs
         routes = HTTPRoutes(
             blobs: blobs,
+            log: log,
             metrics: metrics,
             configuration: .init(
                 maximumBlobBytes: maximumBlobBytes,
+                maximumBlobBytesPerRoom: maximumBlobBytesPerRoom,
+                blobBytesPerSecondPerAddress: blobBytesPerSecondPerAddress,
+                blobByteBurstPerAddress: blobByteBurstPerAddress,
+                openRooms: openRooms,
                 webRoot: webFolder.path,
                 servesTestPages: servesTestPages
             ),
@@ -89,8 +106,8 @@ struct HTTPFixture: Sendable {
         )
     }
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    func router() -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
         routes.add(to: router)
         return router
     }
@@ -98,7 +115,7 @@ struct HTTPFixture: Sendable {
     /// Runs `test` against the server on a loopback port, logging from `logLevel` up.
     func run<Value: Sendable>(
         _ setup: TestingSetup = .live,
-        router: Router<BasicRequestContext>? = nil,
+        router: Router<ServerRequestContext>? = nil,
         logLevel: Logger.Level = .info,
         _ test: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
@@ -144,6 +161,11 @@ enum RawHTTP {
         case none
         /// Chunked transfer coding, pausing `pause` between chunks; the closing chunk only if `finish`.
         case chunked([[UInt8]], finish: Bool, pause: Duration = .zero)
+        /// The bytes as they are, after a head that declares their length.
+        case whole([UInt8])
+        /// Chunked transfer coding: the first chunk, then the rest and the closing chunk once `gate` is
+        /// signalled (or after 10 s).
+        case gated([[UInt8]], gate: DispatchSemaphore)
     }
 
     /// Sends one request on a new connection to `localhost:port` and reads one response; a silent server fails
@@ -176,6 +198,17 @@ enum RawHTTP {
                 if pause > .zero { Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18) }
             }
             if finish { try sendAll(descriptor, Array("0\r\n\r\n".utf8)) }
+        }
+        if case .whole(let bytes) = body { try sendAll(descriptor, bytes) }
+        if case .gated(let chunks, let gate) = body {
+            for (index, chunk) in chunks.enumerated() {
+                if index == 1 { _ = gate.wait(timeout: .now() + 10) }
+                try sendAll(
+                    descriptor,
+                    Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8)
+                )
+            }
+            try sendAll(descriptor, Array("0\r\n\r\n".utf8))
         }
         return try readResponse(descriptor)
     }
@@ -252,6 +285,72 @@ enum RawHTTP {
             received += buffer[..<count]
         }
     }
+}
+
+extension RawHTTP {
+    /// `PUT` of `blob` to `room` with its length declared, on a connection of its own: a refusal that
+    /// closes the connection (413, 429) leaves nothing for the next request to trip over.
+    static func put(_ blob: TestBlob, in room: String, capability: Capability?, port: Int) async throws -> Response {
+        let authorization = capability.map { "Authorization: Bearer \($0.text)\r\n" } ?? ""
+        return try await exchange(
+            port: port,
+            head: "PUT \(blob.url(in: room)) HTTP/1.1\r\nHost: localhost\r\n\(authorization)"
+                + "Content-Length: \(blob.bytes.count)\r\n\r\n",
+            body: .whole(blob.bytes)
+        )
+    }
+
+    /// The body of a JSON error: its words.
+    static func error(_ response: Response) -> String? {
+        let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        return object?["error"] as? String
+    }
+}
+
+/// A guarded room's capabilities, registered in a fixture's pack log as a device that made the board
+/// would register them.
+struct TestRoom: Sendable {
+    let name: String
+    let admin: Capability
+    let edit: Capability
+    let view: Capability
+
+    /// Registers a new room named `name` in `log`.
+    static func register(_ name: String, in log: PackLog) async throws -> TestRoom {
+        let room = TestRoom(
+            name: name,
+            admin: .mint(.admin),
+            edit: .mint(.edit),
+            view: .mint(.view)
+        )
+        let hashes = RoomAccess.Hashes(admin: room.admin.hash, edit: room.edit.hash, view: room.view.hash)
+        guard try await log.register(room: name, hashes: hashes) == .created else {
+            throw TestFailure("the room \(name) exists already")
+        }
+        return room
+    }
+}
+
+extension TestClientProtocol {
+    /// `PUT` of `blob` to `room`, with `capability` as its bearer token when there is one.
+    func put(_ blob: TestBlob, in room: String, as capability: Capability?) async throws -> TestResponse {
+        try await execute(uri: blob.url(in: room), method: .put, headers: capability?.bearer ?? [:], body: blob.buffer)
+    }
+
+    /// `GET` (or another method without a body) of `blob` from `room`.
+    func get(
+        _ blob: TestBlob,
+        in room: String,
+        as capability: Capability?,
+        method: HTTPRequest.Method = .get
+    ) async throws -> TestResponse {
+        try await execute(uri: blob.url(in: room), method: method, headers: capability?.bearer ?? [:])
+    }
+}
+
+extension Capability {
+    /// `Authorization: Bearer CAPABILITY`.
+    var bearer: HTTPFields { [.authorization: "Bearer \(text)"] }
 }
 
 /// A flag tests flip while a server runs.

@@ -14,7 +14,8 @@ import Darwin
     @Test func aTricklingUploadIsAnswered408AndClosed() async throws {
         let server = try await RunningServer.start { $0.requestBodyTimeout = .seconds(1) }
         let blob = TestBlob(count: 1_000, seed: 7)
-        let head = "PUT \(blob.url) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 1000\r\n\r\n"
+        let head =
+            "PUT \(blob.url(in: "room")) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 1000\r\n\r\n"
         let outcome = try await Trickle.run(port: server.port, head: head, body: blob.bytes)
         #expect(outcome.response.hasPrefix("HTTP/1.1 408"), "\(outcome.response)")
         #expect(outcome.response.contains(#"{"error":"the request body did not arrive in time"}"#))
@@ -51,7 +52,8 @@ import Darwin
         let blob = TestBlob(count: 4_000, seed: 8)
         let response = try await RawHTTP.exchange(
             port: server.port,
-            head: "PUT \(blob.url) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n\r\n",
+            head:
+                "PUT \(blob.url(in: "room")) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n\r\n",
             body: .chunked(blob.chunks(of: 1_000), finish: true, pause: .milliseconds(100))
         )
         #expect(response.status == 201)

@@ -17,7 +17,7 @@ import Testing
         try await fixture.run { client in
             for (method, uri) in [
                 (HTTPRequest.Method.get, "/"), (.get, "/r/a-room"), (.get, "/healthz"), (.get, "/metrics"),
-                (.get, "/nowhere"), (.head, "/blobs/nothing"), (.post, "/healthz"),
+                (.get, "/nowhere"), (.head, "/rooms/a-room/blobs/nothing"), (.post, "/healthz"),
             ] {
                 let response = try await client.execute(uri: uri, method: method)
                 #expect(response.headers[.contentSecurityPolicy] == Self.policy, "\(method) \(uri)")
