@@ -553,7 +553,8 @@ import Testing
         let fixture = try HTTPFixture(
             maximumBlobBytes: 20_000,
             maximumBlobBytesPerRoom: quota,
-            blobBytesPerSecondPerAddress: 1_000,
+            // No refill worth a blob however long the flood takes on a busy machine: what passes is the burst.
+            blobBytesPerSecondPerAddress: 1,
             blobByteBurstPerAddress: 80_000
         )
         let rooms = [
@@ -587,7 +588,7 @@ import Testing
         #expect(Set(statuses).isSubset(of: [201, 413, 429]), "\(statuses)")
         // The burst holds eight blobs and the rooms nine: the rate stops the third room, the quota the others.
         let created = statuses.filter { $0 == 201 }.count
-        #expect((8...9).contains(created), "\(statuses)")
+        #expect(created == 8, "\(statuses)")
         #expect(statuses.contains(413) && statuses.contains(429), "\(statuses)")
         var total = 0
         for room in rooms {
