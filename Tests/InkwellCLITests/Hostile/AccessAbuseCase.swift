@@ -29,6 +29,7 @@ final class AbuseLedger: Sendable {
         var wrongKey: [PackID] = []
         var guessedRooms: Set<String> = []
         var guessingDevices: Set<ReplicaID> = []
+        var minted: Set<String> = []
     }
 
     private let contents = Mutex(Contents())
@@ -39,11 +40,14 @@ final class AbuseLedger: Sendable {
     func wrongKey(_ pack: PackID) { contents.withLock { $0.wrongKey.append(pack) } }
     func guessed(room: String) { contents.withLock { _ = $0.guessedRooms.insert(room) } }
     func guessing(device: ReplicaID) { contents.withLock { _ = $0.guessingDevices.insert(device) } }
+    /// A room an attacker registered (the blob flood's): the log may hold it.
+    func minted(room: String) { contents.withLock { _ = $0.minted.insert(room) } }
 
     var refusedPacks: [PackID: String] { contents.withLock { $0.refused } }
     var wrongKeyPacks: [PackID] { contents.withLock { $0.wrongKey } }
     var guessedRooms: Set<String> { contents.withLock { $0.guessedRooms } }
     var guessingDevices: Set<ReplicaID> { contents.withLock { $0.guessingDevices } }
+    var mintedRooms: Set<String> { contents.withLock { $0.minted } }
 }
 
 /// One case's outcome: what it saw, and what was wrong with it.
@@ -83,7 +87,8 @@ struct AbuseReport: Sendable {
 /// 7. `Host: evil.example` (a DNS-rebinding page) for the sync socket and the page: 421; a foreign
 ///    `Origin` under the server's own name: 400 for the handshake, 403 for a plain `GET /sync`;
 /// 8. presence at 2,000/s from an editor: what a viewer receives stays within the limiter's burst
-///    and rate, the server counts the rest dropped, and the connection stays open.
+///    and rate, the server counts the rest dropped, and the connection stays open;
+/// 9. and 10., a blob flood and slow bodies: AccessAbuseCase+Blobs.swift.
 enum AccessAbuse {
     /// Refused subscriptions, rooms made and rotations tried per connection before `rateLimited`: the
     /// README's limits table.
