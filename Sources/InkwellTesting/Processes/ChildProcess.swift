@@ -79,13 +79,17 @@ public final class ChildProcess: Sendable {
     }
 
     /// Waits until a line of standard output satisfies `match`; fails if the process exits first.
+    ///
+    /// The output is looked at once more after the deadline: a test process whose tasks wait their turn
+    /// behind hundreds of others may wake past the deadline, and a line printed in time still counts.
     public func waitForLine(timeout: Duration, where match: (Substring) -> Bool) async throws -> Substring {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
             if let line = standardOutput.split(separator: "\n").first(where: match) { return line }
             guard isRunning else {
                 throw Failure("\(name) exited with \(terminationStatus ?? -1): \(standardError.suffix(2_000))")
             }
+            guard ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure("\(name) printed no expected line in \(timeout): \(standardOutput.suffix(2_000))")
