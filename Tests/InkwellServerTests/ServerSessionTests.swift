@@ -88,8 +88,34 @@ import Testing
             return
         }
         #expect(code == ErrorCode.unsupportedVersion.rawValue)
-        #expect(message.contains("please update the app"))
+        #expect(message.hasSuffix("the app is older than the server; please update the app"), "\(message)")
         #expect(actions.last.map { if case .close(.unsupportedVersion, _) = $0 { true } else { false } } == true)
+    }
+
+    @Test func aClientNewerThanTheServerHearsThatTheServerIsTheOlderSide() {
+        var session = ServerSession(server: Self.server)
+        let newer = SyncProtocol.version + 1
+        let actions = session.received(
+            SyncCodec.encode(
+                .hello(protocolVersion: newer + 1, minimumProtocolVersion: newer, device: Self.device, agent: "new")
+            )
+        )
+        guard case .send(.error(ErrorCode.unsupportedVersion.rawValue, let message, true, _)) = actions.first else {
+            Issue.record("expected a fatal unsupportedVersion error")
+            return
+        }
+        #expect(message.contains("and this app speaks \(newer) to \(newer + 1)"), "\(message)")
+        #expect(message.hasSuffix("the server is older than the app; whoever runs it needs to update it"))
+        #expect(!message.contains("please update the app"))
+        var malformed = ServerSession(server: Self.server)
+        let refusal = malformed.received(
+            SyncCodec.encode(.hello(protocolVersion: 4, minimumProtocolVersion: 5, device: Self.device, agent: "odd"))
+        )
+        guard case .send(.error(_, let odd, true, _)) = refusal.first else {
+            Issue.record("expected a fatal error for a minimum above the version")
+            return
+        }
+        #expect(odd.hasSuffix("the app's hello is malformed"), "a minimum above the version blames neither side")
     }
 
     @Test func aNewerClientIsSpokenToInTheNewestCommonVersion() {

@@ -58,7 +58,7 @@ public struct SyncClientError: Error, Hashable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch code {
-        case .unsupportedVersion(let message): "the server does not support this app's protocol version: \(message)"
+        case .unsupportedVersion(let message): "the app and the server speak no common protocol version: \(message)"
         case .invalidRoom: "room names are 1 to 128 of A-Z a-z 0-9 . _ -"
         case .notJoined: "presence can only be sent to a joined room"
         case .presenceForAnotherDevice: "presence must be sent as this device"

@@ -412,8 +412,7 @@ public struct ServerSession: Sendable {
         guard minimum <= version, spoken >= max(minimum, SyncProtocol.minimumVersion) else {
             return fail(
                 .unsupportedVersion,
-                "this server speaks protocol versions \(SyncProtocol.minimumVersion) to \(SyncProtocol.version), "
-                    + "and this app speaks \(minimum) to \(version): please update the app",
+                Self.versionRefusal(appMinimum: minimum, appVersion: version),
                 close: .unsupportedVersion
             )
         }
@@ -428,6 +427,19 @@ public struct ServerSession: Sendable {
                 )
             )
         ]
+    }
+
+    /// Why a hello's versions meet none of this server's, naming the side that is older: the app, which
+    /// its user can update, or the server, which only whoever runs it can.
+    static func versionRefusal(appMinimum: UInt32, appVersion: UInt32) -> String {
+        let speaks =
+            "this server speaks protocol versions \(SyncProtocol.minimumVersion) to \(SyncProtocol.version), "
+            + "and this app speaks \(appMinimum) to \(appVersion)"
+        if appMinimum > appVersion { return speaks + ": the app's hello is malformed" }
+        if appMinimum > SyncProtocol.version {
+            return speaks + ": the server is older than the app; whoever runs it needs to update it"
+        }
+        return speaks + ": the app is older than the server; please update the app"
     }
 
     /// Sends a fatal error frame and closes.

@@ -31,14 +31,14 @@ export class SyncError extends Error {
   }
 
   /**
-   * The server does not speak this client's protocol version (close code 4001): reconnecting cannot help,
-   * the page needs an update. `serverMessage` is the server's, in plain words for the user.
+   * The server and this client speak no common protocol version (close code 4001): reconnecting cannot
+   * help; the server's message says which side is older and needs updating, in plain words for the user.
    * @param {string} serverMessage
    */
   static unsupportedVersion(serverMessage) {
     const error = new SyncError(
       'unsupportedVersion',
-      `the server does not support this app's protocol version: ${serverMessage}`,
+      `the app and the server speak no common protocol version: ${serverMessage}`,
     );
     error.serverMessage = serverMessage;
     return error;
