@@ -70,6 +70,7 @@ import Testing
             #expect(figures["W5/\(time)"] ?? 0 > 0, "\(time)")
             #expect(figures["W5/sealed_\(time)"] ?? 0 > 0, "sealed_\(time)")
             #expect(figures["W5/sealed_\(path)_ratio"] ?? 0 > 0, "sealed_\(path)_ratio")
+            #expect(figures["W5/sealed_\(path)_pair_ratio_median"] ?? 0 > 0, "sealed_\(path)_pair_ratio_median")
             #expect(figures["W5/sealed_\(path)_added_us_per_change"] != nil, "sealed_\(path)_added_us_per_change")
         }
     }

@@ -79,7 +79,7 @@ extension AnchorWorkloads {
                 guard changes == corpus.changeCount else {
                     throw BenchError("\(variant): opened \(changes) of \(corpus.changeCount) changes")
                 }
-                measured[variant]!.openCPUSeconds = min(measured[variant]!.openCPUSeconds, seconds)
+                measured[variant]!.open.keep(seconds, W5Usage())
             }
         }
         var rawSeconds = Double.infinity
@@ -96,6 +96,14 @@ extension AnchorWorkloads {
                 figure("sealed_\(name)_ratio", sealed / plain),
                 figure("sealed_\(name)_added_\(unit)_per_change", (sealed - plain) * scale / changes),
             ]
+        }
+        // Over the runs, the median of sealed / plain of the two timed back to back: a slow spell of the
+        // machine that spans a pair slows both, where the best of each may come from different spells.
+        func paired(_ name: String, _ plain: [Double], _ sealed: [Double]) -> Figure {
+            let ratios = zip(sealed, plain).map { $0 / $1 }.sorted()
+            let middle = ratios.count / 2
+            let median = ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+            return figure("sealed_\(name)_pair_ratio_median", median)
         }
         return [
             figure("boards", Double(corpus.boards)),
@@ -116,7 +124,7 @@ extension AnchorWorkloads {
             figure("client_store_MB_per_s", megabytes / plain.store.seconds),
             figure("client_store_client_cpu_s", plain.store.clientCPU),
             // Every pack verified and inflated in memory, no socket: this thread's CPU seconds.
-            figure("packs_open_cpu_s", plain.openCPUSeconds),
+            figure("packs_open_cpu_s", plain.open.seconds),
             figure("raw_loopback_s", rawSeconds),
             figure("raw_loopback_MB_per_s", megabytes / rawSeconds),
             figure("sync_percent_of_raw", rawSeconds / plain.socket.seconds * 100),
@@ -129,7 +137,7 @@ extension AnchorWorkloads {
             figure("sealed_sync_decode_client_cpu_s", sealed.decode.clientCPU),
             figure("sealed_client_store_s", sealed.store.seconds),
             figure("sealed_client_store_client_cpu_s", sealed.store.clientCPU),
-            figure("sealed_packs_open_cpu_s", sealed.openCPUSeconds),
+            figure("sealed_packs_open_cpu_s", sealed.open.seconds),
             // What makes the sealed figures count: every change opened, and nothing without the key.
             figure("sealed_changes_decoded", Double(sealed.decoded)),
             figure("sealed_changes_stored", Double(sealed.stored)),
@@ -140,7 +148,15 @@ extension AnchorWorkloads {
             + compared("sync", plain.socket.seconds, sealed.socket.seconds, unit: "us", scale: 1e6)
             + compared("sync_decode", plain.decode.seconds, sealed.decode.seconds, unit: "us", scale: 1e6)
             + compared("client_store", plain.store.seconds, sealed.store.seconds, unit: "us", scale: 1e6)
-            + compared("packs_open", plain.openCPUSeconds, sealed.openCPUSeconds, unit: "us", scale: 1e6)
+            + compared("packs_open", plain.open.seconds, sealed.open.seconds, unit: "us", scale: 1e6)
+            + [
+                paired("sync", plain.socket.times, sealed.socket.times),
+                paired("sync_decode", plain.decode.times, sealed.decode.times),
+                paired("client_store", plain.store.times, sealed.store.times),
+                // The client's CPU alone: SQLite's waits for the disk and other processes' turns left out.
+                paired("client_store_client_cpu", plain.store.clientCPUs, sealed.store.clientCPUs),
+                paired("packs_open", plain.open.times, sealed.open.times),
+            ]
     }
 }
 
@@ -166,13 +182,17 @@ private struct W5Usage {
     }
 }
 
-/// The fastest of a path's runs, with the CPU each side used during it.
-private struct W5Best {
+/// A path's runs in order, and the fastest, with the CPU each side used during it.
+private struct W5Runs {
+    var times: [Double] = []
+    var clientCPUs: [Double] = []
     var seconds = Double.infinity
     var serverCPU = 0.0
     var clientCPU = 0.0
 
     mutating func keep(_ seconds: Double, _ usage: W5Usage) {
+        times.append(seconds)
+        clientCPUs.append(usage.client)
         guard seconds < self.seconds else { return }
         (self.seconds, serverCPU, clientCPU) = (seconds, usage.server, usage.client)
     }
@@ -181,10 +201,11 @@ private struct W5Best {
 /// What one form of the corpus measured, over the runs.
 private struct W5Measured {
     var wireBytes = 0
-    var socket = W5Best()
-    var decode = W5Best()
-    var store = W5Best()
-    var openCPUSeconds = Double.infinity
+    var socket = W5Runs()
+    var decode = W5Runs()
+    var store = W5Runs()
+    /// In this thread's CPU seconds.
+    var open = W5Runs()
     var decoded = 0
     var stored = 0
 }
