@@ -94,6 +94,13 @@ W5_ROWS = [
     ("raw loopback TCP, same number of bytes as the corpus, s", "raw_loopback_s"),
     ("  raw MB/s", "raw_loopback_MB_per_s"),
     ("socket-only sync speed, % of raw (aim: at least 50 %)", "sync_percent_of_raw"),
+    # The same corpus sealed with a key per room, timed in turn with the plain one: best sealed, and its
+    # ratio to the best plain.
+    ("sealed (a key per room): MB on the wire", ("sealed_wire_mb", "wire_mb")),
+    ("sealed: new client, socket only, s", ("sealed_sync_s", "sync_s")),
+    ("sealed: socket + every pack opened and every change decoded, s", ("sealed_sync_decode_s", "sync_decode_s")),
+    ("sealed: SyncClient into a new SQLite store, keys in its credentials, s",
+     ("sealed_client_store_s", "client_store_s")),
 ]
 
 
@@ -169,6 +176,10 @@ def aggregate(passes):
         fastest = min(passes, key=lambda p: p["sync_s"])
         agg["sync_server_cpu_s"] = fastest["sync_server_cpu_s"]
         agg["sync_client_cpu_s"] = fastest["sync_client_cpu_s"]
+    if "sealed_sync_server_cpu_s" in agg:
+        fastest = min(passes, key=lambda p: p["sealed_sync_s"])
+        agg["sealed_sync_server_cpu_s"] = fastest["sealed_sync_server_cpu_s"]
+        agg["sealed_sync_client_cpu_s"] = fastest["sealed_sync_client_cpu_s"]
     if "sync.total_plus_open_all_strokes_ms" in agg:
         agg["fastest_plus_open_ms"] = min(v for k, v in agg.items() if k.endswith("total_plus_open_all_strokes_ms"))
     return agg
@@ -258,6 +269,9 @@ def table(agg, versions, scale):
                 value = f"{fmt(w5.get('sync_server_cpu_s'))} / {fmt(w5.get('sync_client_cpu_s'))}"
             elif key is None:
                 value = f"{fmt(w5['corpus_mb'])} / {fmt(w5['wire_mb'])}"
+            elif isinstance(key, tuple):
+                sealed, plain = w5.get(key[0]), w5.get(key[1])
+                value = fmt(sealed) if not (sealed and plain) else f"{fmt(sealed)} ({sealed / plain:.3f}x plain)"
             else:
                 value = fmt(w5.get(key))
             lines.append(f"| W5 | {label} | | | {value} | |")

@@ -31,18 +31,7 @@ import Testing
     @Test func sideBySideWorkloadsPrintTheirFiguresAsJSONLines() throws {
         let result = try bench(["engine", "--workloads", "--json", "--scale", "0.01", "--runs", "1"])
         #expect(result.status == 0, "\(result.standardError)")
-        var figures: [String: Double] = [:]
-        for line in result.standardOutput.split(separator: "\n") {
-            // The contract scripts read: exactly these three keys, in this order.
-            #expect(line.hasPrefix(#"{"workload": ""#), "\(line)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(Set(object.keys) == ["workload", "figure", "value"], "\(line)")
-            let workload = try #require(object["workload"] as? String)
-            let figure = try #require(object["figure"] as? String)
-            let value = try #require(object["value"] as? Double)
-            #expect(value.isFinite && value >= 0, "\(line)")
-            figures["\(workload)/\(figure)"] = value
-        }
+        let figures = try workloadFigures(result.standardOutput)
         #expect(Set(figures.keys.map { String($0.prefix { $0 != "/" }) }) == ["W1", "W2", "W3", "W4", "W5"])
         for key in [
             "W1/us_per_point", "W1/wire_bytes_per_point", "W1/snapshot_bytes_per_point", "W2/build_ms",
@@ -57,6 +46,33 @@ import Testing
         #expect(figures["W3/converged"] == 1)
         #expect(figures["W5/changes"] == 10_000)
         #expect(figures["W5/failed"] == nil)
+    }
+
+    /// W5's sealed path on a tiny corpus (10 boards of 100 changes in one room): the sealed packs reach
+    /// the new client sealed (55 bytes more each), every change is opened and decoded and stored, and a
+    /// reader holding a wrong key gets none.
+    @Test func w5SealedOpensEveryPackAndAWrongKeyNone() throws {
+        let result = try bench(["engine", "--workloads", "--json", "--filter", "W5", "--scale", "0.001", "--runs", "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let figures = try workloadFigures(result.standardOutput)
+        #expect(figures["W5/failed"] == nil, "\(result.standardError)")
+        #expect(figures["W5/changes"] == 1_000)
+        #expect(figures["W5/boards"] == 10)
+        #expect(figures["W5/sealed_changes_decoded"] == 1_000)
+        #expect(figures["W5/sealed_changes_stored"] == 1_000)
+        #expect(figures["W5/sealed_wrong_key_changes_decoded"] == 0)
+        #expect(figures["W5/sealed_wrong_key_changes_stored"] == 0)
+        // The encryption field (39 bytes) and the tag (16) on each of the 10 packs.
+        let added = try #require(figures["W5/sealed_wire_added_bytes_per_change"])
+        #expect(abs(added * 1_000 / 10 - 55) < 1e-6, "\(added)")
+        for path in ["sync", "sync_decode", "client_store", "packs_open"] {
+            let time = path == "packs_open" ? "\(path)_cpu_s" : "\(path)_s"
+            #expect(figures["W5/\(time)"] ?? 0 > 0, "\(time)")
+            #expect(figures["W5/sealed_\(time)"] ?? 0 > 0, "sealed_\(time)")
+            #expect(figures["W5/sealed_\(path)_ratio"] ?? 0 > 0, "sealed_\(path)_ratio")
+            #expect(figures["W5/sealed_\(path)_pair_ratio_median"] ?? 0 > 0, "sealed_\(path)_pair_ratio_median")
+            #expect(figures["W5/sealed_\(path)_added_us_per_change"] != nil, "sealed_\(path)_added_us_per_change")
+        }
     }
 
     @Test func filterSelectsWorkloads() throws {
@@ -95,6 +111,24 @@ import Testing
         #expect(commands.contains("serve"))
         #expect(!commands.contains("bench"))
         #expect(!commands.contains("load"))
+    }
+
+    /// `--workloads --json` output as "workload/figure" → value, each line checked against the contract
+    /// scripts read: exactly these three keys, in this order; every value finite, and none negative but
+    /// what sealing added to a time (a difference of two timings, which noise can take below zero).
+    private func workloadFigures(_ output: String) throws -> [String: Double] {
+        var figures: [String: Double] = [:]
+        for line in output.split(separator: "\n") {
+            #expect(line.hasPrefix(#"{"workload": ""#), "\(line)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(Set(object.keys) == ["workload", "figure", "value"], "\(line)")
+            let workload = try #require(object["workload"] as? String)
+            let figure = try #require(object["figure"] as? String)
+            let value = try #require(object["value"] as? Double)
+            #expect(value.isFinite && (value >= 0 || figure.hasSuffix("_added_us_per_change")), "\(line)")
+            figures["\(workload)/\(figure)"] = value
+        }
+        return figures
     }
 
     private func bench(_ arguments: [String]) throws -> InkwellProcess.Result {

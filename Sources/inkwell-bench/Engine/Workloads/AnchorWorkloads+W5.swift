@@ -1,11 +1,6 @@
 import Foundation
-import InkwellBoard
-import InkwellClient
-import InkwellGeometry
-import InkwellStore
 import InkwellSync
 import InkwellWire
-import Logging
 
 extension AnchorWorkloads {
     /// W5: a new client's initial sync of a corpus of 1,000,000 changes over 10,000 boards (100 rooms of
@@ -13,6 +8,12 @@ extension AnchorWorkloads {
     /// serve` on loopback. Timed three ways: the socket alone (frames read, packs kept as bytes), the
     /// socket with every change decoded, and `SyncClient` storing everything in a new SQLite store.
     /// The floor: the corpus's bytes sent raw over a loopback TCP socket.
+    ///
+    /// The same corpus sealed with a key per room (end-to-end encryption) sits on the same server, and
+    /// each path is timed plain and sealed in turn, the order swapped every run: the sealed reader opens
+    /// every pack with its room's key, and `SyncClient` holds the keys in its rooms' credentials. No
+    /// sealed figure is reported unless every sealed run decoded or stored every change, and a reader
+    /// given a wrong key decoded and stored none.
     func w5() async -> [Figure] {
         do {
             return try await measureW5()
@@ -26,249 +27,224 @@ extension AnchorWorkloads {
         let corpus = W5Corpus(boards: size(10_000), changes: size(1_000_000))
         let server = try BenchServer()
         defer { server.stop() }
-        let seeding = try await ContinuousClock().measure { try await corpus.push(to: server.url) }
+        let seeding = try await ContinuousClock().measure { try await corpus.push(.plain, to: server.url) }
+        try await corpus.push(.sealed, to: server.url)
+        let wrongKey = try await corpus.wrongKeyCounts(from: server.url)
 
-        var socketSeconds = Double.infinity
-        var decodeSeconds = Double.infinity
-        var wireBytes = 0
-        var serverCPU = 0.0
-        var clientCPU = 0.0
-        for _ in 0..<runs {
-            let serverBefore = ProcessUsage.cpuSeconds(of: server.process.processIdentifier) ?? 0
-            let clientBefore = ProcessUsage.ownCPUSeconds()
-            let plain = try await corpus.download(from: server.url, decoding: false)
-            if plain.seconds < socketSeconds {
-                socketSeconds = plain.seconds
-                serverCPU = (ProcessUsage.cpuSeconds(of: server.process.processIdentifier) ?? 0) - serverBefore
-                clientCPU = ProcessUsage.ownCPUSeconds() - clientBefore
+        var measured: [W5Variant: W5Measured] = [.plain: W5Measured(), .sealed: W5Measured()]
+        for run in 0..<runs {
+            let order: [W5Variant] = run % 2 == 0 ? [.plain, .sealed] : [.sealed, .plain]
+            for variant in order {
+                let (read, usage) = try await W5Usage.during(server) {
+                    try await corpus.download(from: server.url, rooms: corpus.roomNames(variant), decodingWith: nil)
+                }
+                guard read.packs == corpus.boards else {
+                    throw BenchError("\(variant): read \(read.packs) of \(corpus.boards) packs")
+                }
+                measured[variant]!.wireBytes = read.bytes
+                measured[variant]!.socket.keep(read.seconds, usage)
             }
-            wireBytes = plain.bytes
-            let decoded = try await corpus.download(from: server.url, decoding: true)
-            decodeSeconds = min(decodeSeconds, decoded.seconds)
+            for variant in order {
+                let (read, usage) = try await W5Usage.during(server) {
+                    try await corpus.download(
+                        from: server.url,
+                        rooms: corpus.roomNames(variant),
+                        decodingWith: corpus.keys(variant)
+                    )
+                }
+                guard read.decoded == corpus.changeCount, read.refused == 0 else {
+                    throw BenchError(
+                        "\(variant): decoded \(read.decoded) of \(corpus.changeCount) changes, \(read.refused) packs refused"
+                    )
+                }
+                measured[variant]!.decoded = read.decoded
+                measured[variant]!.decode.keep(read.seconds, usage)
+            }
+            for variant in order {
+                let (client, usage) = try await W5Usage.during(server) {
+                    try await corpus.syncClient(
+                        from: server.url,
+                        rooms: corpus.roomNames(variant),
+                        keys: corpus.keys(variant)
+                    )
+                }
+                guard client.stored == corpus.changeCount else {
+                    throw BenchError("\(variant): the client stored \(client.stored) of \(corpus.changeCount) changes")
+                }
+                measured[variant]!.stored = client.stored
+                measured[variant]!.store.keep(client.seconds, usage)
+            }
+            for variant in order {
+                let (seconds, changes) = try corpus.openPacks(variant)
+                guard changes == corpus.changeCount else {
+                    throw BenchError("\(variant): opened \(changes) of \(corpus.changeCount) changes")
+                }
+                measured[variant]!.open.keep(seconds, W5Usage())
+            }
         }
-        let clientSeconds = try await corpus.syncClient(from: server.url)
         var rawSeconds = Double.infinity
         for _ in 0..<runs { rawSeconds = min(rawSeconds, try RawLoopback.seconds(sending: corpus.bytes)) }
 
+        let plain = measured[.plain]!
+        let sealed = measured[.sealed]!
         let megabytes = Double(corpus.bytes) / 1e6
+        let changes = Double(corpus.changeCount)
+        func figure(_ name: String, _ value: Double) -> Figure { Figure(workload: "W5", figure: name, value: value) }
+        // Sealed against plain: the ratio, and what sealing added per change (in µs for times).
+        func compared(_ name: String, _ plain: Double, _ sealed: Double, unit: String, scale: Double) -> [Figure] {
+            [
+                figure("sealed_\(name)_ratio", sealed / plain),
+                figure("sealed_\(name)_added_\(unit)_per_change", (sealed - plain) * scale / changes),
+            ]
+        }
+        // Over the runs, the median of sealed / plain of the two timed back to back: a slow spell of the
+        // machine that spans a pair slows both, where the best of each may come from different spells.
+        func paired(_ name: String, _ plain: [Double], _ sealed: [Double]) -> Figure {
+            let ratios = zip(sealed, plain).map { $0 / $1 }.sorted()
+            let middle = ratios.count / 2
+            let median = ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+            return figure("sealed_\(name)_pair_ratio_median", median)
+        }
         return [
-            Figure(workload: "W5", figure: "boards", value: Double(corpus.boards)),
-            Figure(workload: "W5", figure: "rooms", value: Double(corpus.rooms)),
-            Figure(workload: "W5", figure: "changes", value: Double(corpus.changeCount)),
-            Figure(workload: "W5", figure: "corpus_mb", value: megabytes),
-            Figure(workload: "W5", figure: "wire_mb", value: Double(wireBytes) / 1e6),
-            Figure(workload: "W5", figure: "seed_s", value: seeding.seconds),
-            Figure(workload: "W5", figure: "sync_s", value: socketSeconds),
-            Figure(workload: "W5", figure: "sync_MB_per_s", value: megabytes / socketSeconds),
+            figure("boards", Double(corpus.boards)),
+            figure("rooms", Double(corpus.rooms)),
+            figure("changes", Double(corpus.changeCount)),
+            figure("corpus_mb", megabytes),
+            figure("wire_mb", Double(plain.wireBytes) / 1e6),
+            figure("seed_s", seeding.seconds),
+            figure("sync_s", plain.socket.seconds),
+            figure("sync_MB_per_s", megabytes / plain.socket.seconds),
             // CPU seconds each side used during that sync (clock ticks of 10 ms): who is the bottleneck.
-            Figure(workload: "W5", figure: "sync_server_cpu_s", value: serverCPU),
-            Figure(workload: "W5", figure: "sync_client_cpu_s", value: clientCPU),
-            Figure(workload: "W5", figure: "sync_decode_s", value: decodeSeconds),
-            Figure(workload: "W5", figure: "sync_decode_MB_per_s", value: megabytes / decodeSeconds),
-            Figure(workload: "W5", figure: "client_store_s", value: clientSeconds),
-            Figure(workload: "W5", figure: "client_store_MB_per_s", value: megabytes / clientSeconds),
-            Figure(workload: "W5", figure: "raw_loopback_s", value: rawSeconds),
-            Figure(workload: "W5", figure: "raw_loopback_MB_per_s", value: megabytes / rawSeconds),
-            Figure(workload: "W5", figure: "sync_percent_of_raw", value: rawSeconds / socketSeconds * 100),
+            figure("sync_server_cpu_s", plain.socket.serverCPU),
+            figure("sync_client_cpu_s", plain.socket.clientCPU),
+            figure("sync_decode_s", plain.decode.seconds),
+            figure("sync_decode_MB_per_s", megabytes / plain.decode.seconds),
+            figure("sync_decode_client_cpu_s", plain.decode.clientCPU),
+            figure("client_store_s", plain.store.seconds),
+            figure("client_store_MB_per_s", megabytes / plain.store.seconds),
+            figure("client_store_client_cpu_s", plain.store.clientCPU),
+            // Every pack verified and inflated in memory, no socket: this thread's CPU seconds.
+            figure("packs_open_cpu_s", plain.open.seconds),
+            figure("raw_loopback_s", rawSeconds),
+            figure("raw_loopback_MB_per_s", megabytes / rawSeconds),
+            figure("sync_percent_of_raw", rawSeconds / plain.socket.seconds * 100),
+            // The same, sealed with a key per room.
+            figure("sealed_wire_mb", Double(sealed.wireBytes) / 1e6),
+            figure("sealed_sync_s", sealed.socket.seconds),
+            figure("sealed_sync_server_cpu_s", sealed.socket.serverCPU),
+            figure("sealed_sync_client_cpu_s", sealed.socket.clientCPU),
+            figure("sealed_sync_decode_s", sealed.decode.seconds),
+            figure("sealed_sync_decode_client_cpu_s", sealed.decode.clientCPU),
+            figure("sealed_client_store_s", sealed.store.seconds),
+            figure("sealed_client_store_client_cpu_s", sealed.store.clientCPU),
+            figure("sealed_packs_open_cpu_s", sealed.open.seconds),
+            // What makes the sealed figures count: every change opened, and nothing without the key.
+            figure("sealed_changes_decoded", Double(sealed.decoded)),
+            figure("sealed_changes_stored", Double(sealed.stored)),
+            figure("sealed_wrong_key_changes_decoded", Double(wrongKey.decoded)),
+            figure("sealed_wrong_key_changes_stored", Double(wrongKey.stored)),
         ]
+            + compared("wire", Double(plain.wireBytes), Double(sealed.wireBytes), unit: "bytes", scale: 1)
+            + compared("sync", plain.socket.seconds, sealed.socket.seconds, unit: "us", scale: 1e6)
+            + compared("sync_decode", plain.decode.seconds, sealed.decode.seconds, unit: "us", scale: 1e6)
+            + compared("client_store", plain.store.seconds, sealed.store.seconds, unit: "us", scale: 1e6)
+            + compared("packs_open", plain.open.seconds, sealed.open.seconds, unit: "us", scale: 1e6)
+            + [
+                paired("sync", plain.socket.times, sealed.socket.times),
+                paired("sync_decode", plain.decode.times, sealed.decode.times),
+                paired("client_store", plain.store.times, sealed.store.times),
+                // The client's CPU alone: SQLite's waits for the disk and other processes' turns left out.
+                paired("client_store_client_cpu", plain.store.clientCPUs, sealed.store.clientCPUs),
+                paired("packs_open", plain.open.times, sealed.open.times),
+            ]
     }
 }
 
-/// The W5 corpus: for each board, 100 strokes (anchor-style random walks on the ink grid) by one author,
-/// encoded as that author's changes 1…100 and packed, as a device pushes its outbox.
-struct W5Corpus {
-    static let boardsPerRoom = 100
-    /// Points per stroke: about 100 bytes per encoded change.
-    static let pointsPerStroke = 17
+/// The CPU seconds the server and this process used during one timed run.
+private struct W5Usage {
+    var server = 0.0
+    var client = 0.0
 
-    let boards: Int
-    let rooms: Int
-    let changeCount: Int
-    /// Encoded changes, summed: the corpus size.
-    let bytes: Int
-    /// Per board: its room and its pack.
-    let packs: [(room: String, pack: [UInt8])]
-
-    init(boards: Int, changes: Int) {
-        self.boards = boards
-        rooms = max(1, (boards + Self.boardsPerRoom - 1) / Self.boardsPerRoom)
-        let perBoard = max(1, changes / boards)
-        changeCount = perBoard * boards
-        var random = SplitMix64(seed: 15)
-        var generator = PythonRandom(seed: 6)
-        var total = 0
-        let now = SystemWallClock().millisecondsSince1970()
-        var packs: [(room: String, pack: [UInt8])] = []
-        packs.reserveCapacity(boards)
-        for index in 0..<boards {
-            let room = "w5-room-\(index / Self.boardsPerRoom)"
-            let key = AuthorKey(using: &random)
-            let replica = key.replica
-            var clock = HybridLogicalClock()
-            var entries: [[UInt8]] = []
-            for seq in 1...perBoard {
-                let colour = generator.choice(AnchorStroke.palette)
-                let width = generator.choice(AnchorStroke.widths)
-                let points = AnchorStroke.walk(&generator, count: Self.pointsPerStroke).map(InkGrid.snap)
-                let change = BoardChange(
-                    id: ChangeID(replica: replica, seq: UInt64(seq)),
-                    stamp: clock.next(wallMilliseconds: now),
-                    payload: BoardEdit(
-                        board: BoardID("board-\(index)"),
-                        operations: [
-                            .addStroke(
-                                StrokeStyle(colour: Colour(rgba: colour), width: width),
-                                points: points,
-                                pressures: nil
-                            )
-                        ]
-                    )
-                )
-                let encoded = ChangeCodec.encode(change)
-                total += encoded.count
-                entries.append(encoded)
-            }
-            packs.append((room, PackCodec.encode(Pack(room: room, changes: entries), signedBy: key)))
-        }
-        self.packs = packs
-        bytes = total
-    }
-
-    var roomNames: [String] { (0..<rooms).map { "w5-room-\($0)" } }
-
-    /// Quiet: standard output carries the figures.
-    static var logger: Logger {
-        var logger = Logger(label: "inkwell.bench")
-        logger.logLevel = .critical
-        return logger
-    }
-
-    /// Pushes every pack through 8 connections, each kept under the server's 200 pushes a second.
-    func push(to url: String) async throws {
-        let connections = 8
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for lane in 0..<connections {
-                let mine = stride(from: lane, to: packs.count, by: connections).map { packs[$0] }
-                group.addTask { try await Self.push(mine, to: url) }
-            }
-            try await group.waitForAll()
-        }
-    }
-
-    /// A socket to the server that has said hello, as a device made from `seed`.
-    private static func connect(to url: String, seed: UInt64) async throws -> SyncSocket {
-        let socket = try await SyncSocket.connect(url: url, logger: logger)
-        var random = SplitMix64(seed: seed)
-        try await socket.send(
-            .hello(
-                protocolVersion: SyncProtocol.version,
-                minimumProtocolVersion: SyncProtocol.minimumVersion,
-                device: ReplicaID(using: &random),
-                agent: "inkwell-bench/1"
-            )
+    /// `body`'s result, with what each side used while it ran (clock ticks of 10 ms).
+    static func during<Result>(
+        _ server: BenchServer,
+        _ body: () async throws -> Result
+    ) async rethrows -> (Result, W5Usage) {
+        let pid = server.process.processIdentifier
+        let serverBefore = ProcessUsage.cpuSeconds(of: pid) ?? 0
+        let clientBefore = ProcessUsage.ownCPUSeconds()
+        let result = try await body()
+        let usage = W5Usage(
+            server: (ProcessUsage.cpuSeconds(of: pid) ?? 0) - serverBefore,
+            client: ProcessUsage.ownCPUSeconds() - clientBefore
         )
-        return socket
+        return (result, usage)
     }
+}
 
-    private static func push(_ packs: [(room: String, pack: [UInt8])], to url: String) async throws {
-        let socket = try await Self.connect(to: url, seed: UInt64(packs.count))
-        var messages = socket.messages.makeAsyncIterator()
-        let window = 50
-        var start = 0
-        while start < packs.count {
-            let began = ContinuousClock.now
-            let batch = packs[start..<min(start + window, packs.count)]
-            for (room, pack) in batch { try await socket.send(.push(room: room, pack: pack)) }
-            var acknowledged = 0
-            while acknowledged < batch.count {
-                switch try await messages.next() {
-                case .ack?: acknowledged += 1
-                case .error(let code, let message, _, _)?: throw BenchError("push refused: \(code) \(message)")
-                case nil: throw BenchError("server closed the connection while seeding")
-                default: break
-                }
-            }
-            // 50 pushes per 0.3 s: under the server's sustained 200 a second.
-            let elapsed = ContinuousClock.now - began
-            if elapsed < .milliseconds(300) { try await Task.sleep(for: .milliseconds(300) - elapsed) }
-            start += window
+/// A path's runs in order, and the fastest, with the CPU each side used during it.
+private struct W5Runs {
+    var times: [Double] = []
+    var clientCPUs: [Double] = []
+    var seconds = Double.infinity
+    var serverCPU = 0.0
+    var clientCPU = 0.0
+
+    mutating func keep(_ seconds: Double, _ usage: W5Usage) {
+        times.append(seconds)
+        clientCPUs.append(usage.client)
+        guard seconds < self.seconds else { return }
+        (self.seconds, serverCPU, clientCPU) = (seconds, usage.server, usage.client)
+    }
+}
+
+/// What one form of the corpus measured, over the runs.
+private struct W5Measured {
+    var wireBytes = 0
+    var socket = W5Runs()
+    var decode = W5Runs()
+    var store = W5Runs()
+    /// In this thread's CPU seconds.
+    var open = W5Runs()
+    var decoded = 0
+    var stored = 0
+}
+
+extension W5Corpus {
+    /// One sealed room read by a device holding another key for it: by the socket with every pack
+    /// decoded, and by `SyncClient`. Both must come to nothing (every pack refused, no change stored),
+    /// or the sealed runs could have passed without the key doing anything.
+    func wrongKeyCounts(from url: String) async throws -> (decoded: Int, stored: Int) {
+        let room = Self.roomName(0, .sealed)
+        var random = SplitMix64(seed: 17)
+        let wrong = [room: RoomKey.generate(using: &random)]
+        let read = try await download(from: url, rooms: [room], decodingWith: wrong)
+        let client = try await syncClient(from: url, rooms: [room], keys: wrong)
+        guard read.packs > 0, read.refused == read.packs, read.decoded == 0, client.stored == 0 else {
+            throw BenchError(
+                "a wrong key: \(read.decoded) changes decoded (\(read.refused) of \(read.packs) packs refused), \(client.stored) stored"
+            )
         }
-        await socket.close()
+        return (read.decoded, client.stored)
     }
 
-    /// A new device subscribes to every room and reads until each has reached its head.
+    /// Every pack of `variant` in memory, no socket: verified, opened with its room's key when sealed,
+    /// inflated and split into its changes, in this thread's CPU seconds.
     ///
-    /// - Returns: the time from connecting to the last pack read, and the pack bytes received.
-    func download(from url: String, decoding: Bool) async throws -> (seconds: Double, bytes: Int) {
-        let start = ContinuousClock.now
-        let socket = try await Self.connect(to: url, seed: decoding ? 1 : 2)
-        for room in roomNames { try await socket.send(.subscribe(room: room, after: 0, capability: "")) }
-        var waiting = Set(roomNames)
-        var heads: [String: UInt64] = [:]
-        var reached: [String: UInt64] = [:]
-        var bytes = 0
-        var decoded = 0
-        var messages = socket.messages.makeAsyncIterator()
-        while !waiting.isEmpty {
-            switch try await messages.next() {
-            case .progress(let room, let head, _, _)?:
-                heads[room] = head
-            case .packs(let room, let stored, let head)?:
-                heads[room] = head
-                for pack in stored {
-                    bytes += pack.bytes.count
-                    if decoding {
-                        for change in try PackCodec.decode(pack.bytes, room: room).changes {
-                            blackHole(try ChangeCodec.decode(change, as: BoardEdit.self))
-                            decoded += 1
-                        }
-                    }
-                }
-                reached[room] = stored.last?.serverSeq ?? reached[room]
-            case .error(let code, let message, _, _)?:
-                throw BenchError("sync refused: \(code) \(message)")
-            case nil:
-                throw BenchError("server closed the connection during the sync")
-            default:
-                break
-            }
-            for room in waiting where heads[room] != nil && (reached[room] ?? 0) >= heads[room]! && heads[room]! > 0 {
-                waiting.remove(room)
-            }
-        }
-        let seconds = (ContinuousClock.now - start).seconds
-        await socket.close()
-        guard !decoding || decoded == changeCount else {
-            throw BenchError("decoded \(decoded) of \(changeCount) changes")
-        }
-        return (seconds, bytes)
+    /// - Returns: the time, and the changes the packs held.
+    func openPacks(_ variant: W5Variant) throws -> (seconds: Double, changes: Int) {
+        let keys = keys(variant)
+        let packs = packs(variant)
+        var changes = 0
+        let start = threadCPUSeconds()
+        for (room, pack) in packs { changes += try PackCodec.decode(pack, room: room, key: keys[room]).changes.count }
+        return (threadCPUSeconds() - start, changes)
     }
+}
 
-    /// `SyncClient` with a new on-disk store follows every room until it reports synced.
-    func syncClient(from url: String) async throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-bench-client-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Store(path: folder.appendingPathComponent("client.sqlite").path)
-        let start = ContinuousClock.now
-        let client = try SyncClient(store: store, url: URL(string: url)!, rooms: Set(roomNames), logger: Self.logger)
-        let seconds = try await withThrowingTaskGroup(of: Double?.self) { group in
-            group.addTask {
-                try await client.run()
-                return nil
-            }
-            group.addTask {
-                try await client.waitUntilSynced(timeout: .seconds(600))
-                let seconds = (ContinuousClock.now - start).seconds
-                await client.stop()
-                return seconds
-            }
-            var result = 0.0
-            for try await value in group { if let value { result = value } }
-            return result
-        }
-        let stored = try roomNames.reduce(0) { $0 + Int(try store.frontier(room: $1).vector.changeCount) }
-        guard stored == changeCount else { throw BenchError("the client stored \(stored) of \(changeCount) changes") }
-        return seconds
-    }
+/// The CPU seconds this thread has used.
+private func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
