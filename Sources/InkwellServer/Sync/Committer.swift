@@ -111,12 +111,21 @@ final class Committer: Service, Sendable {
         }
     }
 
+    /// Watermarks waiting past which they are written at once: a bound on their memory when many devices
+    /// subscribe within one ``watermarkDelay``.
+    static let maximumWatermarksWaiting = 4_096
+
     /// Records where a device stands in a room, with the next commit or after ``watermarkDelay``.
     func note(_ watermark: PackLog.Watermark) {
-        state.withLock { state in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             let key = WatermarkKey(room: watermark.room, device: watermark.device)
             state.watermarks[key] = max(state.watermarks[key] ?? 0, watermark.position)
+            guard state.watermarks.count >= Self.maximumWatermarksWaiting else { return nil }
+            state.watermarksDue = true
+            defer { state.waiter = nil }
+            return state.waiter
         }
+        waiter?.resume()
     }
 
     /// Makes the watermarks waiting due every ``watermarkDelay``, so they are written even when no

@@ -66,4 +66,30 @@ import Testing
         await running.value
         #expect(try log.watermark(room: "a", device: device) == 42)
     }
+
+    @Test func asManyWatermarksAsTheBoundAreWrittenWithoutWaitingForTheDelay() async throws {
+        let folder = try PackLogTests.Folder()
+        let metrics = ServerMetrics()
+        let log = try PackLog(path: folder.file)
+        let committer = Committer(
+            log: log,
+            hub: RoomHub(metrics: metrics),
+            metrics: metrics,
+            linger: .zero,
+            watermarkDelay: .seconds(3_600),
+            logger: Logger(label: "test")
+        )
+        let running = Task { await committer.run() }
+        let device = ReplicaID.random()
+        for room in 0..<Committer.maximumWatermarksWaiting {
+            committer.note(PackLog.Watermark(room: "r\(room)", device: device, position: 3))
+        }
+        let last = "r\(Committer.maximumWatermarksWaiting - 1)"
+        for _ in 0..<250 where try log.watermark(room: last, device: device) == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try log.watermark(room: last, device: device) == 3, "written long before the hour's delay")
+        committer.stop()
+        await running.value
+    }
 }
