@@ -68,7 +68,10 @@ extension SyncEndpoint {
                 try await catchUp(connection, rooms: rooms, to: writer)
             case .close(let code, let reason):
                 try await flush()
-                try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
+                try await outbound.close(
+                    WebSocketErrorCode(codeNumber: Int(code.rawValue)),
+                    reason: CloseReason.fitted(reason)
+                )
                 return false
             }
         }
