@@ -7,6 +7,27 @@ import Testing
 /// Device watermarks cost no fsync of their own per subscribe: the committer keeps the newest per
 /// device and room and writes them together, after its delay or with the next commit of pushes.
 @Suite struct CommitterWatermarkTests {
+    /// A committer over a new log in a folder of its own, not yet running; the folder goes with it.
+    private struct Fixture {
+        let folder: PackLogTests.Folder
+        let metrics = ServerMetrics()
+        let log: PackLog
+        let committer: Committer
+
+        init(watermarkDelay: Duration) throws {
+            folder = try PackLogTests.Folder()
+            log = try PackLog(path: folder.file)
+            committer = Committer(
+                log: log,
+                hub: RoomHub(metrics: metrics),
+                metrics: metrics,
+                linger: .zero,
+                watermarkDelay: watermarkDelay,
+                logger: Logger(label: "test")
+            )
+        }
+    }
+
     private static func commits(_ metrics: ServerMetrics) -> Int? {
         ServerMetricsTests.samples(metrics)
             .first { $0.hasPrefix("inkwell_commit_batches_total ") }
@@ -14,17 +35,8 @@ import Testing
     }
 
     @Test func manyWatermarksAreWrittenTogetherTheNewestPerDeviceAndRoom() async throws {
-        let folder = try PackLogTests.Folder()
-        let metrics = ServerMetrics()
-        let log = try PackLog(path: folder.file)
-        let committer = Committer(
-            log: log,
-            hub: RoomHub(metrics: metrics),
-            metrics: metrics,
-            linger: .zero,
-            watermarkDelay: .milliseconds(200),
-            logger: Logger(label: "test")
-        )
+        let fixture = try Fixture(watermarkDelay: .milliseconds(200))
+        let (log, committer) = (fixture.log, fixture.committer)
         let running = Task { await committer.run() }
         let (alice, bob) = (ReplicaID.random(), ReplicaID.random())
         // A device that subscribes again and again: a thousand notes, out of order.
@@ -39,24 +51,16 @@ import Testing
         #expect(try log.watermark(room: "a", device: alice) == 1_000)
         #expect(try log.watermark(room: "r0", device: bob) == 7)
         #expect(try log.watermark(room: "r99", device: bob) == 7)
-        let commits = try #require(Self.commits(metrics))
+        let commits = try #require(Self.commits(fixture.metrics))
         #expect(commits <= 2, "1,100 watermarks took \(commits) transactions")
         committer.stop()
         await running.value
+        withExtendedLifetime(fixture) {}
     }
 
     @Test func watermarksWaitingAtShutdownAreWritten() async throws {
-        let folder = try PackLogTests.Folder()
-        let metrics = ServerMetrics()
-        let log = try PackLog(path: folder.file)
-        let committer = Committer(
-            log: log,
-            hub: RoomHub(metrics: metrics),
-            metrics: metrics,
-            linger: .zero,
-            watermarkDelay: .seconds(3_600),
-            logger: Logger(label: "test")
-        )
+        let fixture = try Fixture(watermarkDelay: .seconds(3_600))
+        let (log, committer) = (fixture.log, fixture.committer)
         let running = Task { await committer.run() }
         let device = ReplicaID.random()
         committer.note(PackLog.Watermark(room: "a", device: device, position: 42))
@@ -64,21 +68,13 @@ import Testing
         #expect(try log.watermark(room: "a", device: device) == 0)
         committer.stop()
         await running.value
+        withExtendedLifetime(fixture) {}
         #expect(try log.watermark(room: "a", device: device) == 42)
     }
 
     @Test func asManyWatermarksAsTheBoundAreWrittenWithoutWaitingForTheDelay() async throws {
-        let folder = try PackLogTests.Folder()
-        let metrics = ServerMetrics()
-        let log = try PackLog(path: folder.file)
-        let committer = Committer(
-            log: log,
-            hub: RoomHub(metrics: metrics),
-            metrics: metrics,
-            linger: .zero,
-            watermarkDelay: .seconds(3_600),
-            logger: Logger(label: "test")
-        )
+        let fixture = try Fixture(watermarkDelay: .seconds(3_600))
+        let (log, committer) = (fixture.log, fixture.committer)
         let running = Task { await committer.run() }
         let device = ReplicaID.random()
         for room in 0..<Committer.maximumWatermarksWaiting {
@@ -91,5 +87,6 @@ import Testing
         #expect(try log.watermark(room: last, device: device) == 3, "written long before the hour's delay")
         committer.stop()
         await running.value
+        withExtendedLifetime(fixture) {}
     }
 }
