@@ -118,6 +118,11 @@ import Testing
         #expect(try store.change(forged.id) == nil)
         #expect(try store.change(own.id) == nil)
         #expect(try store.storedAside(upTo: WireSchema.current).map(\.bytes) == packs.map(\.bytes))
+        // Never opened again, after an upgrade or not.
+        var upgraded = intake
+        upgraded.understanding = WireSchema.current + 1
+        #expect(try upgraded.reopen(logger: Self.logger).isEmpty)
+        #expect(try store.storedAside(upTo: .max).count == packs.count)
         // The honest pack beside them is taken.
         let taken = try intake.ingest(
             room: "room",
@@ -161,5 +166,63 @@ import Testing
         #expect(try store.storedAside(upTo: WireSchema.current).count == 1)
         #expect(try later.review(logger: Self.logger).isEmpty)
         try store.checkInvariants()
+    }
+
+    @Test func aPackOfANewerSchemaKeptAsideIsStoredOnceAnUpgradeUnderstandsIt() throws {
+        var random = SeededGenerator(seed: seed("aPackOfANewerSchemaKeptAsideIsStoredOnceAnUpgradeUnderstandsIt"))
+        let store = try Store.inMemory()
+        let alice = AuthorKey(using: &random)
+        let changes = (1...3).map { Self.change(alice.replica, $0, using: &random) }
+        let newer = WireSchema.current + 1
+        let today = PackIntake(store: store, clock: FixedClock())
+        let kept = try today.ingest(
+            room: "room",
+            packs: [StoredPack(serverSeq: 1, bytes: Self.pack(changes, room: "room", by: alice, schema: newer))],
+            logger: Self.logger
+        )
+        #expect(kept.setAside == 1 && kept.inserted.isEmpty)
+        #expect(try today.reopen(logger: Self.logger).isEmpty, "this version still cannot read it")
+        #expect(try store.storedAside(upTo: newer).count == 1)
+
+        var upgraded = today
+        upgraded.understanding = newer
+        let opened = try upgraded.reopen(logger: Self.logger)
+        #expect(opened.map(\.change) == changes.map(\.encoded))
+        #expect(opened.allSatisfy { $0.room == "room" && $0.origin == .remote })
+        for change in changes { #expect(try store.change(change.id) != nil) }
+        #expect(try store.storedAside(upTo: .max).isEmpty, "forgotten once stored")
+        #expect(try upgraded.reopen(logger: Self.logger).isEmpty)
+        try store.checkInvariants()
+    }
+
+    @Test func aSealedPackThatCameBeforeTheKeyOpensOnceTheKeyIsHeld() throws {
+        var random = SeededGenerator(seed: seed("aSealedPackThatCameBeforeTheKeyOpensOnceTheKeyIsHeld"))
+        let store = try Store.inMemory()
+        let alice = AuthorKey(using: &random)
+        let roomKey = RoomKey.generate(using: &random)
+        let change = Self.change(alice.replica, 1, using: &random)
+        let sealed = PackCodec.encode(
+            Pack(room: "room", changes: [ChangeCodec.encode(change)]),
+            signedBy: alice,
+            sealedWith: roomKey
+        )
+        let intake = PackIntake(store: store, clock: FixedClock())
+        let kept = try intake.ingest(
+            room: "room",
+            packs: [StoredPack(serverSeq: 1, bytes: sealed)],
+            logger: Self.logger
+        )
+        #expect(kept.setAside == 1 && kept.inserted.isEmpty, "no key yet")
+        #expect(try intake.reopen(logger: Self.logger).isEmpty)
+        // Another key opens nothing, and leaves it for the right one.
+        try store.setCredentials(
+            .from(link: Capability.mint(.view), key: RoomKey.generate(using: &random)),
+            for: "room"
+        )
+        #expect(try intake.reopen(logger: Self.logger).isEmpty)
+        try store.setCredentials(.from(link: Capability.mint(.view), key: roomKey), for: "room")
+        #expect(try intake.reopen(logger: Self.logger).map(\.change) == [change.encoded])
+        #expect(try store.change(change.id) != nil)
+        #expect(try store.storedAside(upTo: .max).isEmpty)
     }
 }

@@ -39,6 +39,12 @@ struct PackIntake: Sendable {
     let clock: any WallClock
     /// What indexes received changes by the entities they touch.
     var documentTypes = DocumentTypes()
+    /// The newest pack schema this version decodes; a pack of a newer one is kept aside for a version that can.
+    var understanding = WireSchema.current
+
+    /// The schema a pack kept aside for good is stored under (``keepForged(_:room:reason:logger:)``), so
+    /// that ``reopen(logger:)`` never tries it again.
+    static let neverReopened: UInt32 = 0
 
     /// - Throws: ``StoreError`` when the store itself fails (not when it refuses a change); then no
     ///   position counts as seen, and the packs come again after the reconnection.
@@ -53,7 +59,7 @@ struct PackIntake: Sendable {
             result.packBytes += UInt64(stored.bytes.count)
             let pack: ReceivedPack
             do {
-                pack = try PackCodec.decode(stored.bytes, room: room, key: key)
+                pack = try PackCodec.decode(stored.bytes, room: room, understanding: understanding, key: key)
             } catch let error where error.futureSchemaVersion != nil || error == .encrypted {
                 // Signed by its author and kept whole, to be decoded by a version that can (DESIGN §6).
                 let version = (try? PackCodec.header(of: stored.bytes).schemaVersion) ?? WireSchema.current
@@ -112,7 +118,55 @@ struct PackIntake: Sendable {
             "pack refused: not applied, kept aside",
             metadata: ["position": "\(stored.serverSeq)", "reason": "\(reason)"]
         )
-        try store.storeAside(stored.bytes, schemaVersion: WireSchema.current, room: room)
+        try store.storeAside(stored.bytes, schemaVersion: Self.neverReopened, room: room)
+    }
+
+    /// Decodes and appends the packs kept aside that now open: those of a schema this version has come to
+    /// understand since (after an upgrade), and sealed ones that came before this device held the room's
+    /// key. Each is verified as on arrival, its changes stamped too far ahead are kept aside as changes,
+    /// and it is forgotten once its changes are stored. The rest stay; forged packs are never tried.
+    ///
+    /// - Returns: the changes newly stored.
+    func reopen(logger: Logger) throws -> [ClientChange] {
+        let latestAcceptable = clock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
+        var opened: [Int64] = []
+        var changes: [StoredChange] = []
+        var decoded: [ChangeID: ClientChange] = [:]
+        var keys: [String: RoomKey?] = [:]
+        for item in try store.storedAside(upTo: understanding) where item.schemaVersion != Self.neverReopened {
+            // A kept change has no pack header: those are ``review(logger:)``'s.
+            guard let header = try? PackCodec.header(of: item.bytes), !header.room.isEmpty else { continue }
+            if keys[item.room] == nil { keys[item.room] = try store.credentials(room: item.room)?.key }
+            guard
+                let pack = try? PackCodec.decode(
+                    item.bytes,
+                    room: item.room,
+                    understanding: understanding,
+                    key: keys[item.room] ?? nil
+                )
+            else { continue }
+            for entry in pack.changes {
+                guard let change = try? ChangeCodec.decode(entry) else { continue }
+                guard change.stamp.wallMilliseconds <= latestAcceptable else {
+                    try store.storeAside(entry, schemaVersion: pack.schemaVersion, room: item.room)
+                    continue
+                }
+                decoded[change.id] = ClientChange(room: item.room, change: change, origin: .remote)
+                changes.append(
+                    StoredChange(change, room: item.room, encoded: entry, entities: documentTypes.entities(of: change))
+                )
+            }
+            opened.append(item.id)
+        }
+        guard !opened.isEmpty else { return [] }
+        var result = Result()
+        let inserted = try append(changes, result: &result, logger: logger)
+        try store.removeStoredAside(opened)
+        logger.notice(
+            "packs kept aside opened and stored",
+            metadata: ["packs": "\(opened.count)", "changes": "\(inserted.count)"]
+        )
+        return inserted.compactMap { decoded[$0] }
     }
 
     /// Takes in the changes kept aside for their stamps whose time has come: each is appended and

@@ -182,6 +182,24 @@ extension SyncClient {
         }
     }
 
+    /// Opens the packs kept aside that this version or the keys now held can read (see
+    /// ``PackIntake/reopen(logger:)``): after an upgrade, and once a room's key arrives.
+    func reopenSetAside() {
+        do {
+            let changes = try PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes).reopen(
+                logger: logger
+            )
+            for change in changes {
+                _ = author.witness(change.change.stamp)
+                changeFeed.send(change)
+            }
+            if !changes.isEmpty { batchFeed.send(changes) }
+            statistics.changesStored += changes.count
+        } catch {
+            logger.error("could not open the packs kept aside: \(error)")
+        }
+    }
+
     /// Reads how much waits in the outbox; a failed read keeps the last figure.
     func refreshOutboxBytes() {
         do {

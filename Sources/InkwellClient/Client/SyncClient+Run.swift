@@ -40,6 +40,8 @@ extension SyncClient {
         guard !isRunning else { throw SyncClientError.alreadyRunning }
         isRunning = true
         defer { isRunning = false }
+        // What was kept aside for a newer schema, or for a key this device did not hold yet, may open now.
+        reopenSetAside()
         while !isStopped {
             guard !Task.isCancelled else {
                 stop()

@@ -148,6 +148,8 @@ public actor SyncClient {
         if session.rooms[room] != nil, let stored = try store.credentials(room: room) {
             perform(session.update(room, credentials: stored))
         }
+        // Sealed packs that came before the key open now.
+        if credentials.key != nil { reopenSetAside() }
     }
 
     /// Replaces the room's edit or view link (or both) with new ones, proven by this device's admin
