@@ -167,28 +167,20 @@ extension SyncClient {
     /// Takes in the changes kept aside for stamps ahead of this device's clock, now that it may have
     /// caught up (see ``PackIntake/review(logger:)``).
     func reviewSetAside() {
-        do {
-            let changes = try PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes).review(
-                logger: logger
-            )
-            for change in changes {
-                _ = author.witness(change.change.stamp)
-                changeFeed.send(change)
-            }
-            if !changes.isEmpty { batchFeed.send(changes) }
-            statistics.changesStored += changes.count
-        } catch {
-            logger.error("could not review the changes kept aside: \(error)")
-        }
+        takeInSetAside("review the changes kept aside") { try $0.review(logger: logger) }
     }
 
     /// Opens the packs kept aside that this version or the keys now held can read (see
     /// ``PackIntake/reopen(logger:)``): after an upgrade, and once a room's key arrives.
     func reopenSetAside() {
+        takeInSetAside("open the packs kept aside") { try $0.reopen(logger: logger) }
+    }
+
+    /// Stores what `read` takes in from the changes and packs kept aside, and tells the app as it tells
+    /// of changes received: the clock witnesses their stamps, and they go out one by one and as a batch.
+    private func takeInSetAside(_ what: String, _ read: (PackIntake) throws -> [ClientChange]) {
         do {
-            let changes = try PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes).reopen(
-                logger: logger
-            )
+            let changes = try read(PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes))
             for change in changes {
                 _ = author.witness(change.change.stamp)
                 changeFeed.send(change)
@@ -196,7 +188,7 @@ extension SyncClient {
             if !changes.isEmpty { batchFeed.send(changes) }
             statistics.changesStored += changes.count
         } catch {
-            logger.error("could not open the packs kept aside: \(error)")
+            logger.error("could not \(what): \(error)")
         }
     }
 
