@@ -228,6 +228,15 @@ final class AbuseConnection: @unchecked Sendable {
         }
     }
 
+    /// Subscribes to `room` with `capability` and returns once the server grants `rights`; throws with the
+    /// server's answer otherwise. For cases whose attack needs the grant first.
+    func join(room: String, capability: Capability, rights: Rights) throws {
+        let answer = try subscribe(room: room, capability: capability.text)
+        guard case .access(room, rights, true) = answer else {
+            throw Failure(description: "subscribing with the \(rights) link was answered \(answer)")
+        }
+    }
+
     /// Sends a ping and waits for its pong: true when the server answered, so the connection is open
     /// and the server has read all that was sent before it. Messages on the way are skipped; an error
     /// frame or a close among them fails it.

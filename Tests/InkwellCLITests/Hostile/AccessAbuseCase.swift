@@ -204,11 +204,7 @@ enum AccessAbuse {
         var random = SeededGenerator(seed: seed)
         do {
             let holder = try AbuseConnection.open(port: target.port, random: &random)
-            let granted = try holder.subscribe(room: target.room, capability: target.view.text)
-            guard case .access(target.room, .view, true) = granted else {
-                report.fail("subscribing with the view link was answered \(granted)")
-                return (report, nil)
-            }
+            try holder.join(room: target.room, capability: target.view, rights: .view)
             let rotated = try InkwellProcess.run([
                 "share", target.room, "--rotate", "view", "--server", target.address, "--data", target.adminData,
             ])
@@ -272,11 +268,7 @@ enum AccessAbuse {
         var random = SeededGenerator(seed: seed)
         do {
             let connection = try AbuseConnection.open(port: target.port, random: &random)
-            let granted = try connection.subscribe(room: target.room, capability: target.edit.text)
-            guard case .access(target.room, .edit, true) = granted else {
-                report.fail("subscribing with the edit link was answered \(granted)")
-                return report
-            }
+            try connection.join(room: target.room, capability: target.edit, rights: .edit)
             let otherKey = RoomKey.generate(using: &random)
             report.check(otherKey.id != target.key.id, "the other key has the room key's id")
             let author = AuthorKey(using: &random)
@@ -327,11 +319,7 @@ enum AccessAbuse {
         var random = SeededGenerator(seed: seed)
         do {
             let connection = try AbuseConnection.open(port: target.port, random: &random)
-            let granted = try connection.subscribe(room: target.room, capability: target.edit.text)
-            guard case .access(target.room, .edit, true) = granted else {
-                report.fail("subscribing with the edit link was answered \(granted)")
-                return report
-            }
+            try connection.join(room: target.room, capability: target.edit, rights: .edit)
             let author = AuthorKey(using: &random)
             let original = strokes(2, room: target.room, author: author, key: target.key, random: &random)
             guard let body = ProtobufScan.field(4, in: original), body.count > 16 else {
