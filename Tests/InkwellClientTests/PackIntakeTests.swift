@@ -118,7 +118,8 @@ import Testing
         #expect(try store.change(forged.id) == nil)
         #expect(try store.change(own.id) == nil)
         #expect(try store.storedAside(upTo: WireSchema.current).map(\.bytes) == packs.map(\.bytes))
-        // Never opened again, after an upgrade or not.
+        // Kept under schema 0, so no start after an upgrade verifies them again; and never applied.
+        #expect(try store.storedAside(upTo: PackIntake.neverReopened).count == packs.count)
         var upgraded = intake
         upgraded.understanding = WireSchema.current + 1
         #expect(try upgraded.reopen(logger: Self.logger).isEmpty)

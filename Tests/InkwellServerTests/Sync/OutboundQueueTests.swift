@@ -6,7 +6,8 @@ import Testing
 
 /// The queue between a connection's producers and its pump: drains started once, batches, budget,
 /// and presence that a newer one from the same sender replaces.
-@Suite struct OutboundQueueTests {
+// A reader never woken would wait for ever: the limit turns that into a failure.
+@Suite(.timeLimit(.minutes(1))) struct OutboundQueueTests {
     private func frame(_ byte: UInt8, size: Int = 10) -> ByteBuffer {
         ByteBuffer(bytes: [UInt8](repeating: byte, count: size))
     }
