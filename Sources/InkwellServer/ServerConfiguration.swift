@@ -46,6 +46,12 @@ public struct ServerConfiguration: Sendable {
     /// no record of becomes open to anyone who names it. Off, rooms are made with capabilities, and only
     /// rooms that held packs before capabilities existed are open.
     public var openRooms: Bool
+    /// How long an author or device counts as present in a room after it was last seen: packs are
+    /// dropped only once every present author has checked a snapshot that stands for them (see
+    /// `PackLog+Snapshots.swift`). A device away longer starts again from the snapshot.
+    public var retention: Duration
+    /// How often the compaction pass runs.
+    public var compactionInterval: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -60,9 +66,13 @@ public struct ServerConfiguration: Sendable {
         commitLinger: Duration = .zero,
         presenceHold: Duration = .milliseconds(50),
         limits: ServerLimits = ServerLimits(),
-        openRooms: Bool = false
+        openRooms: Bool = false,
+        retention: Duration = .seconds(30 * 24 * 3_600),
+        compactionInterval: Duration = .seconds(60)
     ) {
         self.openRooms = openRooms
+        self.retention = retention
+        self.compactionInterval = compactionInterval
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

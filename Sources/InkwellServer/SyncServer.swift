@@ -211,7 +211,16 @@ public final class SyncServer: Service, Sendable {
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "inkwell"
             ),
-            services: [committer],
+            services: [
+                committer,
+                Compactor(
+                    log: log,
+                    retention: configuration.retention,
+                    interval: configuration.compactionInterval,
+                    metrics: metrics,
+                    logger: logger
+                ),
+            ],
             onServerRunning: { [unowned self, onListening, configuration] channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 self.boundPort.store(port, ordering: .relaxed)

@@ -16,6 +16,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case forgedAuthor
         case wrongRoom
         case otherType(String)
+        case snapshotPart
+        case notSnapshot
+        case invalidSnapshot(String)
     }
 
     let code: Code
@@ -48,6 +51,12 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let forgedAuthor = WireError(code: .forgedAuthor)
     /// A pack signed for another room than the one it arrived for.
     public static let wrongRoom = WireError(code: .wrongRoom)
+    /// A part of a room snapshot where a pack of changes was expected.
+    public static let snapshotPart = WireError(code: .snapshotPart)
+    /// A pack of changes where a part of a room snapshot was expected.
+    public static let notSnapshot = WireError(code: .notSnapshot)
+    /// A room snapshot whose parts do not hold what their cover claims.
+    public static func invalidSnapshot(_ why: String) -> WireError { WireError(code: .invalidSnapshot(why)) }
 
     /// A change of another document type than the one asked for: the caller reads it as its own
     /// type, or keeps it as it is.
@@ -80,6 +89,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case .forgedAuthor: "the pack holds a change of a replica its signer does not own"
         case .wrongRoom: "the pack was signed for another room"
         case .otherType(let type): "the change is of another document type (\(type.prefix(64)))"
+        case .snapshotPart: "the pack is a part of a room snapshot"
+        case .notSnapshot: "the pack is not a part of a room snapshot"
+        case .invalidSnapshot(let why): "the snapshot is not what it claims: \(why)"
         }
     }
 }

@@ -114,12 +114,24 @@ import Testing
         _ = open.received(SyncCodec.encode(.push(room: "room", pack: pack)))
         #expect(
             open.pushAuthorized(room: "room", pack: pack, access: .open) == [
-                .append(room: "room", pack: PackID(of: pack), bytes: pack)
+                .append(
+                    room: "room",
+                    pack: PackID(of: pack),
+                    bytes: pack,
+                    author: ServerSessionTests.key.replica,
+                    snapshot: nil
+                )
             ]
         )
         #expect(
             open.received(SyncCodec.encode(.push(room: "room", pack: pack))) == [
-                .append(room: "room", pack: PackID(of: pack), bytes: pack)
+                .append(
+                    room: "room",
+                    pack: PackID(of: pack),
+                    bytes: pack,
+                    author: ServerSessionTests.key.replica,
+                    snapshot: nil
+                )
             ],
             "an open room, once looked up, takes the connection's pushes at once"
         )

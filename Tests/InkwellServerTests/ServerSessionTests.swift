@@ -154,7 +154,10 @@ import Testing
         #expect(session.rooms == ["r"])
         let push = session.received(SyncCodec.encode(.push(room: "r", pack: Self.pack)))
         let id = PackID(of: Self.pack)
-        #expect(push == [.append(room: "r", pack: id, bytes: Self.pack)], "no ack before it is durable")
+        #expect(
+            push == [.append(room: "r", pack: id, bytes: Self.pack, author: Self.key.replica, snapshot: nil)],
+            "no ack before it is durable"
+        )
         #expect(session.stored(room: "r", pack: id, serverSeq: 8) == [.send(.ack(room: "r", pack: id, serverSeq: 8))])
         #expect(session.received(SyncCodec.encode(.unsubscribe(room: "r"))) == [.stopFollowing(room: "r")])
     }
@@ -302,7 +305,15 @@ import Testing
         let atTheBound = Self.pack(ahead: lead)
         #expect(
             session.received(SyncCodec.encode(.push(room: "r", pack: atTheBound)))
-                == [.append(room: "r", pack: PackID(of: atTheBound), bytes: atTheBound)]
+                == [
+                    .append(
+                        room: "r",
+                        pack: PackID(of: atTheBound),
+                        bytes: atTheBound,
+                        author: Self.key.replica,
+                        snapshot: nil
+                    )
+                ]
         )
         for bytes in [Self.pack(seq: 2, ahead: lead + 1), Self.endOfTime()] {
             let actions = session.received(SyncCodec.encode(.push(room: "r", pack: bytes)))

@@ -606,6 +606,12 @@ enum WireVectors {
                 .presence(Presence(room: "room-a", device: device, name: "", colour: 0))
             ),
             (
+                "snapshot checked",
+                .snapshotChecked(
+                    SnapshotCheck(room: "room-a", snapshot: SnapshotID(bytes: Array(1...16))!, signedBy: authorKey)
+                )
+            ),
+            (
                 "presence with a cursor",
                 .presence(
                     Presence(room: "room-a", device: device, name: "Alice", colour: 0xFF00_00FF, cursor: (0, -12.5))
@@ -654,6 +660,7 @@ enum WireVectors {
             ),
             ("packs", .packs(room: "room-a", packs: stored, head: 2)),
             ("packs, none left", .packs(room: "room-a", packs: [], head: 0)),
+            ("rebase on a snapshot", .rebase(room: "room-a", parts: stored, position: 7, head: 9)),
             (
                 "presence",
                 .presence(Presence(room: "room-a", device: bob, name: "Bob", colour: 3, cursor: (5, 6), ink: ink))
@@ -1336,6 +1343,11 @@ enum WireJSON {
         case .unsubscribe(let room): ["type": "unsubscribe", "room": room]
         case .push(let room, let pack): ["type": "push", "room": room, "pack": WireHex.encode(pack)]
         case .presence(let presence): self.presence(presence)
+        case .snapshotChecked(let check):
+            [
+                "type": "snapshotChecked", "room": check.room, "snapshot": WireHex.encode(check.snapshot.bytes),
+                "author": WireHex.encode(check.author), "signature": WireHex.encode(check.signature),
+            ]
         }
     }
 
@@ -1353,6 +1365,11 @@ enum WireJSON {
             [
                 "type": "packs", "room": room, "head": head,
                 "packs": packs.map { ["serverSeq": $0.serverSeq, "pack": WireHex.encode($0.bytes)] },
+            ]
+        case .rebase(let room, let parts, let position, let head):
+            [
+                "type": "packs", "room": room, "head": head, "rebase": position,
+                "packs": parts.map { ["serverSeq": $0.serverSeq, "pack": WireHex.encode($0.bytes)] },
             ]
         case .presence(let presence): self.presence(presence)
         case .presences(let presences): ["type": "presences", "presences": presences.map(self.presence)]

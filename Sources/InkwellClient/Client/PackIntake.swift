@@ -32,6 +32,8 @@ struct PackIntake: Sendable {
         var forged = 0
         /// Changes that did not decode or that the store refused.
         var rejected = 0
+        /// Snapshots whose last part came in this frame, and what became of them.
+        var snapshots: [SnapshotOutcome] = []
     }
 
     let store: Store
@@ -41,6 +43,9 @@ struct PackIntake: Sendable {
     var documentTypes = DocumentTypes()
     /// The newest pack schema this version decodes; a pack of a newer one is kept aside for a version that can.
     var understanding = WireSchema.current
+    /// What this connection learns of each room's log, and the snapshot parts it gathers; without it,
+    /// snapshot parts count as seen and are otherwise ignored.
+    var snapshots: SnapshotTracker?
 
     /// The schema a pack kept aside for good is stored under (``keepForged(_:room:reason:logger:)``), so
     /// that ``reopen(logger:)`` never tries it again.
@@ -55,11 +60,19 @@ struct PackIntake: Sendable {
         let latestAcceptable = clock.millisecondsSince1970() + SyncProtocol.maximumStampLeadMilliseconds
         // An encrypted room's packs open only with its key, and a plain pack there is refused.
         let key = try store.credentials(room: room)?.key
+        try startTracking(room)
+        var snapshotChanges: [(change: EncodedChange, bytes: [UInt8])] = []
         for stored in packs {
             result.packBytes += UInt64(stored.bytes.count)
             let pack: ReceivedPack
             do {
                 pack = try PackCodec.decode(stored.bytes, room: room, understanding: understanding, key: key)
+            } catch .snapshotPart {
+                if let outcome = try takePart(stored, room: room, key: key, rebase: nil, logger: logger) {
+                    if case .accepted(let new) = outcome.verdict { snapshotChanges += new }
+                    result.snapshots.append(outcome)
+                }
+                continue
             } catch let error where error.futureSchemaVersion != nil || error == .encrypted {
                 // Signed by its author and kept whole, to be decoded by a version that can (DESIGN §6).
                 let version = (try? PackCodec.header(of: stored.bytes).schemaVersion) ?? WireSchema.current
@@ -77,9 +90,11 @@ struct PackIntake: Sendable {
                 result.forged += 1
                 continue
             }
+            var newest: UInt64 = 0
             for entry in pack.changes {
                 do {
                     let change = try ChangeCodec.decode(entry)
+                    newest = max(newest, change.id.seq)
                     guard change.stamp.wallMilliseconds <= latestAcceptable else {
                         try store.storeAside(entry, schemaVersion: pack.schemaVersion, room: room)
                         result.setAside += 1
@@ -102,6 +117,15 @@ struct PackIntake: Sendable {
                     )
                 }
             }
+            if newest > 0 {
+                snapshots?.received(room: room, position: stored.serverSeq, replica: pack.author, seq: newest)
+            }
+        }
+        for (change, bytes) in snapshotChanges {
+            decoded[change.id] = change
+            changes.append(
+                StoredChange(change, room: room, encoded: bytes, entities: documentTypes.entities(of: change))
+            )
         }
         let inserted = try append(changes, result: &result, logger: logger)
         result.inserted = inserted.compactMap { id in
@@ -205,7 +229,7 @@ struct PackIntake: Sendable {
     }
 
     /// Appends in one transaction; if the store refuses a change, appends one by one so the others are kept.
-    private func append(_ changes: [StoredChange], result: inout Result, logger: Logger) throws -> [ChangeID] {
+    func append(_ changes: [StoredChange], result: inout Result, logger: Logger) throws -> [ChangeID] {
         guard !changes.isEmpty else { return [] }
         do {
             return try store.append(changes).inserted

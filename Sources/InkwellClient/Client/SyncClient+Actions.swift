@@ -13,6 +13,7 @@ extension SyncClient {
             return
         }
         logger.debug("connected")
+        snapshotsPlanned = []
         perform(session.connected())
     }
 
@@ -38,6 +39,7 @@ extension SyncClient {
             break
         }
         perform(session.received(message))
+        if case .progress = message { considerSnapshots() }
     }
 
     /// A `packs` frame whose packs the connection's reading task has stored.
@@ -55,6 +57,7 @@ extension SyncClient {
         statistics.itemsSetAside += result.setAside
         statistics.packsRefused += result.forged
         statistics.changesRejected += result.rejected
+        took(result.snapshots)
         guard connection?.id == id else { return }
         statistics.framesReceived += 1
         statistics.bytesReceived += bytes
@@ -68,6 +71,7 @@ extension SyncClient {
             ]
         )
         perform(session.stored(room: room, positions: result.positions, packBytes: result.packBytes, head: head))
+        considerSnapshots()
     }
 
     /// Carries out the session's actions, and those they lead to, then publishes the progress.

@@ -34,6 +34,13 @@ extension SyncClient {
         public var maximumBlobBytes: Int
         /// How long a blob's upload or download may go without progress before it fails.
         public var blobTimeout: Duration
+        /// A room snapshot is sent once this device holds the room's whole history and at least this many
+        /// of its changes lie outside the newest snapshot it knows; `nil` never sends one. The server may
+        /// then drop the packs the snapshot stands for.
+        public var snapshotThreshold: Int?
+        /// How long, at most, a device waits (a random part of it) before sending a snapshot it may send,
+        /// so that devices caught up together do not all send one.
+        public var snapshotDelay: Duration
 
         public init(
             backoff: Backoff = Backoff(),
@@ -49,8 +56,12 @@ extension SyncClient {
             wallClock: any WallClock = SystemWallClock(),
             documentTypes: DocumentTypes = DocumentTypes(),
             maximumBlobBytes: Int = 32 << 20,
-            blobTimeout: Duration = .seconds(60)
+            blobTimeout: Duration = .seconds(60),
+            snapshotThreshold: Int? = 10_000,
+            snapshotDelay: Duration = .seconds(20)
         ) {
+            self.snapshotThreshold = snapshotThreshold.map { max($0, 1) }
+            self.snapshotDelay = snapshotDelay
             self.backoff = backoff
             self.randomSeed = randomSeed
             self.stableConnection = stableConnection

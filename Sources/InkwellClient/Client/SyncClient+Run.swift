@@ -152,7 +152,9 @@ extension SyncClient {
         let (outgoing, continuation) = AsyncStream.makeStream(of: Outgoing.self)
         await opened(Connection(id: id, outgoing: continuation))
         let closeTimeout = configuration.closeTimeout
-        let intake = PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes)
+        var reader = PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes)
+        reader.snapshots = SnapshotTracker()
+        let intake = reader
         let rate = configuration.maximumPushesPerSecond
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -196,11 +198,15 @@ extension SyncClient {
         } catch {
             throw SyncClientError.malformedFrame("\(error)")
         }
-        guard case .packs(let room, let packs, let head) = message else {
+        switch message {
+        case .packs(let room, let packs, let head):
+            let result = try intake.ingest(room: room, packs: packs, logger: logger)
+            await stored(result, room: room, head: head, bytes: bytes.count, id: id)
+        case .rebase(let room, let parts, let position, let head):
+            let result = try intake.ingestRebase(room: room, parts: parts, position: position, logger: logger)
+            await rebased(result, room: room, position: position, head: head, bytes: bytes.count, id: id)
+        default:
             await received(message, bytes: bytes.count, id: id)
-            return
         }
-        let result = try intake.ingest(room: room, packs: packs, logger: logger)
-        await stored(result, room: room, head: head, bytes: bytes.count, id: id)
     }
 }

@@ -55,6 +55,9 @@ public actor SyncClient {
     let accessFeed = Broadcaster<RoomAccessEvent>(buffering: .bufferingNewest(256))
     /// How many times in a row each room was refused as unknown: the exponent of its retry's backoff.
     var unknownRoomRetries: [String: Int] = [:]
+    /// The newest snapshot heard of, per room, and the rooms whose snapshot this connection has planned.
+    var knownSnapshots: [String: KnownSnapshot] = [:]
+    var snapshotsPlanned: Set<String> = []
     /// Ends when the client is stopped: what the backoff and connection waits listen to.
     let stopFeed = Broadcaster<Never>()
 

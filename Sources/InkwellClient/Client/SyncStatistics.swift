@@ -23,6 +23,14 @@ public struct SyncStatistics: Hashable, Sendable {
     public var packsPushed = 0
     /// Local changes the server acknowledged.
     public var changesAcknowledged = 0
+    /// Room snapshots received whole and found consistent with what this device holds.
+    public var snapshotsChecked = 0
+    /// Room snapshots received whole and refused (see ``SnapshotReview``): never taken.
+    public var snapshotsRefused = 0
+    /// Room snapshots this device made and sent.
+    public var snapshotsUploaded = 0
+    /// Times a room was caught up from a snapshot because the server no longer kept its early packs.
+    public var rebases = 0
 
     public init() {}
 }

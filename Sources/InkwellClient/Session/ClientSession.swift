@@ -234,7 +234,7 @@ package struct ClientSession: Sendable {
         case .ack(let room, let pack, let serverSeq):
             guard phase == .open else { return [.disconnect(reason: "ack before welcome")] }
             return acknowledged(room: room, pack: pack, serverSeq: serverSeq)
-        case .packs:
+        case .packs, .rebase:
             return [.disconnect(reason: "packs must be stored before they are reported")]
         case .presence(let presence):
             return deliver([presence])
@@ -289,6 +289,17 @@ package struct ClientSession: Sendable {
             }
             return []
         }
+    }
+
+    /// A snapshot standing for every position through `position` was taken in place of the room's early
+    /// packs, and its parts, at `parts`, are held: the room's watermark moves to it.
+    package mutating func rebased(room: String, position: UInt64, parts: [UInt64], head: UInt64) -> [Action] {
+        guard phase == .open, var state = rooms[room] else { return [] }
+        var advanced = state.cursor.rebase(to: position)
+        for part in parts where state.cursor.see(part) { advanced = true }
+        state.cursor.learn(head: head)
+        rooms[room] = state
+        return advanced ? [.persistWatermark(room: room, position: state.cursor.watermark)] : []
     }
 
     /// The changes of the packs at `positions` of `room` are stored (or set aside, or found unreadable

@@ -36,6 +36,19 @@ package struct RoomCursor: Hashable, Sendable, InvariantChecking {
         return true
     }
 
+    /// Everything through `position` is held: a snapshot standing for it was taken in place of its packs.
+    ///
+    /// - Returns: whether the watermark moved.
+    @discardableResult
+    package mutating func rebase(to position: UInt64) -> Bool {
+        head = max(head, position)
+        guard position > watermark else { return false }
+        watermark = position
+        pending = pending.filter { $0 > position }
+        while pending.remove(watermark + 1) != nil { watermark += 1 }
+        return true
+    }
+
     /// Notes the room's newest position, as named by a progress, packs or ack frame.
     package mutating func learn(head newest: UInt64) {
         head = max(head, newest)

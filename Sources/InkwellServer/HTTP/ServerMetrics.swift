@@ -23,6 +23,9 @@ public final class ServerMetrics: Sendable {
     public let presenceRelayed: Counter
     public let presenceDropped: Counter
     public let blobBytesStored: Counter
+    /// Packs, and their bytes, dropped by compaction because a checked snapshot stands for them.
+    public let packsCompacted: Counter
+    public let bytesCompacted: Counter
     /// Time to commit one batch of packs.
     public let commitSeconds: DurationHistogram
     /// Time to hand one committed pack to every subscriber of its room.
@@ -69,6 +72,8 @@ public final class ServerMetrics: Sendable {
         presenceRelayed = counter("presence_relayed", "Presence messages relayed.")
         presenceDropped = counter("presence_dropped", "Presence messages dropped.")
         blobBytesStored = counter("blob_bytes_stored", "Bytes of new blobs stored.")
+        packsCompacted = counter("packs_compacted", "Packs dropped because a checked snapshot stands for them.")
+        bytesCompacted = counter("bytes_compacted", "Bytes of packs dropped by compaction.")
         commitSeconds = registry.makeDurationHistogram(
             descriptor: Self.name("commit", unit: "seconds", "Time to commit one batch of packs."),
             buckets: Self.latencyBuckets

@@ -11,6 +11,8 @@ extension PackLog {
         let after: UInt64
         /// Whether to read the room's progress from `after` as well: a subscription's first read.
         let withProgress: Bool
+        /// A snapshot whose parts the follower was sent already, in a rebase: left out.
+        var skipping: SnapshotID? = nil
     }
 
     /// What a catch-up read found for one room.
@@ -58,9 +60,10 @@ extension PackLog {
             var full = false
             let sizes = try Int.fetchCursor(
                 db.cachedStatement(
-                    sql: "SELECT LENGTH(bytes) FROM pack WHERE room = ? AND position > ? ORDER BY position"
+                    sql:
+                        "SELECT LENGTH(bytes) FROM pack WHERE room = ? AND position > ? \(skipClause) ORDER BY position"
                 ),
-                arguments: [request.room, Int64(clamping: request.after)]
+                arguments: [request.room, Int64(clamping: request.after), request.room, skipped(request)]
             )
             while let size = try sizes.next() {
                 // At least one pack in every read.
@@ -76,7 +79,13 @@ extension PackLog {
             var read = CatchUpRead(room: request.room)
             if count > 0 {
                 var frame = CatchUpFrame(room: request.room, packs: count, packBytes: packBytes, allocator: allocator)
-                let rows = try Self.rows(room: request.room, after: request.after, limit: count, in: db)
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: "SELECT position, bytes FROM pack WHERE room = ? AND position > ? \(skipClause) "
+                            + "ORDER BY position LIMIT ?"
+                    ),
+                    arguments: [request.room, Int64(clamping: request.after), request.room, skipped(request), count]
+                )
                 while let row = try rows.next() {
                     try row.withUnsafeData(atIndex: 1) { data in
                         frame.append(serverSeq: UInt64(row[0] as Int64), count: data?.count ?? 0) { buffer in
@@ -94,6 +103,15 @@ extension PackLog {
             if full { break }
         }
         return reads
+    }
+
+    /// Leaves out the parts of the snapshot a request skips (none when it names no snapshot: no part
+    /// has an empty id).
+    private static let skipClause =
+        "AND position NOT IN (SELECT position FROM snapshot_part WHERE room = ? AND snapshot = ?)"
+
+    private static func skipped(_ request: CatchUpRequest) -> Data {
+        Data(request.skipping?.bytes ?? [])
     }
 
     /// A `packs` frame being written: space for its head, then its stored packs; ``finish(head:)``

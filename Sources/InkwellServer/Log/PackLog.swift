@@ -21,11 +21,23 @@ public final class PackLog: Sendable {
         public var room: String
         public var pack: PackID
         public var bytes: [UInt8]
+        /// Whoever signed it: seen in the room now (see PackLog+Snapshots.swift).
+        public var author: ReplicaID?
+        /// What it claims, when it is a part of a room snapshot.
+        public var snapshot: SnapshotCover?
 
-        public init(room: String, pack: PackID, bytes: [UInt8]) {
+        public init(
+            room: String,
+            pack: PackID,
+            bytes: [UInt8],
+            author: ReplicaID? = nil,
+            snapshot: SnapshotCover? = nil
+        ) {
             self.room = room
             self.pack = pack
             self.bytes = bytes
+            self.author = author
+            self.snapshot = snapshot
         }
     }
 
@@ -38,6 +50,8 @@ public final class PackLog: Sendable {
         case conflict
         /// Storing it would take the room past ``PackLog/maximumRoomBytes``: refused, nothing stored.
         case roomFull
+        /// A snapshot part the log does not keep, and why: refused, nothing stored.
+        case snapshotRefused(String)
 
         /// The position, when stored.
         public var position: UInt64? {
@@ -68,6 +82,8 @@ public final class PackLog: Sendable {
     let accessCache = Mutex(AccessCache())
     /// The most pack bytes one room may hold; a push past it is ``Appended/roomFull``.
     public let maximumRoomBytes: UInt64
+    /// When authors and devices were last seen, for compaction.
+    let wallClock: any WallClock
 
     /// How much of the log's file each connection maps into memory: none. Mapped, a page that cannot be
     /// read (an I/O error, a file cut short) raises SIGBUS in whichever thread touches it and ends the
@@ -80,10 +96,12 @@ public final class PackLog: Sendable {
     public init(
         path: String,
         maximumRoomBytes: UInt64 = .max,
+        wallClock: any WallClock = SystemWallClock(),
         metrics: ServerMetrics? = nil,
         logger: Logger = Logger(label: "inkwell.pack-log")
     ) throws {
         self.maximumRoomBytes = maximumRoomBytes
+        self.wallClock = wallClock
         self.metrics = metrics
         self.logger = logger
         var configuration = Configuration()
@@ -184,6 +202,9 @@ public final class PackLog: Sendable {
                     """
             )
         }
+        // Room snapshots, what they claim and who checked them, the authors and devices seen, and what
+        // each room keeps in place of the packs it dropped (PackLog+Snapshots.swift).
+        migrator.registerMigration("v7", migrate: createSnapshots)
         return migrator
     }
 
@@ -200,9 +221,10 @@ public final class PackLog: Sendable {
     /// queue), recording device watermarks in the same transaction.
     public func append(_ pushes: [Push], watermarks: [Watermark] = []) async throws -> [Appended] {
         try await committing {
-            try await pool.write { db in
+            let now = wallClock.millisecondsSince1970()
+            return try await pool.write { db in
                 for mark in watermarks {
-                    try Self.setWatermark(room: mark.room, device: mark.device, to: mark.position, in: db)
+                    try Self.setWatermark(room: mark.room, device: mark.device, to: mark.position, now: now, in: db)
                 }
                 return try self.append(pushes, in: db)
             }
@@ -243,7 +265,15 @@ public final class PackLog: Sendable {
     /// ``setWatermark(room:device:to:)`` without blocking the caller's thread.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) async throws {
         try await committing {
-            try await pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+            try await pool.write { [wallClock] db in
+                try Self.setWatermark(
+                    room: room,
+                    device: device,
+                    to: position,
+                    now: wallClock.millisecondsSince1970(),
+                    in: db
+                )
+            }
         }
     }
 
@@ -263,30 +293,56 @@ public final class PackLog: Sendable {
     }
 
     private func append(_ pushes: [Push], in db: Database) throws -> [Appended] {
-        try pushes.map { push in
-            let id = Data(push.pack.bytes)
-            if let existing = try Row.fetchOne(
-                db,
-                sql: "SELECT position, bytes FROM pack WHERE room = ? AND pack_id = ?",
-                arguments: [push.room, id]
-            ) {
-                // The id is a hash of the bytes, so equal ids with unequal bytes mean a collision or a
-                // damaged row: either way, what is stored stays and the push is refused.
-                guard (existing["bytes"] as Data).elementsEqual(push.bytes) else { return .conflict }
-                return .stored(UInt64(existing["position"] as Int64))
+        let now = Int64(clamping: wallClock.millisecondsSince1970())
+        return try pushes.map { push in
+            let appended = try append(push, now: now, in: db)
+            if let author = push.author, appended.position != nil {
+                try Self.see(author: author, room: push.room, now: now, in: db)
             }
-            let (head, end) = try Self.extent(room: push.room, in: db)
-            guard end + UInt64(push.bytes.count) <= maximumRoomBytes else { return .roomFull }
-            try db.execute(
-                sql: "INSERT INTO pack (room, position, pack_id, bytes) VALUES (?, ?, ?, ?)",
-                arguments: [push.room, Int64(head + 1), id, Data(push.bytes)]
-            )
-            try db.execute(
-                sql: "INSERT INTO pack_extent (room, position, end_offset) VALUES (?, ?, ?)",
-                arguments: [push.room, Int64(head + 1), Int64(end) + Int64(push.bytes.count)]
-            )
-            return .stored(head + 1)
+            return appended
         }
+    }
+
+    private func append(_ push: Push, now: Int64, in db: Database) throws -> Appended {
+        let id = Data(push.pack.bytes)
+        if let existing = try Row.fetchOne(
+            db,
+            sql: "SELECT position, bytes FROM pack WHERE room = ? AND pack_id = ?",
+            arguments: [push.room, id]
+        ) {
+            // The id is a hash of the bytes, so equal ids with unequal bytes mean a collision or a
+            // damaged row: either way, what is stored stays and the push is refused.
+            guard (existing["bytes"] as Data).elementsEqual(push.bytes) else { return .conflict }
+            return .stored(UInt64(existing["position"] as Int64))
+        }
+        if let cover = push.snapshot, let author = push.author,
+            let refusal = try Self.refusal(of: cover, by: author, room: push.room, in: db)
+        {
+            return .snapshotRefused(refusal)
+        }
+        let (head, end) = try Self.extent(room: push.room, in: db)
+        let kept = end - (try Self.floorOffset(room: push.room, in: db))
+        guard kept + UInt64(push.bytes.count) <= maximumRoomBytes else { return .roomFull }
+        try db.execute(
+            sql: "INSERT INTO pack (room, position, pack_id, bytes) VALUES (?, ?, ?, ?)",
+            arguments: [push.room, Int64(head + 1), id, Data(push.bytes)]
+        )
+        try db.execute(
+            sql: "INSERT INTO pack_extent (room, position, end_offset) VALUES (?, ?, ?)",
+            arguments: [push.room, Int64(head + 1), Int64(end) + Int64(push.bytes.count)]
+        )
+        if let cover = push.snapshot, let author = push.author {
+            try Self.recordPart(
+                cover,
+                by: author,
+                room: push.room,
+                position: head + 1,
+                bytes: push.bytes.count,
+                now: now,
+                in: db
+            )
+        }
+        return .stored(head + 1)
     }
 
     /// The room's head and its bytes stored: the last pack's extent, (0, 0) for a room with no packs.
@@ -318,7 +374,11 @@ public final class PackLog: Sendable {
 
     /// The bytes the room's packs take: what counts toward ``maximumRoomBytes``.
     public func bytes(room: String) async throws -> UInt64 {
-        try await reading { try await pool.read { db in try Self.extent(room: room, in: db).bytes } }
+        try await reading {
+            try await pool.read { db in
+                try Self.extent(room: room, in: db).bytes - (try Self.floorOffset(room: room, in: db))
+            }
+        }
     }
 
     /// The room's packs after `position`, oldest first, up to about `maximumBytes` (at least one):
@@ -385,17 +445,32 @@ public final class PackLog: Sendable {
     /// Records that `device` holds the room up to `position`; a watermark only moves forward.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) throws {
         try committing {
-            try pool.write { db in try Self.setWatermark(room: room, device: device, to: position, in: db) }
+            try pool.write { [wallClock] db in
+                try Self.setWatermark(
+                    room: room,
+                    device: device,
+                    to: position,
+                    now: wallClock.millisecondsSince1970(),
+                    in: db
+                )
+            }
         }
     }
 
-    private static func setWatermark(room: String, device: ReplicaID, to position: UInt64, in db: Database) throws {
+    private static func setWatermark(
+        room: String,
+        device: ReplicaID,
+        to position: UInt64,
+        now: UInt64,
+        in db: Database
+    ) throws {
         try db.execute(
             sql: """
-                INSERT INTO device_watermark (room, device, position) VALUES (?, ?, ?)
-                ON CONFLICT (room, device) DO UPDATE SET position = MAX(position, excluded.position)
+                INSERT INTO device_watermark (room, device, position, seen_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (room, device) DO UPDATE SET position = MAX(position, excluded.position),
+                    seen_at = MAX(seen_at, excluded.seen_at)
                 """,
-            arguments: [room, Data(device.bytes), Int64(clamping: position)]
+            arguments: [room, Data(device.bytes), Int64(clamping: position), Int64(clamping: now)]
         )
     }
 

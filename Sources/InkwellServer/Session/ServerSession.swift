@@ -19,8 +19,12 @@ public struct ServerSession: Sendable {
         /// Send the room's packs after `after`, coalesced, then follow the room live.
         case catchUp(room: String, after: UInt64)
         case stopFollowing(room: String)
-        /// Append the pack to the room's log, idempotently by id (the SHA-256 of `bytes`), then report ``ServerSession/stored(room:pack:serverSeq:)``.
-        case append(room: String, pack: PackID, bytes: [UInt8])
+        /// Append the pack to the room's log, idempotently by id (the SHA-256 of `bytes`), then report
+        /// ``ServerSession/stored(room:pack:serverSeq:)``. `author` signed it; `snapshot` is what a part of a
+        /// room snapshot claims (`nil` for a pack of changes).
+        case append(room: String, pack: PackID, bytes: [UInt8], author: ReplicaID, snapshot: SnapshotCover?)
+        /// Record that `signer`, an author in the room, checked and holds the snapshot `snapshot`.
+        case recordCheck(room: String, snapshot: SnapshotID, signer: ReplicaID)
         /// Send to the room's other members connected now; never store.
         case relay(Presence)
         /// Look up what the room keeps (``RoomAccess``), then report ``ServerSession/authorized(room:after:capability:access:)``.
@@ -185,6 +189,14 @@ public struct ServerSession: Sendable {
         case (.open, .rotateCapability(let room, let admin, let edit, let view)):
             if let refusal = countRoomRequest() { return refusal }
             return [.rotate(room: room, adminHash: Capability.hash(of: admin), editHash: edit, viewHash: view)]
+        case (.open, .snapshotChecked(let check)):
+            guard memberships[check.room] != nil else {
+                return [roomError(.notAMember, "subscribe to the room first", room: check.room)]
+            }
+            guard let signer = check.signer() else {
+                return fail(.badSignature, "the snapshot check's signature does not verify", close: .invalidPayload)
+            }
+            return [.recordCheck(room: check.room, snapshot: check.snapshot, signer: signer)]
         case (.open(let device, _), .presence(let presence)):
             guard presence.device == device else {
                 return fail(.impersonation, "presence for another device", close: .policyViolation)
@@ -351,7 +363,32 @@ public struct ServerSession: Sendable {
                 )
             ]
         }
-        return [.append(room: room, pack: checked.id, bytes: pack)]
+        return [.append(room: room, pack: checked.id, bytes: pack, author: checked.author, snapshot: checked.snapshot)]
+    }
+
+    /// The protocol version agreed at hello (0 before it).
+    public var protocolVersion: UInt32 {
+        if case .open(_, let version) = state { version } else { 0 }
+    }
+
+    /// The shell did not keep a pushed snapshot part: not fatal, and nothing was stored.
+    public func snapshotRefused(room: String, reason: String) -> [Action] {
+        isClosed ? [] : [roomError(.snapshotRefused, "the snapshot was not kept: \(reason)", room: room)]
+    }
+
+    /// The room's early history is kept only as a snapshot, and this connection's protocol cannot take
+    /// one: the subscription ends there, and the app needs an update.
+    public mutating func historyCompacted(room: String) -> [Action] {
+        guard !isClosed, memberships.removeValue(forKey: room) != nil else { return [] }
+        return [
+            .stopFollowing(room: room),
+            roomError(
+                .historyCompacted,
+                "this board's early history is kept as a snapshot, which this version of the app cannot read; "
+                    + "please update the app",
+                room: room
+            ),
+        ]
     }
 
     /// The shell made a pushed pack durable: acknowledge it.

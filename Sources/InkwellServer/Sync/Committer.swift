@@ -202,6 +202,14 @@ final class Committer: Service, Sendable {
                 case .roomFull:
                     deliver(pending.connection.session.withLock { $0.roomFull(room: pending.push.room) }, to: pending)
                     continue
+                case .snapshotRefused(let reason):
+                    deliver(
+                        pending.connection.session.withLock {
+                            $0.snapshotRefused(room: pending.push.room, reason: reason)
+                        },
+                        to: pending
+                    )
+                    continue
                 }
                 committed.append(
                     RoomHub.Committed(

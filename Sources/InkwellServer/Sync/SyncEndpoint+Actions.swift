@@ -1,3 +1,4 @@
+import InkwellSync
 import InkwellWire
 import Logging
 import NIOCore
@@ -45,10 +46,13 @@ extension SyncEndpoint {
                     arrived: arrived
                 )
                 continue
+            case .recordCheck(let room, let snapshot, let signer):
+                await recordCheck(connection, room: room, snapshot: snapshot, signer: signer)
+                continue
             default:
                 break
             }
-            guard case .append(let room, let pack, let bytes) = action else {
+            guard case .append(let room, let pack, let bytes, let author, let snapshot) = action else {
                 perform([action], for: connection)
                 continue
             }
@@ -61,7 +65,7 @@ extension SyncEndpoint {
             await committer.waiting.enter(bytes: bytes.count)
             let submitted = committer.submit(
                 Committer.Pending(
-                    push: PackLog.Push(room: room, pack: pack, bytes: bytes),
+                    push: PackLog.Push(room: room, pack: pack, bytes: bytes, author: author, snapshot: snapshot),
                     connection: connection,
                     received: arrived
                 )
@@ -92,13 +96,27 @@ extension SyncEndpoint {
                 assertionFailure("pushes go through the awaiting perform")
             case .relay(let presence):
                 hub.relay(presence, from: connection)
-            case .authorize, .register, .rotate, .authorizePush:
+            case .authorize, .register, .rotate, .authorizePush, .recordCheck:
                 assertionFailure("room requests go through the awaiting perform")
             case .revoke(let room, let hashes):
                 for member in hub.members(of: room) where member !== connection {
                     perform(member.session.withLock { $0.revoke(room: room, hashes: hashes) }, for: member)
                 }
             }
+        }
+    }
+
+    /// Records a device's signed check of a snapshot. Not answered: a check the log cannot use (of a
+    /// snapshot it does not hold whole, by a replica that never wrote to the room) changes nothing.
+    private func recordCheck(_ connection: Connection, room: String, snapshot: SnapshotID, signer: ReplicaID) async {
+        do {
+            let recorded = try await log.recordCheck(room: room, snapshot: snapshot, signer: signer)
+            connection.logger.debug(
+                "snapshot check",
+                metadata: ["room": "\(room)", "snapshot": "\(snapshot)", "recorded": "\(recorded)"]
+            )
+        } catch {
+            connection.logger.warning("snapshot check not recorded: \(error)")
         }
     }
 }

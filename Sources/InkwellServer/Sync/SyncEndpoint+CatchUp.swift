@@ -19,6 +19,8 @@ extension SyncEndpoint {
             let subscription: UInt64
             /// Whether the subscription's first progress is out.
             var announced = false
+            /// The snapshot it was rebased on, whose parts it has.
+            var skipping: SnapshotID?
         }
         // A session that is closing gets its error and close, not the rooms' history.
         guard !connection.session.withLock(\.isClosed) else { return }
@@ -30,6 +32,18 @@ extension SyncEndpoint {
             return Following(room: room, subscription: start.subscription)
         }
         metrics.catchUps.increment(by: Int64(following.count))
+        for index in following.indices {
+            switch try await rebase(
+                connection,
+                room: following[index].room,
+                subscription: following[index].subscription,
+                to: writer
+            ) {
+            case .unneeded: break
+            case .rebased(let snapshot): following[index].skipping = snapshot
+            case .ended: following[index].skipping = nil
+            }
+        }
         while !following.isEmpty, !connection.session.withLock(\.isClosed) {
             // Rooms unsubscribed, subscribed again or gone live meanwhile are no longer this catch-up's.
             var requests: [PackLog.CatchUpRequest] = []
@@ -37,7 +51,14 @@ extension SyncEndpoint {
                 guard let position = hub.catchUpPosition(connection, room: room.room),
                     position.subscription == room.subscription
                 else { return false }
-                requests.append(.init(room: room.room, after: position.sent, withProgress: !room.announced))
+                requests.append(
+                    .init(
+                        room: room.room,
+                        after: position.sent,
+                        withProgress: !room.announced,
+                        skipping: room.skipping
+                    )
+                )
                 return true
             }
             guard !requests.isEmpty else { return }
@@ -93,6 +114,71 @@ extension SyncEndpoint {
             try await send(messages, for: connection, to: writer)
             following = waiting
         }
+    }
+
+    enum Rebase {
+        /// The follower stands at or after the room's floor: its packs are all there.
+        case unneeded
+        /// The follower was sent this snapshot's parts and stands at the position it stands for.
+        case rebased(SnapshotID)
+        /// The follower cannot take a snapshot, or the log could not be read: its subscription ended.
+        case ended
+    }
+
+    /// A follower that stands before the packs the room still keeps is sent the snapshot that stands for
+    /// them, as `rebase` frames of at most about ``ServerLimits/catchUpFrameBytes`` (one part at least),
+    /// and then follows from the position it stands for. A client of protocol 3 cannot take a snapshot:
+    /// it is told so, and the room is not followed.
+    private func rebase(
+        _ connection: Connection,
+        room: String,
+        subscription: UInt64,
+        to writer: FrameWriter
+    ) async throws -> Rebase {
+        guard let position = hub.catchUpPosition(connection, room: room), position.subscription == subscription else {
+            return .unneeded
+        }
+        let floor: PackLog.Floor?
+        let parts: [StoredPack]
+        do {
+            floor = try await log.floor(room: room)
+            guard let floor, position.sent < floor.position else { return .unneeded }
+            parts = try await log.snapshotParts(room: room, snapshot: floor.snapshot)
+        } catch {
+            connection.logger.warning("rebase read failed: \(error)")
+            refuseUnreadable(connection)
+            return .ended
+        }
+        guard let floor else { return .unneeded }
+        guard connection.session.withLock(\.protocolVersion) >= 4 else {
+            perform(connection.session.withLock { $0.historyCompacted(room: room) }, for: connection)
+            return .ended
+        }
+        let head = max(hub.head(of: room) ?? 0, parts.map(\.serverSeq).max() ?? 0)
+        var frames: [ByteBuffer] = []
+        var batch: [StoredPack] = []
+        var size = 0
+        for part in parts {
+            if !batch.isEmpty, size + part.bytes.count > limits.catchUpFrameBytes {
+                frames.append(Self.encoded(.rebase(room: room, parts: batch, position: floor.covers, head: head)))
+                batch = []
+                size = 0
+            }
+            batch.append(part)
+            size += part.bytes.count
+        }
+        if !batch.isEmpty {
+            frames.append(Self.encoded(.rebase(room: room, parts: batch, position: floor.covers, head: head)))
+        }
+        connection.logger.info(
+            "rebased on a snapshot",
+            metadata: [
+                "room": "\(room)", "from": "\(position.sent)", "to": "\(floor.covers)", "parts": "\(parts.count)",
+            ]
+        )
+        try await send(frames, for: connection, to: writer)
+        hub.advance(connection, room: room, subscription: subscription, to: floor.covers)
+        return .rebased(floor.snapshot)
     }
 
     static func encoded(_ message: ServerMessage) -> ByteBuffer {

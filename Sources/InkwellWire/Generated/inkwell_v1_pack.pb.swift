@@ -102,11 +102,49 @@ nonisolated struct WirePack: Sendable {
   /// of the encoded pack before this field. Always the last field.
   var signature: Data = Data()
 
+  /// Set on a part of a room snapshot: its body holds changes of any author of the room, not only
+  /// the signer's, and this says which. Written before `signature`, which stays last.
+  var snapshot: WireSnapshotCover {
+    get {_snapshot ?? WireSnapshotCover()}
+    set {_snapshot = newValue}
+  }
+  /// Returns true if `snapshot` has been explicitly set.
+  var hasSnapshot: Bool {self._snapshot != nil}
+  /// Clears the value of `snapshot`. Subsequent reads from it will return its default value.
+  mutating func clearSnapshot() {self._snapshot = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 
   fileprivate var _encryption: WireEncryption? = nil
+  fileprivate var _snapshot: WireSnapshotCover? = nil
+}
+
+/// What a snapshot pack claims to hold. A snapshot of a room is one or more parts, each a pack
+/// signed by the same author; together they hold exactly the changes inside `cut`, each once.
+nonisolated struct WireSnapshotCover: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 16 random bytes chosen by the author: the parts of one snapshot share it.
+  var id: Data = Data()
+
+  /// The room's server log position through which every stored pack's changes are inside `cut`.
+  var position: UInt64 = 0
+
+  /// For each replica, its changes with seq 1 through `seq`, and the stamp of the last.
+  var cut: [WireCutEntry] = []
+
+  /// This part's index, from 0, and how many parts the snapshot has.
+  var part: UInt32 = 0
+
+  var parts: UInt32 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
 }
 
 nonisolated struct WireEncryption: Sendable {
@@ -259,7 +297,7 @@ nonisolated extension WireCompression: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Pack"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{4}\u{2}schema_version\0\u{1}compression\0\u{1}body\0\u{3}body_size\0\u{1}encryption\0\u{1}room\0\u{1}author\0\u{1}signature\0\u{c}\u{1}\u{1}")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{4}\u{2}schema_version\0\u{1}compression\0\u{1}body\0\u{3}body_size\0\u{1}encryption\0\u{1}room\0\u{1}author\0\u{1}signature\0\u{1}snapshot\0\u{c}\u{1}\u{1}")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -275,6 +313,7 @@ nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case 7: try { try decoder.decodeSingularStringField(value: &self.room) }()
       case 8: try { try decoder.decodeSingularBytesField(value: &self.author) }()
       case 9: try { try decoder.decodeSingularBytesField(value: &self.signature) }()
+      case 10: try { try decoder.decodeSingularMessageField(value: &self._snapshot) }()
       default: break
       }
     }
@@ -309,6 +348,9 @@ nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
     if !self.signature.isEmpty {
       try visitor.visitSingularBytesField(value: self.signature, fieldNumber: 9)
     }
+    try { if let v = self._snapshot {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -321,6 +363,57 @@ nonisolated extension WirePack: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
     if lhs.room != rhs.room {return false}
     if lhs.author != rhs.author {return false}
     if lhs.signature != rhs.signature {return false}
+    if lhs._snapshot != rhs._snapshot {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireSnapshotCover: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SnapshotCover"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}position\0\u{1}cut\0\u{1}part\0\u{1}parts\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.position) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.cut) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.part) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.parts) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularBytesField(value: self.id, fieldNumber: 1)
+    }
+    if self.position != 0 {
+      try visitor.visitSingularUInt64Field(value: self.position, fieldNumber: 2)
+    }
+    if !self.cut.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.cut, fieldNumber: 3)
+    }
+    if self.part != 0 {
+      try visitor.visitSingularUInt32Field(value: self.part, fieldNumber: 4)
+    }
+    if self.parts != 0 {
+      try visitor.visitSingularUInt32Field(value: self.parts, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireSnapshotCover, rhs: WireSnapshotCover) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.position != rhs.position {return false}
+    if lhs.cut != rhs.cut {return false}
+    if lhs.part != rhs.part {return false}
+    if lhs.parts != rhs.parts {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -139,6 +139,14 @@ nonisolated struct WireClientFrame: Sendable {
     set {frame = .rotateCapability(newValue)}
   }
 
+  var snapshotChecked: WireSnapshotChecked {
+    get {
+      if case .snapshotChecked(let v)? = frame {return v}
+      return WireSnapshotChecked()
+    }
+    set {frame = .snapshotChecked(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Frame: Equatable, Sendable {
@@ -149,6 +157,7 @@ nonisolated struct WireClientFrame: Sendable {
     case presence(WirePresence)
     case createRoom(WireCreateRoom)
     case rotateCapability(WireRotateCapability)
+    case snapshotChecked(WireSnapshotChecked)
 
   }
 
@@ -472,6 +481,35 @@ nonisolated struct WirePacks: Sendable {
   /// The room's newest server sequence number, so the client knows how much is left.
   var head: UInt64 = 0
 
+  /// When set, the packs of this frame are parts of a snapshot that stands for every position through
+  /// `rebase`, whose packs the server no longer keeps: the client takes the snapshot, then the packs
+  /// after `rebase`. Every part of it comes before any later pack.
+  var rebase: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// The client holds every change of the snapshot `snapshot` (its cover's id) and found each one it
+/// held before equal to the snapshot's. Signed by one of the room's authors, so nobody can say it
+/// in another's name: the server drops the packs a snapshot stands for only once every author seen
+/// recently in the room has said so.
+nonisolated struct WireSnapshotChecked: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var room: String = String()
+
+  var snapshot: Data = Data()
+
+  /// The author's Ed25519 public key (32 bytes), and its signature (64 bytes) over
+  /// "inkwell-snapshot-checked/1" || u32 length of room || room || snapshot.
+  var author: Data = Data()
+
+  var signature: Data = Data()
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -637,7 +675,7 @@ nonisolated extension WireRights: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".ClientFrame"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}subscribe\0\u{1}unsubscribe\0\u{1}push\0\u{1}presence\0\u{3}create_room\0\u{3}rotate_capability\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}subscribe\0\u{1}unsubscribe\0\u{1}push\0\u{1}presence\0\u{3}create_room\0\u{3}rotate_capability\0\u{3}snapshot_checked\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -736,6 +774,19 @@ nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
           self.frame = .rotateCapability(v)
         }
       }()
+      case 8: try {
+        var v: WireSnapshotChecked?
+        var hadOneofValue = false
+        if let current = self.frame {
+          hadOneofValue = true
+          if case .snapshotChecked(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.frame = .snapshotChecked(v)
+        }
+      }()
       default: break
       }
     }
@@ -774,6 +825,10 @@ nonisolated extension WireClientFrame: SwiftProtobuf.Message, SwiftProtobuf._Mes
     case .rotateCapability?: try {
       guard case .rotateCapability(let v)? = self.frame else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .snapshotChecked?: try {
+      guard case .snapshotChecked(let v)? = self.frame else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
     case nil: break
     }
@@ -1402,7 +1457,7 @@ nonisolated extension WireStoredPack: SwiftProtobuf.Message, SwiftProtobuf._Mess
 
 nonisolated extension WirePacks: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Packs"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}packs\0\u{1}head\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}packs\0\u{1}head\0\u{1}rebase\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1413,6 +1468,7 @@ nonisolated extension WirePacks: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
       case 1: try { try decoder.decodeSingularStringField(value: &self.room) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.packs) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.head) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.rebase) }()
       default: break
       }
     }
@@ -1428,6 +1484,9 @@ nonisolated extension WirePacks: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
     if self.head != 0 {
       try visitor.visitSingularUInt64Field(value: self.head, fieldNumber: 3)
     }
+    if self.rebase != 0 {
+      try visitor.visitSingularUInt64Field(value: self.rebase, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1435,6 +1494,52 @@ nonisolated extension WirePacks: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
     if lhs.room != rhs.room {return false}
     if lhs.packs != rhs.packs {return false}
     if lhs.head != rhs.head {return false}
+    if lhs.rebase != rhs.rebase {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireSnapshotChecked: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SnapshotChecked"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}room\0\u{1}snapshot\0\u{1}author\0\u{1}signature\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.room) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.snapshot) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.author) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.signature) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.room.isEmpty {
+      try visitor.visitSingularStringField(value: self.room, fieldNumber: 1)
+    }
+    if !self.snapshot.isEmpty {
+      try visitor.visitSingularBytesField(value: self.snapshot, fieldNumber: 2)
+    }
+    if !self.author.isEmpty {
+      try visitor.visitSingularBytesField(value: self.author, fieldNumber: 3)
+    }
+    if !self.signature.isEmpty {
+      try visitor.visitSingularBytesField(value: self.signature, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireSnapshotChecked, rhs: WireSnapshotChecked) -> Bool {
+    if lhs.room != rhs.room {return false}
+    if lhs.snapshot != rhs.snapshot {return false}
+    if lhs.author != rhs.author {return false}
+    if lhs.signature != rhs.signature {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -117,6 +117,8 @@ public enum PackCodec {
         public let schemaVersion: UInt32
         public let author: ReplicaID
         public let latestStamp: Stamp?
+        /// What a snapshot part claims; `nil` for a pack of changes.
+        public var snapshot: SnapshotCover? = nil
     }
 
     /// Checks a pack as a relay can without interpreting edits: the envelope, the signature, that it was
@@ -138,20 +140,41 @@ public enum PackCodec {
     ) throws(WireError) -> Validated {
         let (wire, author) = try verified(bytes, room: room)
         let id = PackID(of: bytes)
+        let cover = wire.hasSnapshot ? try SnapshotCover(wire: wire.snapshot) : nil
         guard !wire.hasEncryption else {
             try checkSealedEnvelope(wire, maximumBodyBytes: maximumBodyBytes)
-            return Validated(id: id, schemaVersion: wire.schemaVersion, author: author, latestStamp: nil)
+            return Validated(
+                id: id,
+                schemaVersion: wire.schemaVersion,
+                author: author,
+                latestStamp: nil,
+                snapshot: cover
+            )
         }
         guard Int(wire.bodySize) <= maximumBodyBytes else { throw .tooLarge("pack body") }
         let body = try entries(ofBody: try inflate(wire), "pack body")
         guard body.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("pack entries") }
         var latest: Stamp?
         for entry in body {
-            let header = try checkedEntry(entry, of: wire.room, by: author)
+            let header: ChangeCodec.Header
+            if let cover {
+                // A snapshot holds any author's changes, each named by its cut.
+                guard entry.room.isEmpty || entry.room == wire.room else { throw .invalidField("pack.entry.room") }
+                header = try ChangeCodec.header(of: entry.change)
+                try checkInside(header, cover.cut)
+            } else {
+                header = try checkedEntry(entry, of: wire.room, by: author)
+            }
             guard header.seq >= 1, header.seq <= WireLimits.maximumSeq else { throw .invalidField("change.seq") }
             latest = max(latest ?? header.stamp, header.stamp)
         }
-        return Validated(id: id, schemaVersion: wire.schemaVersion, author: author, latestStamp: latest)
+        return Validated(
+            id: id,
+            schemaVersion: wire.schemaVersion,
+            author: author,
+            latestStamp: latest,
+            snapshot: cover
+        )
     }
 
     /// Decodes and verifies a pack written in a schema up to `schema` (this code's, unless a test says
@@ -162,7 +185,9 @@ public enum PackCodec {
     /// ``WireError/unsealed``. The opened body is then checked exactly as a plain pack's.
     ///
     /// - Throws: ``WireError/futureSchema(_:)`` or ``WireError/encrypted`` (a sealed pack and no key)
-    ///   only after the signature holds, so what a caller keeps aside for later is at least the signer's.
+    ///   only after the signature holds, so what a caller keeps aside for later is at least the signer's;
+    ///   ``WireError/snapshotPart`` for a part of a room snapshot, which
+    ///   ``decodeSnapshotPart(_:room:understanding:key:)`` reads.
     /// - Complexity: O(bytes), plus one Ed25519 verification.
     public static func decode(
         _ bytes: [UInt8],
@@ -171,6 +196,7 @@ public enum PackCodec {
         key: RoomKey? = nil
     ) throws(WireError) -> ReceivedPack {
         let (wire, author) = try verified(bytes, room: room)
+        guard !wire.hasSnapshot else { throw .snapshotPart }
         guard wire.schemaVersion <= schema else { throw .futureSchema(wire.schemaVersion) }
         let plain: [UInt8]
         switch (wire.hasEncryption, key) {

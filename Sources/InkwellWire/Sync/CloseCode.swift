@@ -77,4 +77,10 @@ public enum ErrorCode: UInt32, Sendable, CaseIterable {
     case roomFull = 21
     /// More rooms on one connection than the server allows. Fatal.
     case tooManyRooms = 22
+    /// The room's early history is kept only as a snapshot, which this client's protocol version cannot
+    /// take: it subscribed from before it. Not fatal; the app needs an update.
+    case historyCompacted = 23
+    /// A snapshot part the server does not keep: it stands for no more than the room's newest snapshot,
+    /// came too soon after it, or claims a position the room has not reached. Not fatal; nothing is stored.
+    case snapshotRefused = 24
 }

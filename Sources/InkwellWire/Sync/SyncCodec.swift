@@ -43,6 +43,13 @@ public enum SyncCodec {
             rotate.adminCapability = admin
             (rotate.editHash, rotate.viewHash) = (Data(editHash), Data(viewHash))
             frame.frame = .rotateCapability(rotate)
+        case .snapshotChecked(let check):
+            var checked = WireSnapshotChecked()
+            checked.room = check.room
+            checked.snapshot = Data(check.snapshot.bytes)
+            checked.author = Data(check.author)
+            checked.signature = Data(check.signature)
+            frame.frame = .snapshotChecked(checked)
         }
         return try! frame.serializedBytes()
     }
@@ -68,6 +75,19 @@ public enum SyncCodec {
             message.room = room
             message.head = head
             message.packs = packs.map { pack in
+                var stored = WireStoredPack()
+                stored.serverSeq = pack.serverSeq
+                stored.pack = Data(pack.bytes)
+                return stored
+            }
+            frame.frame = .packs(message)
+        case .rebase(let room, let parts, let position, let head):
+            precondition(position > 0, "a rebase names the position its snapshot stands for")
+            var message = WirePacks()
+            message.room = room
+            message.head = head
+            message.rebase = position
+            message.packs = parts.map { pack in
                 var stored = WireStoredPack()
                 stored.serverSeq = pack.serverSeq
                 stored.pack = Data(pack.bytes)
@@ -148,6 +168,20 @@ public enum SyncCodec {
                 editHash: try capabilityHash(rotate.editHash, "rotate_capability.edit_hash", required: false),
                 viewHash: try capabilityHash(rotate.viewHash, "rotate_capability.view_hash", required: false)
             )
+        case .snapshotChecked(let checked):
+            guard let snapshot = SnapshotID(bytes: checked.snapshot) else {
+                throw .invalidField("snapshot_checked.snapshot")
+            }
+            guard checked.author.count == 32 else { throw .invalidField("snapshot_checked.author") }
+            guard checked.signature.count == 64 else { throw .invalidField("snapshot_checked.signature") }
+            return .snapshotChecked(
+                SnapshotCheck(
+                    room: try room(checked.room),
+                    snapshot: snapshot,
+                    author: Array(checked.author),
+                    signature: Array(checked.signature)
+                )
+            )
         case nil:
             throw .missingField("frame")
         }
@@ -174,11 +208,11 @@ public enum SyncCodec {
             guard let pack = PackID(bytes: ack.packID) else { throw .invalidField("ack.pack_id") }
             return .ack(room: try room(ack.room), pack: pack, serverSeq: ack.serverSeq)
         case .packs(let packs):
-            return .packs(
-                room: try room(packs.room),
-                packs: packs.packs.map { StoredPack(serverSeq: $0.serverSeq, bytes: Array($0.pack)) },
-                head: packs.head
-            )
+            let stored = packs.packs.map { StoredPack(serverSeq: $0.serverSeq, bytes: Array($0.pack)) }
+            guard packs.rebase == 0 else {
+                return .rebase(room: try room(packs.room), parts: stored, position: packs.rebase, head: packs.head)
+            }
+            return .packs(room: try room(packs.room), packs: stored, head: packs.head)
         case .presence(let presence):
             return .presence(try decode(presence))
         case .presences(let batch):

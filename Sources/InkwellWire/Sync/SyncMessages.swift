@@ -14,6 +14,8 @@ public enum ClientMessage: Hashable, Sendable {
     case createRoom(room: String, adminHash: [UInt8], editHash: [UInt8], viewHash: [UInt8])
     /// Replaces the room's edit or view capability (an empty hash keeps it), proven by the admin capability.
     case rotateCapability(room: String, admin: String, editHash: [UInt8], viewHash: [UInt8])
+    /// The device checked and holds the room snapshot named, signed by one of its author keys.
+    case snapshotChecked(SnapshotCheck)
 }
 
 /// What a connection may do in a room.
@@ -39,6 +41,9 @@ public enum ServerMessage: Hashable, Sendable {
     case ack(room: String, pack: PackID, serverSeq: UInt64)
     /// Packs of a room in server order, and the room's newest position.
     case packs(room: String, packs: [StoredPack], head: UInt64)
+    /// Parts of the snapshot that stands for every position through `position`, whose packs the server
+    /// no longer keeps: the client takes the whole snapshot, then the packs after `position`.
+    case rebase(room: String, parts: [StoredPack], position: UInt64, head: UInt64)
     case presence(Presence)
     /// Several members' presence, in the order it was sent: what a server sends when presence has
     /// piled up for a connection. Each is handled as a ``presence(_:)``.

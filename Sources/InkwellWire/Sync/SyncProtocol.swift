@@ -6,7 +6,10 @@ public enum SyncProtocol {
     /// Version 2: packs are signed by their author's key and named by the SHA-256 of their bytes.
     /// Version 3: rooms are guarded by capabilities (`subscribe` carries one, `access` answers it), and
     /// encrypted rooms seal packs and presence; a version-2 client knows neither.
-    public static let version: UInt32 = 3
+    /// Version 4: room snapshots (packs whose envelope carries a `SnapshotCover`), `snapshot_checked`,
+    /// and catch-up that starts from a snapshot (`packs.rebase`) once the server has dropped the packs it
+    /// stands for. A version-3 client is still served, except from before such a snapshot.
+    public static let version: UInt32 = 4
     /// The oldest version this code still speaks.
     public static let minimumVersion: UInt32 = 3
     /// One frame as received: larger ones are refused before they are parsed.

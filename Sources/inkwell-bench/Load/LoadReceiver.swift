@@ -137,7 +137,7 @@ final class LoadReceiver: ChannelDuplexHandler, RemovableChannelHandler {
                 member.settle(.live)
                 run.recorder.becameLive(room: member.roomIndex)
             }
-        case .welcome, .access:
+        case .welcome, .access, .rebase:
             break
         case .error(let code, let message, let fatal, _):
             ending.stats.errorFrames += 1

@@ -95,6 +95,18 @@ extension Inkwell {
         @Option(help: "Blob bytes one IP address may upload per second (a burst of 64 MiB at once); more get 429.")
         var blobBytesPerSecond = ServerLimits().blobBytesPerSecondPerAddress
 
+        @Option(
+            help: """
+                Hours an author or device counts as present in a board after it was last seen. A board's old packs \
+                are dropped once every present author has checked a snapshot that stands for them; a device away \
+                longer starts again from that snapshot.
+                """
+        )
+        var retentionHours = 30.0 * 24
+
+        @Option(help: "Seconds between passes that drop packs a checked snapshot stands for.")
+        var compactionInterval = 60.0
+
         @Option(help: "Milliseconds the first push of a commit waits to share its fsync with others.")
         var commitLinger = 0.0
 
@@ -116,6 +128,12 @@ extension Inkwell {
             guard roomBlobBytes >= 0 else { throw ValidationError("--room-blob-bytes must not be negative") }
             guard blobBytesPerSecond > 0, blobBytesPerSecond.isFinite else {
                 throw ValidationError("--blob-bytes-per-second must be positive")
+            }
+            guard retentionHours > 0, retentionHours <= 24 * 3_650 else {
+                throw ValidationError("--retention-hours must be more than 0 and at most ten years")
+            }
+            guard compactionInterval >= 0.01, compactionInterval <= 86_400 else {
+                throw ValidationError("--compaction-interval must be between 0.01 and 86400 seconds")
             }
             guard commitLinger >= 0, commitLinger <= 1_000 else {
                 throw ValidationError("--commit-linger must be between 0 and 1000 ms")
@@ -168,7 +186,9 @@ extension Inkwell {
                     commitLinger: .microseconds(Int64(commitLinger * 1_000)),
                     presenceHold: .microseconds(Int64(presenceHold * 1_000)),
                     limits: limits,
-                    openRooms: openRooms
+                    openRooms: openRooms,
+                    retention: .milliseconds(Int64(retentionHours * 3_600_000)),
+                    compactionInterval: .milliseconds(Int64(compactionInterval * 1_000))
                 ),
                 logger: logger
             ) { host, port in

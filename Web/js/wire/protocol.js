@@ -17,7 +17,7 @@ export const WIRE_LIMITS = Object.freeze({
 
 /** Versions, sizes and the stamp lead of the sync protocol. */
 export const SYNC_PROTOCOL = Object.freeze({
-  version: 3,
+  version: 4,
   minimumVersion: 3,
   maximumFrameBytes: 68157440,
   maximumStampLeadMilliseconds: 300000,
@@ -63,8 +63,10 @@ export const ERROR_CODES = Object.freeze({
   roomExists: 20,
   roomFull: 21,
   tooManyRooms: 22,
+  historyCompacted: 23,
+  snapshotRefused: 24,
 });
 
 /** The kinds of frame a client sends, and a server sends, in field order. */
-export const CLIENT_FRAMES = Object.freeze(['hello', 'subscribe', 'unsubscribe', 'push', 'presence', 'create_room', 'rotate_capability']);
+export const CLIENT_FRAMES = Object.freeze(['hello', 'subscribe', 'unsubscribe', 'push', 'presence', 'create_room', 'rotate_capability', 'snapshot_checked']);
 export const SERVER_FRAMES = Object.freeze(['welcome', 'ack', 'packs', 'presence', 'progress', 'error', 'presences', 'access']);

@@ -1,0 +1,155 @@
+import InkwellStore
+import InkwellSync
+import InkwellWire
+import Logging
+
+/// What became of a room snapshot whose last part has come.
+struct SnapshotOutcome: Sendable {
+    let room: String
+    let snapshot: SnapshotID
+    let author: ReplicaID
+    /// The position it stands for, and the number of changes its cut names.
+    let position: UInt64
+    let changeCount: UInt64
+    let verdict: SnapshotReview.Verdict
+    /// The positions its parts came at.
+    let partPositions: [UInt64]
+
+    var isAccepted: Bool {
+        if case .accepted = verdict { true } else { false }
+    }
+}
+
+extension SnapshotReview.Verdict: @unchecked Sendable {}
+
+extension PackIntake {
+    /// Starts tracking what this connection receives of `room`, from what the store holds now: every
+    /// other author's contiguous changes, and this device's own changes the server acknowledged.
+    func startTracking(_ room: String) throws {
+        guard let snapshots, !snapshots.isTracking(room) else { return }
+        try snapshots.start(room: room, base: try held(room))
+    }
+
+    private func held(_ room: String) throws -> (VersionVector, UInt64) {
+        var vector = try store.frontier(room: room).vector
+        let own = try store.replica(for: room)
+        vector[own] = 0
+        let acknowledged = try store.acknowledgedSeq(of: own)
+        if acknowledged > 0 { vector[own] = acknowledged }
+        return (vector, try store.watermark(room: room))
+    }
+
+    /// Takes a snapshot part that came at `stored.serverSeq`, in a `packs` frame or (with `rebase`, the
+    /// position the frame says the snapshot stands for) a `rebase` one. Returns the snapshot's outcome
+    /// once its last part is here; a part that cannot be read or does not fit its siblings is logged and
+    /// counts as seen, and its snapshot is never taken.
+    func takePart(
+        _ stored: StoredPack,
+        room: String,
+        key: RoomKey?,
+        rebase: UInt64?,
+        logger: Logger
+    ) throws -> SnapshotOutcome? {
+        guard let snapshots else { return nil }
+        let part: ReceivedSnapshotPart
+        let assembly: SnapshotTracker.Pending?
+        do {
+            part = try PackCodec.decodeSnapshotPart(stored.bytes, room: room, understanding: understanding, key: key)
+            if let rebase, part.cover.position != rebase {
+                throw WireError.invalidSnapshot(
+                    "a rebase to \(rebase) carries a part standing for \(part.cover.position)"
+                )
+            }
+            assembly = try snapshots.add(part, position: stored.serverSeq, bytes: stored.bytes.count)
+        } catch {
+            logger.warning(
+                "snapshot part not taken",
+                metadata: ["position": "\(stored.serverSeq)", "reason": "\(error)"]
+            )
+            return nil
+        }
+        guard let assembly else { return nil }
+        let own = try store.replica(for: room)
+        let verdict: SnapshotReview.Verdict
+        let snapshot: RoomSnapshot
+        do {
+            snapshot = try assembly.assembly.assembled()
+            verdict = try SnapshotReview.review(
+                snapshot,
+                held: { try store.change($0)?.payload },
+                required: snapshots.required(room: room, through: snapshot.position),
+                own: own
+            )
+        } catch let error as WireError {
+            logger.error("snapshot refused", metadata: ["snapshot": "\(part.cover.id)", "reason": "\(error)"])
+            return SnapshotOutcome(
+                room: room,
+                snapshot: part.cover.id,
+                author: part.author,
+                position: part.cover.position,
+                changeCount: part.cover.changeCount,
+                verdict: .refused("\(error)", missingOwn: []),
+                partPositions: assembly.positions
+            )
+        }
+        switch verdict {
+        case .accepted(let new):
+            snapshots.settled(room: room, through: snapshot.position)
+            logger.info(
+                "snapshot checked",
+                metadata: [
+                    "snapshot": "\(snapshot.id)", "author": "\(snapshot.author.shortDescription)",
+                    "position": "\(snapshot.position)", "changes": "\(snapshot.changes.count)", "new": "\(new.count)",
+                ]
+            )
+        case .refused(let reason, let missingOwn):
+            logger.error(
+                "snapshot refused: \(reason)",
+                metadata: [
+                    "snapshot": "\(snapshot.id)", "author": "\(snapshot.author.shortDescription)",
+                    "ownLeftOut": "\(missingOwn.count)",
+                ]
+            )
+        }
+        return SnapshotOutcome(
+            room: room,
+            snapshot: snapshot.id,
+            author: snapshot.author,
+            position: snapshot.position,
+            changeCount: UInt64(snapshot.changes.count),
+            verdict: verdict,
+            partPositions: assembly.positions
+        )
+    }
+
+    /// Stores what a `rebase` frame brings: parts of the snapshot standing for `position`. Once the last
+    /// has come and the snapshot is taken, its changes are stored and ``Result/snapshots`` says so; the
+    /// frame's positions count as seen only then.
+    func ingestRebase(room: String, parts: [StoredPack], position: UInt64, logger: Logger) throws -> Result {
+        var result = Result()
+        let key = try store.credentials(room: room)?.key
+        try startTracking(room)
+        var changes: [StoredChange] = []
+        var decoded: [ChangeID: EncodedChange] = [:]
+        for stored in parts {
+            result.packBytes += UInt64(stored.bytes.count)
+            guard let outcome = try takePart(stored, room: room, key: key, rebase: position, logger: logger) else {
+                continue
+            }
+            result.snapshots.append(outcome)
+            guard case .accepted(let new) = outcome.verdict else { continue }
+            for (change, bytes) in new {
+                decoded[change.id] = change
+                changes.append(
+                    StoredChange(change, room: room, encoded: bytes, entities: documentTypes.entities(of: change))
+                )
+                result.latestStamp = max(result.latestStamp ?? change.stamp, change.stamp)
+            }
+        }
+        let inserted = try append(changes, result: &result, logger: logger)
+        result.inserted = inserted.compactMap { id in
+            decoded[id].map { ClientChange(room: room, change: $0, origin: .remote) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,163 @@
+import InkwellStore
+import InkwellSync
+import InkwellWire
+import Logging
+
+/// Room snapshots: checking those that arrive, taking one in place of packs the server no longer keeps,
+/// and sending one when this device holds a room's whole history.
+extension SyncClient {
+    /// What this client knows of a room's newest snapshot: the position it stands for and the changes
+    /// it holds.
+    struct KnownSnapshot: Hashable, Sendable {
+        var position: UInt64
+        var changes: UInt64
+    }
+
+    /// Handles the snapshots whose last part came in a frame: an accepted one is checked, signed, to the
+    /// server; a refused one is counted, and this device's own changes it leaves out are queued again,
+    /// so the server holds them whatever the snapshot says.
+    func took(_ outcomes: [SnapshotOutcome]) {
+        for outcome in outcomes {
+            switch outcome.verdict {
+            case .accepted:
+                statistics.snapshotsChecked += 1
+                let changes = outcome.changeCount
+                if (knownSnapshots[outcome.room]?.position ?? 0) < outcome.position {
+                    knownSnapshots[outcome.room] = KnownSnapshot(position: outcome.position, changes: changes)
+                }
+                sendCheck(of: outcome)
+            case .refused(_, let missingOwn):
+                statistics.snapshotsRefused += 1
+                guard !missingOwn.isEmpty else { continue }
+                do {
+                    try store.enqueue(missingOwn)
+                    logger.warning(
+                        "this device's changes a snapshot left out are queued to be pushed again",
+                        metadata: ["room": "\(outcome.room)", "changes": "\(missingOwn.count)"]
+                    )
+                    refreshOutboxBytes()
+                    perform(session.outboxChanged())
+                } catch {
+                    logger.error("could not queue again the changes a snapshot left out: \(error)")
+                }
+            }
+        }
+    }
+
+    /// Tells the server this device checked and holds a snapshot, signed by its key in the room. Not
+    /// while it keeps aside anything of the room it might stand for: what it cannot read, it cannot
+    /// check.
+    private func sendCheck(of outcome: SnapshotOutcome) {
+        do {
+            guard try !holdsAsideAnything(of: outcome.room) else {
+                logger.notice(
+                    "snapshot not checked: packs of the room are kept aside here",
+                    metadata: ["room": "\(outcome.room)"]
+                )
+                return
+            }
+            let replica = try store.replica(for: outcome.room)
+            guard let key = try store.authorKey(of: replica) else { return }
+            perform([
+                .send(.snapshotChecked(SnapshotCheck(room: outcome.room, snapshot: outcome.snapshot, signedBy: key)))
+            ])
+        } catch {
+            logger.error("could not check a snapshot: \(error)")
+        }
+    }
+
+    private func holdsAsideAnything(of room: String) throws -> Bool {
+        try store.storedAside(upTo: .max).contains { $0.room == room && $0.schemaVersion != PackIntake.neverReopened }
+    }
+
+    /// A `rebase` frame was stored: once its snapshot is taken, the room's watermark moves to the position
+    /// it stands for.
+    func rebased(_ result: PackIntake.Result, room: String, position: UInt64, head: UInt64, bytes: Int, id: Int) {
+        for change in result.inserted { changeFeed.send(change) }
+        if !result.inserted.isEmpty { batchFeed.send(result.inserted) }
+        if let stamp = result.latestStamp { _ = author.witness(stamp) }
+        statistics.changesStored += result.inserted.count
+        took(result.snapshots)
+        guard connection?.id == id else { return }
+        statistics.framesReceived += 1
+        statistics.bytesReceived += bytes
+        statistics.packBytesReceived += Int(result.packBytes)
+        for outcome in result.snapshots where outcome.position == position {
+            guard outcome.isAccepted else {
+                // Packs the server no longer keeps cannot come any other way: this room waits for a
+                // snapshot this device can take, on a later connection.
+                logger.error("the room's early history came as a snapshot this device refuses; not following it")
+                perform(session.leave(room))
+                return
+            }
+            statistics.rebases += 1
+            perform(session.rebased(room: room, position: position, parts: outcome.partPositions, head: head))
+        }
+    }
+
+    // MARK: Sending
+
+    /// Sends a snapshot of each room this device holds whole and may edit, once enough has changed since
+    /// the newest snapshot it knows, after a random part of ``Configuration/snapshotDelay``.
+    func considerSnapshots() {
+        guard let threshold = configuration.snapshotThreshold, let connection else { return }
+        for (room, state) in session.rooms where state.caughtUp && state.cursor.isAtHead && state.takesPushes {
+            guard !snapshotsPlanned.contains(room) else { continue }
+            do {
+                let held = try store.frontier(room: room).vector.entries.values.reduce(0, +)
+                guard held >= (knownSnapshots[room]?.changes ?? 0) + UInt64(threshold) else { continue }
+            } catch {
+                logger.error("could not read the room's frontier: \(error)")
+                continue
+            }
+            snapshotsPlanned.insert(room)
+            let delay = configuration.snapshotDelay * Double.random(in: 0...1, using: &random)
+            let connectionID = connection.id
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                await self?.sendSnapshot(of: room, connection: connectionID)
+            }
+        }
+    }
+
+    /// Makes and sends the room's snapshot, if this device still holds its whole history: caught up,
+    /// with nothing kept aside and no change past a gap, and no newer snapshot heard of meanwhile.
+    private func sendSnapshot(of room: String, connection id: Int) {
+        guard let connection, connection.id == id, let state = session.rooms[room], state.caughtUp,
+            state.cursor.isAtHead, state.takesPushes, let threshold = configuration.snapshotThreshold
+        else { return }
+        let position = state.cursor.watermark
+        guard position >= 1, (knownSnapshots[room]?.position ?? 0) < position else { return }
+        do {
+            guard try !holdsAsideAnything(of: room) else { return }
+            let cut = try store.frontier(room: room)
+            let total = cut.vector.entries.values.reduce(0, +)
+            guard total >= (knownSnapshots[room]?.changes ?? 0) + UInt64(threshold) else { return }
+            let held = try store.changes(room: room, notIn: VersionVector())
+            // A change past a gap would be left out of a cut of contiguous timelines.
+            guard held.allSatisfy({ cut.vector.contains($0.id) }), UInt64(held.count) == total else { return }
+            let replica = try store.replica(for: room)
+            guard let key = try store.authorKey(of: replica), cut.vector[replica] > 0 else { return }
+            let parts = PackCodec.encodeSnapshot(
+                room: room,
+                position: position,
+                cut: cut,
+                changes: held.map(\.payload),
+                schemaVersion: held.map(\.schemaVersion).max() ?? WireSchema.current,
+                signedBy: key,
+                sealedWith: state.credentials?.key
+            )
+            knownSnapshots[room] = KnownSnapshot(position: position, changes: total)
+            statistics.snapshotsUploaded += 1
+            logger.info(
+                "sending a snapshot",
+                metadata: [
+                    "room": "\(room)", "position": "\(position)", "changes": "\(total)", "parts": "\(parts.count)",
+                ]
+            )
+            perform(parts.map { .send(.push(room: room, pack: $0)) })
+        } catch {
+            logger.error("could not make a snapshot: \(error)", metadata: ["room": "\(room)"])
+        }
+    }
+}
