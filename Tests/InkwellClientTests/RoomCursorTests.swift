@@ -79,3 +79,24 @@ import Testing
         try cursor.checkInvariants()
     }
 }
+
+@Suite struct RoomCursorRebaseTests {
+    /// A rebase stands for every position through its snapshot's; positions seen beyond a gap before
+    /// it stay seen, and the watermark runs on through them.
+    @Test func aRebaseMovesTheWatermarkAndKeepsWhatWasSeenBeyondIt() throws {
+        var cursor = RoomCursor(watermark: 3)
+        var moved = cursor.see(9) || cursor.see(11)
+        #expect(!moved)
+        moved = cursor.rebase(to: 8)
+        #expect(moved)
+        #expect(cursor.watermark == 9, "9 was seen already")
+        #expect(cursor.pending == [11])
+        try cursor.checkInvariants()
+        moved = cursor.rebase(to: 5)
+        #expect(!moved, "a rebase never moves it back")
+        moved = cursor.see(10)
+        #expect(moved)
+        #expect(cursor.watermark == 11 && cursor.pending.isEmpty)
+        try cursor.checkInvariants()
+    }
+}

@@ -39,7 +39,12 @@ extension SyncClient {
             break
         }
         perform(session.received(message))
-        if case .progress = message { considerSnapshots() }
+        switch message {
+        case .progress: considerSnapshots()
+        // A device that only draws hears of its room through acks: once its pushes are all stored.
+        case .ack where session.inFlight.isEmpty: considerSnapshots()
+        default: break
+        }
     }
 
     /// A `packs` frame whose packs the connection's reading task has stored.

@@ -78,10 +78,14 @@ extension PackLog {
                 ALTER TABLE device_watermark ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
                 """
         )
-        // Authors and devices seen before this version were never recorded: nothing is dropped until a
-        // whole retention has passed since, so that every one still in use has been seen again.
+        // Authors and devices seen before this version were never recorded: in a log that holds packs
+        // already, nothing is dropped until a whole retention has passed since, so that every one still in
+        // use has been seen again. A new log has no one unrecorded.
         try db.execute(
-            sql: "INSERT INTO compaction_epoch (singleton, started_at) VALUES (1, ?)",
+            sql: """
+                INSERT INTO compaction_epoch (singleton, started_at)
+                VALUES (1, CASE WHEN EXISTS (SELECT 1 FROM pack) THEN ? ELSE 0 END)
+                """,
             arguments: [Int64(Date().timeIntervalSince1970 * 1000)]
         )
     }

@@ -1,0 +1,219 @@
+import Foundation
+import InkwellBoard
+import InkwellStore
+import InkwellSync
+import InkwellTesting
+import InkwellWire
+import Testing
+
+@testable import InkwellClient
+
+/// Room snapshots through the real server: a device that holds a room's history sends one, the others
+/// check it, the server drops the packs it stands for once every author present has, and a device that
+/// comes later, or was away longer than the retention, starts from it and loses nothing.
+@Suite(.serialized, .timeLimit(.minutes(4)))
+struct SnapshotEndToEndTests {
+    static let room = "archive"
+
+    /// A configuration that sends a snapshot once `threshold` changes lie outside the newest one, at once.
+    static func configuration(seed: UInt64, threshold: Int?) -> SyncClient.Configuration {
+        var configuration = endToEndConfiguration(seed: seed)
+        configuration.snapshotThreshold = threshold
+        configuration.snapshotDelay = .zero
+        return configuration
+    }
+
+    static func client(
+        _ store: Store,
+        _ server: ServerProcess,
+        seed: UInt64,
+        threshold: Int? = nil
+    ) throws -> SyncClient {
+        try SyncClient(
+            store: store,
+            url: server.syncURL,
+            rooms: [room],
+            configuration: configuration(seed: seed, threshold: threshold)
+        )
+    }
+
+    static func serve(
+        retentionSeconds: Double,
+        _ body: (ServerProcess) async throws -> Void
+    ) async throws {
+        let data = try TemporaryDirectory("server")
+        let server = try await ServerProcess.start(
+            data: data.url,
+            arguments: ["--retention-hours", "\(retentionSeconds / 3_600)", "--compaction-interval", "0.1"]
+        )
+        do {
+            try await body(server)
+            await server.stop()
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    static func draw(
+        _ client: SyncClient,
+        _ count: Int,
+        points: Int = 40,
+        into recorded: inout [BoardChange],
+        using random: inout SeededGenerator
+    ) async throws {
+        for _ in 0..<count {
+            recorded.append(try await client.record(randomStroke(count: points, using: &random), room: room))
+        }
+    }
+
+    /// Alice sends a snapshot; Bob checks it; the server drops the packs; Carol, new, is caught up from
+    /// the snapshot and the packs after it, and every device shows the same board.
+    @Test func aNewDeviceStartsFromTheSnapshotOnceThePacksAreDropped() async throws {
+        let seed = seed("aNewDeviceStartsFromTheSnapshotOnceThePacksAreDropped")
+        var random = SeededGenerator(seed: seed)
+        try await Self.serve(retentionSeconds: 3_600) { server in
+            let alice = try Self.client(try Store.inMemory(), server, seed: seed, threshold: 100)
+            let bob = try Self.client(try Store.inMemory(), server, seed: seed &+ 1)
+            var recorded: [BoardChange] = []
+            try await whileRunning([alice, bob]) {
+                try await Self.draw(bob, 30, into: &recorded, using: &random)
+                try await bob.waitUntilSynced(timeout: .seconds(60))
+                try await Self.draw(alice, 120, into: &recorded, using: &random)
+                try await eventually("Alice sends a snapshot and Bob checks it") {
+                    let uploaded = await alice.statistics.snapshotsUploaded
+                    let checked = await bob.statistics.snapshotsChecked
+                    return uploaded >= 1 && checked >= 1
+                }
+                // More after the snapshot: Carol gets these as packs.
+                try await Self.draw(bob, 10, into: &recorded, using: &random)
+                try await alice.waitUntilSynced(timeout: .seconds(60))
+                try await bob.waitUntilSynced(timeout: .seconds(60))
+            }
+            #expect(await bob.statistics.snapshotsRefused == 0)
+            let reference = referenceState(recorded)
+            // Compaction runs every 0.1 s; a new device rebases once it has.
+            var carolStore = try Store.inMemory()
+            try await eventually("a new device starts from the snapshot") {
+                carolStore = try Store.inMemory()
+                let carol = try Self.client(carolStore, server, seed: seed &+ 2)
+                try await whileRunning([carol]) {
+                    try await carol.waitUntilSynced(timeout: .seconds(60))
+                }
+                return await carol.statistics.rebases == 1
+            }
+            #expect(try boardState(carolStore, room: Self.room).canonicalHash == reference.canonicalHash)
+            #expect(try boardState(alice.store, room: Self.room).canonicalHash == reference.canonicalHash)
+            #expect(try boardState(bob.store, room: Self.room).canonicalHash == reference.canonicalHash)
+            #expect(try carolStore.watermark(room: Self.room) >= 1)
+            try carolStore.checkInvariants()
+        }
+    }
+
+    /// Dave draws, leaves, and draws more offline. Longer than the retention later, after Alice and Bob
+    /// drew on, sent and checked a snapshot, and the server dropped the packs Dave never received, he
+    /// comes back: he starts from the snapshot, his offline strokes are pushed, and nothing of anyone's
+    /// is lost.
+    @Test func aDeviceAwayLongerThanTheRetentionKeepsWhatItMadeOffline() async throws {
+        let seed = seed("aDeviceAwayLongerThanTheRetentionKeepsWhatItMadeOffline")
+        var random = SeededGenerator(seed: seed)
+        let folder = try TemporaryDirectory("dave")
+        let davePath = folder.url.appendingPathComponent("dave.sqlite").path
+        try await Self.serve(retentionSeconds: 3) { server in
+            let alice = try Self.client(try Store.inMemory(), server, seed: seed, threshold: 150)
+            let bob = try Self.client(try Store.inMemory(), server, seed: seed &+ 1)
+            var recorded: [BoardChange] = []
+            try await whileRunning([alice, bob]) {
+                do {
+                    let dave = try Self.client(try Store(path: davePath), server, seed: seed &+ 3)
+                    try await whileRunning([dave]) {
+                        try await Self.draw(dave, 20, into: &recorded, using: &random)
+                        try await dave.waitUntilSynced(timeout: .seconds(60))
+                    }
+                }
+                // Offline: queued, never pushed.
+                do {
+                    let dave = try Self.client(try Store(path: davePath), server, seed: seed &+ 4)
+                    try await Self.draw(dave, 7, into: &recorded, using: &random)
+                    await dave.stop()
+                }
+                // Alice and Bob go on, present, for longer than the retention.
+                let started = ContinuousClock.now
+                while ContinuousClock.now - started < .seconds(4) {
+                    try await Self.draw(alice, 40, into: &recorded, using: &random)
+                    try await Self.draw(bob, 5, into: &recorded, using: &random)
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                try await eventually("a snapshot is sent and checked after Dave left") {
+                    let uploaded = await alice.statistics.snapshotsUploaded
+                    let checked = await bob.statistics.snapshotsChecked
+                    return uploaded >= 1 && checked >= 1
+                }
+                try await alice.waitUntilSynced(timeout: .seconds(60))
+                try await bob.waitUntilSynced(timeout: .seconds(60))
+                // Present authors: keep drawing a little while compaction runs.
+                try await Self.draw(bob, 2, into: &recorded, using: &random)
+                try await Task.sleep(for: .milliseconds(500))
+                let dave = try Self.client(try Store(path: davePath), server, seed: seed &+ 5)
+                try await whileRunning([dave]) {
+                    try await dave.waitUntilSynced(timeout: .seconds(60))
+                    #expect(await dave.statistics.rebases == 1, "Dave starts from the snapshot")
+                    #expect(await dave.statistics.snapshotsRefused == 0)
+                    #expect(try dave.store.outboxSize().changes == 0, "Dave's offline strokes are pushed")
+                }
+                try await eventually("Alice and Bob hold Dave's offline strokes") {
+                    try alice.store.changes(room: Self.room, document: "main").count == recorded.count
+                        && bob.store.changes(room: Self.room, document: "main").count == recorded.count
+                }
+            }
+            let reference = referenceState(recorded)
+            let dave = try Store(path: davePath)
+            for store in [alice.store, bob.store, dave] {
+                #expect(try boardState(store, room: Self.room).canonicalHash == reference.canonicalHash)
+            }
+        }
+    }
+
+    /// Mallory, an editor, sends a snapshot that leaves out Bob's strokes and claims the room's head.
+    /// Bob refuses it and never checks it, so the server drops nothing on its word: a new device gets
+    /// every pack, Bob's too.
+    @Test func aSnapshotThatLeavesOutAnAuthorIsRefusedAndDropsNothing() async throws {
+        let seed = seed("aSnapshotThatLeavesOutAnAuthorIsRefusedAndDropsNothing")
+        var random = SeededGenerator(seed: seed)
+        try await Self.serve(retentionSeconds: 3_600) { server in
+            let mallory = try Self.client(try Store.inMemory(), server, seed: seed)
+            let bob = try Self.client(try Store.inMemory(), server, seed: seed &+ 1)
+            var recorded: [BoardChange] = []
+            try await whileRunning([mallory, bob]) {
+                try await Self.draw(bob, 20, into: &recorded, using: &random)
+                try await Self.draw(mallory, 300, points: 60, into: &recorded, using: &random)
+                try await mallory.waitUntilSynced(timeout: .seconds(60))
+                try await bob.waitUntilSynced(timeout: .seconds(60))
+                let store = mallory.store
+                let replica = try store.replica(for: Self.room)
+                let key = try #require(try store.authorKey(of: replica))
+                let own = try store.changes(room: Self.room, notIn: VersionVector()).filter { $0.id.replica == replica }
+                var cut = Cut()
+                for change in own { cut.include(change.id, change.stamp) }
+                let head = try store.watermark(room: Self.room)
+                let parts = PackCodec.encodeSnapshot(
+                    room: Self.room,
+                    position: head,
+                    cut: cut,
+                    changes: own.map(\.payload),
+                    signedBy: key
+                )
+                await mallory.perform(parts.map { .send(.push(room: Self.room, pack: $0)) })
+                try await eventually("Bob refuses the snapshot") { await bob.statistics.snapshotsRefused >= 1 }
+                #expect(await bob.statistics.snapshotsChecked == 0)
+            }
+            // Time for several compaction passes.
+            try await Task.sleep(for: .milliseconds(800))
+            let carolStore = try Store.inMemory()
+            let carol = try Self.client(carolStore, server, seed: seed &+ 2)
+            try await whileRunning([carol]) { try await carol.waitUntilSynced(timeout: .seconds(60)) }
+            #expect(await carol.statistics.rebases == 0, "nothing was dropped")
+            #expect(try boardState(carolStore, room: Self.room).canonicalHash == referenceState(recorded).canonicalHash)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import InkwellBoard
+import InkwellGeometry
+import InkwellSync
+import InkwellTesting
+import Testing
+
+@testable import InkwellClient
+@testable import InkwellWire
+
+/// The trust rule a device holds a whole snapshot to, against what it holds.
+@Suite struct SnapshotReviewTests {
+    static let mine = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0x31, count: 32))
+    static let theirs = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0x32, count: 32))
+
+    static func change(_ key: AuthorKey, _ seq: UInt64, colour: UInt32 = 1) -> [UInt8] {
+        ChangeCodec.encode(
+            BoardChange(
+                id: ChangeID(replica: key.replica, seq: seq),
+                stamp: Stamp(wallMilliseconds: 1_800_000_000_000 + seq),
+                payload: BoardEdit(
+                    board: "main",
+                    operations: [
+                        .addStroke(
+                            StrokeStyle(colour: Colour(rgba: colour), width: 1),
+                            points: [.init(0, 0)],
+                            pressures: nil
+                        )
+                    ]
+                )
+            )
+        )
+    }
+
+    /// Their changes 1...3 and mine 1...2, as one snapshot by them.
+    static func snapshot(_ changes: [[UInt8]]) throws -> RoomSnapshot {
+        var cut = Cut()
+        for bytes in changes {
+            let header = try ChangeCodec.header(of: bytes)
+            cut.include(ChangeID(replica: header.replica, seq: header.seq), header.stamp)
+        }
+        let parts = PackCodec.encodeSnapshot(room: "r", position: 9, cut: cut, changes: changes, signedBy: theirs)
+        var assembly = SnapshotAssembly(try PackCodec.decodeSnapshotPart(parts[0], room: "r"))
+        for bytes in parts.dropFirst() { try assembly.add(try PackCodec.decodeSnapshotPart(bytes, room: "r")) }
+        return try assembly.assembled()
+    }
+
+    static let whole = [change(theirs, 1), change(theirs, 2), change(theirs, 3), change(mine, 1), change(mine, 2)]
+
+    static func review(
+        _ snapshot: RoomSnapshot,
+        held: [[UInt8]],
+        required: VersionVector
+    ) throws -> SnapshotReview.Verdict {
+        var byID: [ChangeID: [UInt8]] = [:]
+        for bytes in held {
+            let header = try ChangeCodec.header(of: bytes)
+            byID[ChangeID(replica: header.replica, seq: header.seq)] = bytes
+        }
+        return try SnapshotReview.review(snapshot, held: { byID[$0] }, required: required, own: mine.replica)
+    }
+
+    @Test func aConsistentSnapshotBringsWhatWasNotHeld() throws {
+        let verdict = try Self.review(
+            try Self.snapshot(Self.whole),
+            held: [Self.whole[0], Self.whole[3], Self.whole[4]],
+            required: VersionVector([Self.theirs.replica: 1, Self.mine.replica: 1])
+        )
+        guard case .accepted(let new) = verdict else {
+            Issue.record("refused: \(verdict)")
+            return
+        }
+        #expect(Set(new.map(\.bytes)) == Set([Self.whole[1], Self.whole[2]]))
+    }
+
+    @Test func aSnapshotThatAltersAHeldChangeIsRefused() throws {
+        let altered = [Self.change(Self.theirs, 1, colour: 9)] + Self.whole.dropFirst()
+        let verdict = try Self.review(try Self.snapshot(altered), held: [Self.whole[0]], required: VersionVector())
+        guard case .refused = verdict else {
+            Issue.record("accepted an altered change")
+            return
+        }
+    }
+
+    @Test func aSnapshotThatLeavesOutWhatCameBeforeItsPositionIsRefused() throws {
+        let short = Array(Self.whole.prefix(2)) + [Self.whole[3]]
+        let verdict = try Self.review(
+            try Self.snapshot(short),
+            held: Self.whole,
+            required: VersionVector([Self.theirs.replica: 3, Self.mine.replica: 2])
+        )
+        guard case .refused(_, let missingOwn) = verdict else {
+            Issue.record("accepted a short snapshot")
+            return
+        }
+        #expect(missingOwn == [ChangeID(replica: Self.mine.replica, seq: 2)], "my acknowledged change goes back out")
+    }
+
+    @Test func aSnapshotHoldingAChangeOfMineIDidNotMakeIsRefused() throws {
+        let verdict = try Self.review(
+            try Self.snapshot(Self.whole),
+            held: [Self.whole[3]],
+            required: VersionVector()
+        )
+        guard case .refused = verdict else {
+            Issue.record("accepted a change of mine I never made")
+            return
+        }
+    }
+}
