@@ -105,7 +105,9 @@ extension SyncClient {
             guard !snapshotsPlanned.contains(room) else { continue }
             do {
                 let held = try store.frontier(room: room).vector.entries.values.reduce(0, +)
-                guard held >= (knownSnapshots[room]?.changes ?? 0) + UInt64(threshold) else { continue }
+                guard held >= Self.changesForNextSnapshot(after: knownSnapshots[room], threshold: threshold) else {
+                    continue
+                }
             } catch {
                 logger.error("could not read the room's frontier: \(error)")
                 continue
@@ -120,9 +122,19 @@ extension SyncClient {
         }
     }
 
+    /// The changes a room must hold before its next snapshot: `threshold` more than the newest one, and
+    /// half as many again as it holds, as the server asks (its bytes, not its changes, but they grow
+    /// together). Snapshots then grow geometrically, so all a room's snapshots together cost at most about
+    /// three times its last one to send.
+    static func changesForNextSnapshot(after known: KnownSnapshot?, threshold: Int) -> UInt64 {
+        let changes = known?.changes ?? 0
+        return changes + max(UInt64(threshold), changes / 2)
+    }
+
     /// Makes and sends the room's snapshot, if this device still holds its whole history: caught up,
     /// with nothing kept aside and no change past a gap, and no newer snapshot heard of meanwhile.
     private func sendSnapshot(of room: String, connection id: Int) {
+        snapshotsPlanned.remove(room)
         guard let connection, connection.id == id, let state = session.rooms[room], state.caughtUp,
             state.cursor.isAtHead, state.takesPushes, let threshold = configuration.snapshotThreshold
         else { return }
@@ -132,7 +144,9 @@ extension SyncClient {
             guard try !holdsAsideAnything(of: room) else { return }
             let cut = try store.frontier(room: room)
             let total = cut.vector.entries.values.reduce(0, +)
-            guard total >= (knownSnapshots[room]?.changes ?? 0) + UInt64(threshold) else { return }
+            guard total >= Self.changesForNextSnapshot(after: knownSnapshots[room], threshold: threshold) else {
+                return
+            }
             let held = try store.changes(room: room, notIn: VersionVector())
             // A change past a gap would be left out of a cut of contiguous timelines.
             guard held.allSatisfy({ cut.vector.contains($0.id) }), UInt64(held.count) == total else { return }
