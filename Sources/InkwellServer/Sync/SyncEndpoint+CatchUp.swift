@@ -19,8 +19,9 @@ extension SyncEndpoint {
             let subscription: UInt64
             /// Whether the subscription's first progress is out.
             var announced = false
-            /// The snapshot it was rebased on, whose parts it has.
+            /// The snapshot it was rebased on, whose parts it has, and where those parts stand.
             var skipping: SnapshotID?
+            var skipped: Set<UInt64> = []
         }
         // A session that is closing gets its error and close, not the rooms' history.
         guard !connection.session.withLock(\.isClosed) else { return }
@@ -40,7 +41,9 @@ extension SyncEndpoint {
                 to: writer
             ) {
             case .unneeded: break
-            case .rebased(let snapshot): following[index].skipping = snapshot
+            case .rebased(let snapshot, let positions):
+                following[index].skipping = snapshot
+                following[index].skipped = positions
             case .ended: following[index].skipping = nil
             }
         }
@@ -96,10 +99,16 @@ extension SyncEndpoint {
                     )
                 }
                 // Moved out of the read, so its buffer has one owner and finishing it copies no pack.
+                var through = requests[index].after
                 if var frame = reads[index].frame.take(), let last = frame.last {
                     let head = max(hub.head(of: room.room) ?? 0, last)
                     messages.append(frame.finish(head: head))
-                    hub.advance(connection, room: room.room, subscription: room.subscription, to: last)
+                    through = last
+                }
+                // The parts it was sent in its rebase count as sent where they stand.
+                while room.skipped.contains(through + 1) { through += 1 }
+                if through > requests[index].after {
+                    hub.advance(connection, room: room.room, subscription: room.subscription, to: through)
                 }
                 if let head = hub.goLive(connection, room: room.room, subscription: room.subscription) {
                     messages.append(
@@ -119,8 +128,9 @@ extension SyncEndpoint {
     enum Rebase {
         /// The follower stands at or after the room's floor: its packs are all there.
         case unneeded
-        /// The follower was sent this snapshot's parts and stands at the position it stands for.
-        case rebased(SnapshotID)
+        /// The follower was sent this snapshot's parts, at these positions, and stands at the position
+        /// the snapshot stands for.
+        case rebased(SnapshotID, parts: Set<UInt64>)
         /// The follower cannot take a snapshot, or the log could not be read: its subscription ended.
         case ended
     }
@@ -178,7 +188,7 @@ extension SyncEndpoint {
         )
         try await send(frames, for: connection, to: writer)
         hub.advance(connection, room: room, subscription: subscription, to: floor.covers)
-        return .rebased(floor.snapshot)
+        return .rebased(floor.snapshot, parts: Set(parts.map(\.serverSeq)))
     }
 
     static func encoded(_ message: ServerMessage) -> ByteBuffer {

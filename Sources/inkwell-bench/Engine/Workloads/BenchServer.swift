@@ -8,7 +8,8 @@ final class BenchServer {
 
     var url: String { "ws://127.0.0.1:\(port)/sync" }
 
-    init() throws {
+    /// - Parameter arguments: more options for `inkwell serve`.
+    init(arguments: [String] = []) throws {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let server = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("inkwell")
         guard FileManager.default.isExecutableFile(atPath: server.path) else {
@@ -19,10 +20,11 @@ final class BenchServer {
         process.executableURL = server
         // Open rooms: the workloads name their rooms, as a server's rooms made before capabilities are
         // named; a capability check costs one cached lookup per subscription, nothing per pack.
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data", folder.path, "--log-level", "error",
-            "--open-rooms",
-        ]
+        process.arguments =
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data", folder.path, "--log-level", "error",
+                "--open-rooms",
+            ] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -143,11 +143,14 @@ struct W5Corpus {
         return logger
     }
 
-    /// Pushes every pack of `variant` through 8 connections, each kept under the server's 200 pushes a
-    /// second.
+    /// Pushes every pack of `variant` through 8 connections.
     func push(_ variant: W5Variant, to url: String) async throws {
-        let connections = 8
-        let packs = packs(variant)
+        try await Self.push(packs(variant), to: url, connections: 8)
+    }
+
+    /// Pushes `packs` through `connections` connections, each kept under the server's 200 pushes a
+    /// second.
+    static func push(_ packs: [(room: String, pack: [UInt8])], to url: String, connections: Int) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for lane in 0..<connections {
                 let mine = stride(from: lane, to: packs.count, by: connections).map { packs[$0] }
@@ -158,7 +161,7 @@ struct W5Corpus {
     }
 
     /// A socket to the server that has said hello, as a device made from `seed`.
-    private static func connect(to url: String, seed: UInt64) async throws -> SyncSocket {
+    static func connect(to url: String, seed: UInt64) async throws -> SyncSocket {
         let socket = try await SyncSocket.connect(url: url, logger: logger)
         var random = SplitMix64(seed: seed)
         try await socket.send(
@@ -172,7 +175,7 @@ struct W5Corpus {
         return socket
     }
 
-    private static func push(_ packs: [(room: String, pack: [UInt8])], to url: String) async throws {
+    static func push(_ packs: [(room: String, pack: [UInt8])], to url: String) async throws {
         let socket = try await Self.connect(to: url, seed: UInt64(packs.count))
         var messages = socket.messages.makeAsyncIterator()
         let window = 50

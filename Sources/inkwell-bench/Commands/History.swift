@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+
+extension InkwellBench {
+    /// A room's history before and after compaction, through a real server.
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "history",
+            abstract: "Measure a board's history on the server before and after a snapshot replaces its packs.",
+            discussion: """
+                Pushes one board's history to a real `inkwell serve` (built beside this binary), syncs it to a \
+                new device from the packs, lets that device send a snapshot, waits for the server to drop the \
+                packs, and syncs a second new device from the snapshot. Build both products with -c release.
+                """
+        )
+
+        @Option(help: "Changes in the board's history.")
+        var changes = 1_000_000
+
+        @Option(help: "Devices that drew it, taking turns.")
+        var authors = 4
+
+        @Option(help: "Changes per pushed pack (a device's outbox packs what waited together).")
+        var perPack = 10
+
+        @Option(help: "The server's retention, in seconds: the authors must have been away this long.")
+        var retention = 5.0
+
+        @Flag(help: "Print one JSON object per figure instead of a table.")
+        var json = false
+
+        mutating func validate() throws {
+            guard changes >= 1, authors >= 1, perPack >= 1 else {
+                throw ValidationError("--changes, --authors and --per-pack must be at least 1")
+            }
+            guard retention > 0 else { throw ValidationError("--retention must be positive") }
+        }
+
+        func run() async throws {
+            let corpus = HistoryCorpus(changes: changes, authors: authors, perPack: perPack)
+            let result = try await HistoryRun(corpus: corpus, retentionSeconds: retention).measure()
+            let name = "history \(changes / 1_000)k×\(perPack)"
+            let figures = [
+                Figure(workload: name, figure: "encoded changes, MB", value: Double(corpus.bytes) / 1e6),
+                Figure(workload: name, figure: "server keeps, packs, MB", value: Double(result.packsBytes) / 1e6),
+                Figure(workload: name, figure: "server keeps, packs, count", value: Double(result.packsCount)),
+                Figure(
+                    workload: name,
+                    figure: "server keeps, compacted, MB",
+                    value: Double(result.compactedBytes) / 1e6
+                ),
+                Figure(workload: name, figure: "server keeps, compacted, count", value: Double(result.compactedCount)),
+                Figure(workload: name, figure: "new device from packs, s", value: result.fromPacks.seconds),
+                Figure(
+                    workload: name,
+                    figure: "new device from packs, MB received",
+                    value: Double(result.fromPacks.bytesReceived) / 1e6
+                ),
+                Figure(
+                    workload: name,
+                    figure: "new device from packs, store MB",
+                    value: Double(result.fromPacks.storeBytes) / 1e6
+                ),
+                Figure(workload: name, figure: "new device from snapshot, s", value: result.fromSnapshot.seconds),
+                Figure(
+                    workload: name,
+                    figure: "new device from snapshot, MB received",
+                    value: Double(result.fromSnapshot.bytesReceived) / 1e6
+                ),
+                Figure(
+                    workload: name,
+                    figure: "new device from snapshot, store MB",
+                    value: Double(result.fromSnapshot.storeBytes) / 1e6
+                ),
+            ]
+            for figure in figures { print(json ? figure.json : figure.row) }
+        }
+    }
+}
