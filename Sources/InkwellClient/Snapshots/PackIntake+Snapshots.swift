@@ -70,13 +70,16 @@ extension PackIntake {
         }
         guard let assembly else { return nil }
         let own = try store.replica(for: room)
+        // A change past the room's contiguous frontier is almost never held: look only inside it, so a
+        // new device, which holds nothing, reads nothing. One held past a gap is stored once by the append.
+        let frontier = try store.frontier(room: room).vector
         let verdict: SnapshotReview.Verdict
         let snapshot: RoomSnapshot
         do {
             snapshot = try assembly.assembly.assembled()
             verdict = try SnapshotReview.review(
                 snapshot,
-                held: { try store.change($0)?.payload },
+                held: { $0.seq <= frontier[$0.replica] ? try store.change($0)?.payload : nil },
                 required: snapshots.required(room: room, through: snapshot.position),
                 own: own
             )
