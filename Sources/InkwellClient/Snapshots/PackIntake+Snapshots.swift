@@ -149,10 +149,19 @@ extension PackIntake {
                 result.latestStamp = max(result.latestStamp ?? change.stamp, change.stamp)
             }
         }
-        let inserted = try append(changes, result: &result, logger: logger)
+        // In transactions of bounded size: one for a million changes would grow the write-ahead log to
+        // the size of the room before a checkpoint could run. The watermark moves only after the last.
+        var inserted: [ChangeID] = []
+        for start in stride(from: 0, to: changes.count, by: Self.rebaseBatch) {
+            let batch = Array(changes[start..<min(start + Self.rebaseBatch, changes.count)])
+            inserted += try append(batch, result: &result, logger: logger)
+        }
         result.inserted = inserted.compactMap { id in
             decoded[id].map { ClientChange(room: room, change: $0, origin: .remote) }
         }
         return result
     }
+
+    /// Changes stored per transaction when a snapshot is taken.
+    static let rebaseBatch = 20_000
 }
