@@ -17,10 +17,10 @@ import { changeCount, cutSeq, isSibling } from './snapshot-cover.js';
  * @typedef {import('./snapshot-cover.js').Cut} Cut
  * @typedef {{
  *   room: string, author: string, authorKey: Uint8Array, id: Uint8Array, position: number, cut: Cut,
- *   schemaVersion: number, changes: Uint8Array[], parts: Uint8Array[]
+ *   schemaVersion: number, changes: Uint8Array[], keys: string[], parts: Uint8Array[]
  * }} RoomSnapshot a whole snapshot, checked: `author` is the replica whose key (`authorKey`) signed every
- *   part; `changes` are every change inside `cut`, each once, in the order the parts held them; `parts`
- *   the ids of its parts, by index
+ *   part; `changes` are every change inside `cut`, each once, in the order the parts held them, and
+ *   `keys` theirs (`replica-seq`); `parts` the ids of its parts, by index
  */
 
 export class SnapshotAssembly {
@@ -79,6 +79,7 @@ export class SnapshotAssembly {
     if (total !== named) throw WireError.invalidSnapshot(`it holds ${total} changes where its cut names ${named}`);
     const seen = new Set();
     const changes = [];
+    const keys = [];
     for (const part of ordered) {
       for (const change of part.changes) {
         const { replica, seq, stamp } = changeOrigin(change);
@@ -90,6 +91,7 @@ export class SnapshotAssembly {
           throw WireError.invalidSnapshot("a timeline's last change has another stamp than its cut states");
         }
         changes.push(change);
+        keys.push(key);
       }
     }
     return {
@@ -101,6 +103,7 @@ export class SnapshotAssembly {
       cut,
       schemaVersion: Math.max(...ordered.map((part) => part.schemaVersion)),
       changes,
+      keys,
       parts: ordered.map((part) => part.id),
     };
   }
