@@ -410,6 +410,9 @@ async function start() {
   byId('new-board').addEventListener('click', () => run('new-board'));
   // This board's other tabs in this browser: told when a link is replaced here, telling this one likewise.
   const links = new LinksChannel({ room, load: () => store.loadAccess(room), adopt: (stored) => session.adoptAccess(stored) });
+  // This tab's link may hold more than the others' (the room's key, where one of them opened the link
+  // without it): they read the store again, and take it.
+  links.announce();
   const share = new ShareDialog({
     button: byId('share'),
     root: byId('share-dialog'),

@@ -221,6 +221,37 @@ export function reviewAhead(room, items, { now = Date.now(), lead = SyncProtocol
 }
 
 /**
+ * Opens again the packs kept aside for later (a newer schema, or sealed before this page held the room's
+ * key) that open now, as Swift's `PackIntake.reopen`: each is verified as on arrival. One that opens gives
+ * its changes, and what of it is still to keep aside (changes stamped too far ahead, of a newer schema or
+ * another type), in place of the pack; one that now fails verification (sealed with another key, altered,
+ * …) is to be kept with that reason, like a pack refused on arrival, and never tried again. Packs refused
+ * before are not tried at all.
+ * @param {string} room
+ * @param {(AsideItem & {id: number})[]} items the room's aside items (all of them: the rest are skipped)
+ * @param {Clock} [clock]
+ * @param {Keys} [keys]
+ * @returns {Promise<{id: number, changes: {change: Change, stored: StoredChange}[], aside: AsideItem[],
+ *   refused: string | null, ahead: number, earliestAhead: number}[]>} one entry per pack that opened or is
+ *   refused now; `aside` replaces it (for a refused pack, the pack with its reason)
+ * - Complexity: O(bytes of the packs kept aside), plus one signature verification each.
+ */
+export async function reopenAside(room, items, clock = {}, keys = {}) {
+  const reopened = [];
+  for (const item of items) {
+    if (item.kind !== 'pack' || item.reason !== undefined) continue;
+    const read = await readPack(room, item.bytes, clock, keys);
+    if (read.snapshotPart) continue;
+    const [refused = null] = read.refused;
+    // Still for later: the same pack, as it was kept.
+    if (refused === null && read.aside.some((kept) => kept.kind === 'pack')) continue;
+    const { changes, aside, ahead, earliestAhead } = read;
+    reopened.push({ id: item.id, changes, aside, refused, ahead, earliestAhead });
+  }
+  return reopened;
+}
+
+/**
  * Whether a change stamped `stamp` may be applied (and witnessed) at `now`.
  * @param {{wall: number}} stamp
  * @param {number} now

@@ -38,6 +38,10 @@
 // such a snapshot (a `rebase` frame): taken, the watermark moves to the position it stands for; refused,
 // the room is not followed on this connection, and the status says so.
 //
+// Packs kept aside for later (a newer schema, or sealed before this page held the room's key) are opened
+// again when the room is loaded (room-loader.js) and when this tab learns the room's key from another tab
+// (`adoptAccess`), verified as on arrival; forged packs are never tried again.
+//
 // After a gap (offline or paused for `reviewAfter` or more), the catch-up's changes from other people
 // are held for review (catch-up-review.js): stored, witnessed and counted as seen like every received
 // change, so the watermark moves on as usual, but kept off `board` until `mergeHeld`. Each is marked in
@@ -63,7 +67,7 @@ import { SyncError } from './errors.js';
 import { browserNetwork, syncURL } from './network.js';
 import { entryBytes } from './outbox-planner.js';
 import { Frontier } from './frontier.js';
-import { isDue, isRefused, readChanges, readPacks, readRebase, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
+import { isDue, isRefused, readChanges, readPacks, readRebase, reopenAside, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
 import { PresenceChannel } from './presence-channel.js';
 import { seededRandom } from './random.js';
 import { loadRoom } from './room-loader.js';
@@ -265,6 +269,7 @@ export class Session extends EventTarget {
     this.#applied.push(...loaded.changes);
     for (const change of loaded.held) this.#held.add(change);
     for (const change of [...loaded.changes, ...loaded.held]) this.#frontier.add(change.id);
+    this.#count(loaded.refused);
     this.#snapshotBytes = options.maximumSnapshotBytes;
     this.#own = new Set(loaded.own);
     this.#liveAt = loaded.liveAt;
@@ -413,7 +418,8 @@ export class Session extends EventTarget {
    * (access.js `withStoredLinks`): the links shown, the hashes registered on each connection and the
    * capability subscribed with become the stored ones. A connection subscribed with a capability no longer
    * held subscribes again with the new one, and a session the server refused for a replaced link opens
-   * again: the other tab is the same admin. Told as a `links` event.
+   * again: the other tab is the same admin. A tab that held no key for the room takes the stored one: it
+   * seals what it sends from then on, and opens the packs kept aside for want of it. Told as a `links` event.
    * @param {import('./store-records.js').AccessRecord | null} stored what the store holds for the room
    * @returns {Promise<boolean>} whether anything changed
    */
@@ -422,13 +428,49 @@ export class Session extends EventTarget {
       const next = this.#closed ? null : withStoredLinks(this.#access, stored);
       if (next === null) return false;
       const create = await creationHashes(next);
+      const learned = this.#roomKey === null && next.key ? await openRoomKey(next.key).catch(() => null) : null;
       // This tab may have replaced a link itself meanwhile: then start again from what it holds now.
       if (this.#closed || !sameAccess(withStoredLinks(this.#access, stored), next)) continue;
       this.#access = next;
+      if (learned !== null) this.#roomKey = learned;
       this.#perform(this.#machine.changeCredentials({ capability: subscribeCapability(next), create }));
       this.#emit('links', { ...next });
+      // Packs that came sealed before this tab held the key open now.
+      if (learned !== null) await this.#reopenAside();
       return true;
     }
+  }
+
+  /**
+   * Opens again the packs kept aside that read now (reopenAside), verified as on arrival: the changes of
+   * those that open are stored in their place and applied; one that fails verification now is kept with
+   * its reason, counted as refused, and never tried again.
+   */
+  async #reopenAside() {
+    const now = this.#clock.now();
+    const roomKey = this.#roomKey;
+    let reopened;
+    try {
+      reopened = await this.#writes.enqueue(async () => {
+        const items = await this.#store.loadAside(this.#room);
+        const packs = await reopenAside(this.#room, items, { now }, { roomKey });
+        for (const pack of packs) await this.#store.replaceAside(this.#room, pack.id, pack.changes.map((c) => c.stored), pack.aside);
+        return packs;
+      });
+    } catch (error) {
+      // They stay aside, and are opened again when the room is next loaded.
+      this.#writes.failed('opening packs kept aside', error);
+      return;
+    }
+    if (this.#closed) return;
+    for (const pack of reopened) {
+      this.diagnostics.changesAhead += pack.ahead;
+      this.#earliestAhead = Math.min(this.#earliestAhead, pack.earliestAhead);
+    }
+    this.#applyRemote(reopened.flatMap((pack) => pack.changes.map((c) => c.change)), now);
+    const refused = reopened.flatMap((pack) => (pack.refused === null ? [] : [pack.refused]));
+    if (refused.length > 0) this.#refused(refused);
+    this.#publish();
   }
 
   /**
