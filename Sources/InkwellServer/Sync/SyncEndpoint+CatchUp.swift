@@ -21,6 +21,9 @@ extension SyncEndpoint {
             var announced = false
             /// The snapshot it was rebased on, whose parts it has.
             var skipping: SnapshotID?
+            /// The position of that snapshot's last part: once nothing else is left before it, the follower
+            /// holds everything through it.
+            var partsThrough: UInt64 = 0
         }
         // A session that is closing gets its error and close, not the rooms' history.
         guard !connection.session.withLock(\.isClosed) else { return }
@@ -40,7 +43,9 @@ extension SyncEndpoint {
                 to: writer
             ) {
             case .unneeded: break
-            case .rebased(let snapshot): following[index].skipping = snapshot
+            case .rebased(let snapshot, let partsThrough):
+                following[index].skipping = snapshot
+                following[index].partsThrough = partsThrough
             case .ended: following[index].skipping = nil
             }
         }
@@ -100,6 +105,11 @@ extension SyncEndpoint {
                     let head = max(hub.head(of: room.room) ?? 0, last)
                     messages.append(frame.finish(head: head))
                     hub.advance(connection, room: room.room, subscription: room.subscription, to: last)
+                } else if room.partsThrough > requests[index].after {
+                    // Nothing but the snapshot's parts, which the rebase sent, is left through its last part:
+                    // any pack committed since lies after it. Without this, a room whose newest positions are
+                    // the parts would never go live.
+                    hub.advance(connection, room: room.room, subscription: room.subscription, to: room.partsThrough)
                 }
                 if let head = hub.goLive(connection, room: room.room, subscription: room.subscription) {
                     messages.append(
@@ -119,8 +129,9 @@ extension SyncEndpoint {
     enum Rebase {
         /// The follower stands at or after the room's floor: its packs are all there.
         case unneeded
-        /// The follower was sent this snapshot's parts and stands at the position it stands for.
-        case rebased(SnapshotID)
+        /// The follower was sent this snapshot's parts, the last at `partsThrough`, and stands at the
+        /// position it stands for.
+        case rebased(SnapshotID, partsThrough: UInt64)
         /// The follower cannot take a snapshot, or the log could not be read: its subscription ended.
         case ended
     }
@@ -178,7 +189,7 @@ extension SyncEndpoint {
         )
         try await send(frames, for: connection, to: writer)
         hub.advance(connection, room: room, subscription: subscription, to: floor.covers)
-        return .rebased(floor.snapshot)
+        return .rebased(floor.snapshot, partsThrough: parts.map(\.serverSeq).max() ?? floor.covers)
     }
 
     static func encoded(_ message: ServerMessage) -> ByteBuffer {
