@@ -136,6 +136,11 @@ async function start() {
   session.addEventListener('refused', (event) => {
     console.warn(`inkwell: kept aside received packs that failed verification: ${event.detail.reasons.join(', ')}`);
   });
+  // A room snapshot that does not hold what this page holds is not taken; the status says so if the board
+  // is not followed for it.
+  session.addEventListener('snapshot', (event) => {
+    if (!event.detail.accepted) console.warn(`inkwell: refused a snapshot of the board standing for position ${event.detail.position}: ${event.detail.reason}`);
+  });
 
   const presenceState = { cursor: null, ink: null };
   const sendPresence = () => {

@@ -167,9 +167,11 @@ export class Session extends EventTarget {
   board = new Board(BOARD);
   /**
    * What was received and not applied: packs refused (by reason) and changes waiting for the clock; room
-   * snapshots checked and taken, refused (the last refusal's reason), and parts dropped unread.
+   * snapshots checked and taken, refused (the last refusal's reason), and parts dropped unread (the last
+   * one's reason).
    * @type {{packsRefused: number, refusedReasons: Record<string, number>, changesAhead: number,
-   *   snapshotsChecked: number, snapshotsRefused: number, snapshotRefusal: string | null, snapshotPartsDropped: number}}
+   *   snapshotsChecked: number, snapshotsRefused: number, snapshotRefusal: string | null, snapshotPartsDropped: number,
+   *   snapshotPartDropReason: string | null}}
    */
   diagnostics = {
     packsRefused: 0,
@@ -179,6 +181,7 @@ export class Session extends EventTarget {
     snapshotsRefused: 0,
     snapshotRefusal: null,
     snapshotPartsDropped: 0,
+    snapshotPartDropReason: null,
   };
 
   #room;
@@ -747,7 +750,7 @@ export class Session extends EventTarget {
     }
     const { outcomes, dropped } = taken;
     this.diagnostics.snapshotPartsDropped += dropped.length;
-    for (const part of dropped) console.warn(`inkwell: a snapshot part at ${part.position} was not taken: ${part.reason}`);
+    if (dropped.length > 0) this.diagnostics.snapshotPartDropReason = dropped[dropped.length - 1].reason;
     const known = new Set(intake.changes.map((c) => c.stored.key));
     for (const outcome of outcomes) {
       if (!outcome.verdict.accepted || outcome.snapshot === null) continue;
@@ -878,7 +881,6 @@ export class Session extends EventTarget {
     }
     this.diagnostics.snapshotsRefused += 1;
     this.diagnostics.snapshotRefusal = verdict.reason;
-    console.warn(`inkwell: a snapshot of the board standing for position ${position} was refused: ${verdict.reason}`);
     this.#emit('snapshot', { position, accepted: false, changes, fresh: 0, reason: verdict.reason });
     if (verdict.missingOwn.length > 0) void this.#requeue(verdict.missingOwn);
   }

@@ -154,6 +154,7 @@ test('a part whose siblings disagree is dropped, and its snapshot is never taken
   await server.inject(ROOM, await encodeSnapshotPart({ room: ROOM, cover: { id, position: 3, cut, part: 0, parts: 2 }, changes: held.slice(0, 2) }, peer.keys));
   await server.inject(ROOM, await encodeSnapshotPart({ room: ROOM, cover: { id, position: 2, cut, part: 1, parts: 2 }, changes: held.slice(2) }, peer.keys));
   await until(() => session.diagnostics.snapshotPartsDropped === 1, 'the liar dropped');
+  assert.equal(session.diagnostics.snapshotPartDropReason, 'the snapshot is not what it claims: its parts disagree on what it holds');
   await synced(session);
   assert.equal(session.diagnostics.snapshotsChecked + session.diagnostics.snapshotsRefused, 0);
   assert.equal((await store.loadRoom(ROOM)).watermark, 5, 'both count as seen');
@@ -268,6 +269,7 @@ test('a rebase whose parts are no snapshot’s, or another position’s, is neve
   const store = new MemoryStore();
   const session = await openFor(t, { WebSocket: server.WebSocket, storage: store });
   await until(() => session.diagnostics.snapshotPartsDropped === 2, 'both dropped');
+  assert.equal(session.diagnostics.snapshotPartDropReason, 'the snapshot is not what it claims: a rebase to 3 carries a part standing for 2');
   assert.equal(session.diagnostics.snapshotsChecked + session.diagnostics.snapshotsRefused, 0);
   assert.equal(session.board.changeCount, 0);
   assert.equal((await store.loadRoom(ROOM)).watermark, 0);
