@@ -21,8 +21,9 @@ final class Compactor: Service, Sendable {
 
     func run() async {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            // A graceful shutdown ends the wait: the server stops without sitting out an interval first.
             do {
-                try await Task.sleep(for: interval)
+                try await cancelWhenGracefulShutdown { [interval] in try await Task.sleep(for: interval) }
             } catch {
                 return
             }

@@ -136,6 +136,11 @@ async function start() {
   session.addEventListener('refused', (event) => {
     console.warn(`inkwell: kept aside received packs that failed verification: ${event.detail.reasons.join(', ')}`);
   });
+  // A room snapshot that does not hold what this page holds is not taken; the status says so if the board
+  // is not followed for it.
+  session.addEventListener('snapshot', (event) => {
+    if (!event.detail.accepted) console.warn(`inkwell: refused a snapshot of the board standing for position ${event.detail.position}: ${event.detail.reason}`);
+  });
 
   const presenceState = { cursor: null, ink: null };
   const sendPresence = () => {
@@ -410,6 +415,9 @@ async function start() {
   byId('new-board').addEventListener('click', () => run('new-board'));
   // This board's other tabs in this browser: told when a link is replaced here, telling this one likewise.
   const links = new LinksChannel({ room, load: () => store.loadAccess(room), adopt: (stored) => session.adoptAccess(stored) });
+  // This tab's link may hold more than the others' (the room's key, where one of them opened the link
+  // without it): they read the store again, and take it.
+  links.announce();
   const share = new ShareDialog({
     button: byId('share'),
     root: byId('share-dialog'),

@@ -2,14 +2,15 @@
  * What the sync indicator says for a session status: honest sync (DESIGN §1.5) in a word or two, whether
  * sharing is paused (and how many changes wait for it), how many received changes wait for review,
  * when the server refused the page's link, when it does not know the board yet (calmly: the page asks
- * again, and opens the board once its maker has connected), and when it stores no more of it; the details add what the link lets this page do and what was
- * received and kept aside unread.
+ * again, and opens the board once its maker has connected), when it stores no more of it, and when the
+ * board's history came in a form this page could not trust; the details add what the link lets this page do
+ * and what was received and kept aside unread.
  */
 
 /**
  * @typedef {{state: string, bytesToUpload?: number, bytesToDownload?: number, detail?: string,
  *   changesToUpload?: number, paused?: boolean, held?: number, rights?: string | null, denied?: string | null,
- *   waiting?: boolean, full?: boolean, keptAside?: string | null}} SessionStatus
+ *   waiting?: boolean, full?: boolean, unfollowed?: boolean, keptAside?: string | null}} SessionStatus
  * @typedef {'synced' | 'uploading' | 'downloading' | 'offline' | 'paused'} IndicatorState
  */
 
@@ -46,6 +47,8 @@ function stateFor(status) {
   if (status?.waiting) return { state: 'offline', text: up > 0 ? `Waiting for board · ${formatBytes(up)} to upload` : 'Waiting for board' };
   // The server stores no more of the board: what is drawn here stays here, and says how much.
   if (status?.full) return { state: 'offline', text: up > 0 ? `Board full · ${formatBytes(up)} kept here` : 'Board full' };
+  // The board's history came as a summary this page refused: nothing is exchanged until the next connection.
+  if (status?.unfollowed) return { state: 'offline', text: up > 0 ? `Not syncing · ${formatBytes(up)} kept here` : 'Not syncing' };
   switch (status?.state) {
     case 'paused': {
       const waiting = status?.changesToUpload ?? 0;

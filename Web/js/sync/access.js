@@ -66,16 +66,20 @@ export function withCapability(record, capability) {
 
 /**
  * What a tab holds once another tab of this device has kept `stored` for the room (after replacing a
- * link): each capability the store holds in place of this tab's, none forgotten. The store is where a
- * replacement is kept, so it is the newer; the key is not taken from it (the tab's board is sealed with
- * its own), and a record with another key is another set of links, not taken at all.
+ * link, or opening a link with the room's key): each capability the store holds in place of this tab's,
+ * none forgotten. The store is where a replacement is kept, so it is the newer. A tab that holds the
+ * room's key keeps it (its board is sealed with it), and a record with another key is another set of
+ * links, not taken at all; a tab that holds none takes the stored one (a link opened here without its
+ * key, then with it in another tab).
  * @param {AccessRecord | null} current what the tab holds (null: an open room, which stays one)
  * @param {AccessRecord | null} stored what the store holds now
  * @returns {AccessRecord | null} the record to hold, or null when nothing changes
  */
 export function withStoredLinks(current, stored) {
-  if (current === null || stored === null || stored.room !== current.room || (stored.key ?? null) !== (current.key ?? null)) return null;
-  const next = { ...current };
+  if (current === null || stored === null || stored.room !== current.room) return null;
+  const key = current.key ?? null;
+  if (key !== null && (stored.key ?? null) !== key) return null;
+  const next = { ...current, key: key ?? stored.key ?? null };
   for (const kind of ORDER) next[kind] = stored[kind] ?? current[kind] ?? null;
   return sameAccess(next, current) ? null : next;
 }

@@ -37,6 +37,20 @@ export class RoomCursor {
   }
 
   /**
+   * Everything through `position` is held: a snapshot standing for it was taken in place of its packs.
+   * @param {number} position
+   * @returns {boolean} whether the watermark moved
+   */
+  rebase(position) {
+    this.head = Math.max(this.head, position);
+    if (position <= this.watermark) return false;
+    this.watermark = position;
+    for (const pending of this.#pending) if (pending <= position) this.#pending.delete(pending);
+    while (this.#pending.delete(this.watermark + 1)) this.watermark += 1;
+    return true;
+  }
+
+  /**
    * Notes the room's newest position, as named by a progress, packs or ack frame.
    * @param {number} head
    */

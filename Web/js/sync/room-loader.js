@@ -1,11 +1,12 @@
 // Opening a room from the store: the timeline this page leases, its author resumed, every stored change
 // decoded for the board (but those held for review, which come apart), the outbox of the leased timelines,
-// the packs still waiting for their acks, and the key that signs each leased timeline's packs. All of it
-// before any network: a reload while offline shows the board.
+// the packs still waiting for their acks, and the key that signs each leased timeline's packs; what was
+// kept aside and reads now (a newer schema after an upgrade, a sealed pack that came before the key) is
+// opened on the way. All of it before any network: a reload while offline shows the board.
 
 import { packSigner } from '../wire/author-key.js';
 import { changeHeader, decodeChange } from '../wire/change.js';
-import { isDue, isRefused, readChange, readPack, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
+import { isDue, isRefused, readChange, reopenAside, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
 import { resumeAuthor } from './resume-author.js';
 
 /**
@@ -17,10 +18,11 @@ import { resumeAuthor } from './resume-author.js';
  * @typedef {{
  *   leases: ReplicaLease[], signers: Map<string, PackSigner>, author: import('../model/author.js').Author,
  *   changes: object[], held: object[], queue: QueuedChange[], packs: PendingPack[], watermark: number,
- *   ahead: {waiting: number, earliestAhead: number}, own: string[], liveAt: number | null
+ *   ahead: {waiting: number, earliestAhead: number}, own: string[], liveAt: number | null, refused: string[]
  * }} LoadedRoom `signers`: by replica, one for each leased timeline; `changes`: those for the live board;
  *   `held`: those held for review, in the store's order; `ahead`: the changes kept aside for
- *   their stamp that are still ahead of the clock, and the smallest wall time among their stamps; `own`:
+ *   their stamp that are still ahead of the clock, and the smallest wall time among their stamps;
+ *   `refused`: the reasons of packs kept for later that opened now and failed verification; `own`:
  *   every timeline this store made for the room (this browser's, whose changes are never held);
  *   `liveAt`: the last time a session of the room was live here
  */
@@ -88,6 +90,7 @@ export async function loadRoom(store, room, { board, now, roomKey = null }) {
       ahead: { waiting: aside.waiting, earliestAhead: aside.earliestAhead },
       own: [...timelines],
       liveAt: contents.liveAt ?? null,
+      refused: aside.refused,
     };
   } catch (error) {
     for (const lease of leases) lease.release();
@@ -96,10 +99,13 @@ export async function loadRoom(store, room, { board, now, roomKey = null }) {
 }
 
 /**
- * Decodes what was kept aside and may be read now: bytes from a newer schema, now that this version may
- * read them, and changes stamped ahead of the clock that it has caught up with; what still does not
- * decode stays aside, and so does every pack that failed verification. Returns the stamps of the
- * newer-schema changes that stay, so the clock sorts after them, and what still waits for the clock.
+ * Decodes what was kept aside and may be read now: changes from a newer schema, now that this version may
+ * read them, changes stamped ahead of the clock that it has caught up with, and packs kept for later that
+ * open now (reopenAside: a newer schema, or sealed before this device held the room's key), verified as on
+ * arrival; what still does not decode stays aside, and so does every pack that failed verification. A
+ * pack that fails it now is kept with its reason, and never tried again. Returns the stamps of the
+ * newer-schema changes that stay, so the clock sorts after them, what still waits for the clock, and the
+ * reasons of the packs refused now.
  * @param {Store} store
  * @param {string} room
  * @param {(import('./store-records.js').AsideItem & {id: number})[]} items
@@ -112,14 +118,11 @@ async function promoteAside(store, room, items, decoded, now, roomKey) {
   const ahead = reviewAhead(room, items, { now });
   const due = new Map(ahead.due.map((entry) => [entry.id, entry]));
   for (const item of items) {
-    if (isRefused(item)) continue;
+    if (isRefused(item) || item.kind === 'pack') continue;
     let changes;
     if (item.reason === STAMP_AHEAD) {
       const entry = due.get(item.id);
       changes = entry === undefined ? [] : [entry];
-    } else if (item.kind === 'pack') {
-      const read = await readPack(room, item.bytes, { now }, { roomKey });
-      changes = read.aside.length === 0 ? read.changes : [];
     } else {
       const read = readChange(room, item.bytes, item.schemaVersion);
       changes = read.change === null || !isDue(read.change.change.stamp, now) ? [] : [read.change];
@@ -132,7 +135,20 @@ async function promoteAside(store, room, items, decoded, now, roomKey) {
     await store.promoteAside(room, item.id, changes.map((c) => c.stored));
     for (const { change, stored } of changes) decoded.set(stored.key, change);
   }
-  return { stamps, waiting: ahead.waiting, earliestAhead: ahead.earliestAhead };
+  const refused = [];
+  let { waiting, earliestAhead } = ahead;
+  for (const pack of await reopenAside(room, items, { now }, { roomKey })) {
+    await store.replaceAside(room, pack.id, pack.changes.map((c) => c.stored), pack.aside);
+    for (const { change, stored } of pack.changes) decoded.set(stored.key, change);
+    if (pack.refused !== null) refused.push(pack.refused);
+    waiting += pack.ahead;
+    earliestAhead = Math.min(earliestAhead, pack.earliestAhead);
+    for (const kept of pack.aside) {
+      const stamp = kept.kind === 'change' && kept.reason === undefined ? headerStamp(kept.bytes) : null;
+      if (stamp !== null) stamps.push(stamp);
+    }
+  }
+  return { stamps, waiting, earliestAhead, refused };
 }
 
 /** The stamp of an encoded change, or null if its header does not read. @param {Uint8Array} bytes */

@@ -29,6 +29,19 @@
 // another key, altered, or not sealed at all is kept aside, like one that fails verification, and the
 // status says so.
 //
+// Room snapshots (protocol 4): a snapshot's parts are gathered as they come in `packs` frames
+// (snapshot-intake.js); once whole, the snapshot is held to what this page knows (snapshot-review.js, the
+// trust rule of Swift's client): taken, its changes the page did not hold are stored and applied, and the
+// page says so to the server with a check signed by its timeline's key, so the server may drop the packs it
+// stands for; refused, it is counted (`diagnostics`, a `snapshot` event), and this page's own changes it
+// left out go back to the outbox. A subscription from before the packs the server still keeps starts with
+// such a snapshot (a `rebase` frame): taken, the watermark moves to the position it stands for; refused,
+// the room is not followed on this connection, and the status says so.
+//
+// Packs kept aside for later (a newer schema, or sealed before this page held the room's key) are opened
+// again when the room is loaded (room-loader.js) and when this tab learns the room's key from another tab
+// (`adoptAccess`), verified as on arrival; forged packs are never tried again.
+//
 // After a gap (offline or paused for `reviewAfter` or more), the catch-up's changes from other people
 // are held for review (catch-up-review.js): stored, witnessed and counted as seen like every received
 // change, so the watermark moves on as usual, but kept off `board` until `mergeHeld`. Each is marked in
@@ -44,6 +57,8 @@ import { decodeFrame, encodeFrame } from '../wire/sync.js';
 import { capabilityHash, mintCapability } from '../wire/capability.js';
 import { openRoomKey } from '../wire/room-key.js';
 import { openPresence, sealPresence } from '../wire/seal.js';
+import { changeOrigin } from '../wire/change.js';
+import { signSnapshotCheck } from '../wire/snapshot-check.js';
 import { creationHashes, heldRights, sameAccess, subscribeCapability, withCapability, withStoredLinks } from './access.js';
 import { Backoff } from './backoff.js';
 import { changeKey, HeldChanges, holdsCatchUp, LIVE_HEARTBEAT, REVIEW_AFTER } from './catch-up-review.js';
@@ -51,10 +66,13 @@ import { Connector } from './connector.js';
 import { SyncError } from './errors.js';
 import { browserNetwork, syncURL } from './network.js';
 import { entryBytes } from './outbox-planner.js';
-import { isDue, readPacks, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
+import { Frontier } from './frontier.js';
+import { isDue, isRefused, readChanges, readPacks, readRebase, reopenAside, reviewAhead, STAMP_AHEAD } from './pack-intake.js';
 import { PresenceChannel } from './presence-channel.js';
 import { seededRandom } from './random.js';
 import { loadRoom } from './room-loader.js';
+import { takeSnapshots } from './snapshot-intake.js';
+import { SnapshotTracker } from './snapshot-tracker.js';
 import { ServerClock } from './server-clock.js';
 import { sameStatus, syncStatus } from './status.js';
 import { storedChange } from './store-records.js';
@@ -77,12 +95,13 @@ import { WriteQueue } from './write-queue.js';
  *   backoff?: {minimum?: number, maximum?: number}, maximumPacksInFlight?: number,
  *   packLimits?: {maximumChanges: number, maximumBytes: number}, peerExpiry?: number,
  *   paused?: boolean, reviewAfter?: number, access?: import('./store-records.js').AccessRecord | null,
- *   unknownRoomBackoff?: {first?: number, longest?: number}
+ *   unknownRoomBackoff?: {first?: number, longest?: number}, maximumSnapshotBytes?: number
  * }} SessionOptions `access`: what this device holds to open the room (its capabilities and key; null or
  *   absent for an open room); `storage` defaults to IndexedDB and `WebSocket` to the global one; `paused` opens the
  *   session with sharing paused; `reviewAfter` (ms, default REVIEW_AFTER; Infinity for never) is how long
  *   away before a catch-up is held for review; `network` (online state and events), `now`, `seed` (the
- *   backoff's jitter), `unknownRoomBackoff` (ms, default 1 s to a minute) and the limits are for tests
+ *   backoff's jitter), `unknownRoomBackoff` (ms, default 1 s to a minute), `maximumSnapshotBytes` (the
+ *   bound on a room's unfinished snapshot parts) and the limits are for tests
  */
 
 /** The board every page edits: rooms hold one board for now (DESIGN §6: a room holds one or more). */
@@ -139,16 +158,31 @@ export async function openSession(options) {
  * `tampered`, `unsealed`, …), `review` {count, authors}: the changes held for review, after each change of
  * them; `access` {rights, guarded}: what the server says this link may do, on each connection; `denied`
  * {reason, message}: the server refused the link, and the session stopped connecting; `links` (the
- * AccessRecord): a link was replaced, here or in another tab (`adoptAccess`). Made by `openSession`.
+ * AccessRecord): a link was replaced, here or in another tab (`adoptAccess`); `snapshot` {position,
+ * accepted, changes, fresh, reason}: a room snapshot's last part came, and it was taken (`fresh`: the
+ * changes new here) or refused (`reason`, in plain words). Made by `openSession`.
  */
 export class Session extends EventTarget {
   /** The board, holding every change made here or received. */
   board = new Board(BOARD);
   /**
-   * What was received and not applied: packs refused (by reason) and changes waiting for the clock.
-   * @type {{packsRefused: number, refusedReasons: Record<string, number>, changesAhead: number}}
+   * What was received and not applied: packs refused (by reason) and changes waiting for the clock; room
+   * snapshots checked and taken, refused (the last refusal's reason), and parts dropped unread (the last
+   * one's reason).
+   * @type {{packsRefused: number, refusedReasons: Record<string, number>, changesAhead: number,
+   *   snapshotsChecked: number, snapshotsRefused: number, snapshotRefusal: string | null, snapshotPartsDropped: number,
+   *   snapshotPartDropReason: string | null}}
    */
-  diagnostics = { packsRefused: 0, refusedReasons: {}, changesAhead: 0 };
+  diagnostics = {
+    packsRefused: 0,
+    refusedReasons: {},
+    changesAhead: 0,
+    snapshotsChecked: 0,
+    snapshotsRefused: 0,
+    snapshotRefusal: null,
+    snapshotPartsDropped: 0,
+    snapshotPartDropReason: null,
+  };
 
   #room;
   /** @type {Store} */
@@ -207,6 +241,12 @@ export class Session extends EventTarget {
   #network;
   /** The network came back: its new connection subscribes at once, and the unknown room's count starts over. */
   #onOnline = () => this.#unknownRoom.reset();
+  /** What this page holds of each timeline of the room (on the board or held for review). */
+  #frontier = new Frontier();
+  /** What this connection learned of the room's log for snapshots, from its first frame of packs; null before. @type {SnapshotTracker | null} */
+  #snapshots = null;
+  /** The bound on unfinished snapshot parts (for tests). @type {number | undefined} */
+  #snapshotBytes;
 
   /**
    * Use `openSession`.
@@ -231,6 +271,9 @@ export class Session extends EventTarget {
     this.board.applyAll(loaded.changes);
     this.#applied.push(...loaded.changes);
     for (const change of loaded.held) this.#held.add(change);
+    for (const change of [...loaded.changes, ...loaded.held]) this.#frontier.add(change.id);
+    this.#count(loaded.refused);
+    this.#snapshotBytes = options.maximumSnapshotBytes;
     this.#own = new Set(loaded.own);
     this.#liveAt = loaded.liveAt;
     this.#paused = options.paused === true;
@@ -378,7 +421,8 @@ export class Session extends EventTarget {
    * (access.js `withStoredLinks`): the links shown, the hashes registered on each connection and the
    * capability subscribed with become the stored ones. A connection subscribed with a capability no longer
    * held subscribes again with the new one, and a session the server refused for a replaced link opens
-   * again: the other tab is the same admin. Told as a `links` event.
+   * again: the other tab is the same admin. A tab that held no key for the room takes the stored one: it
+   * seals what it sends from then on, and opens the packs kept aside for want of it. Told as a `links` event.
    * @param {import('./store-records.js').AccessRecord | null} stored what the store holds for the room
    * @returns {Promise<boolean>} whether anything changed
    */
@@ -387,13 +431,49 @@ export class Session extends EventTarget {
       const next = this.#closed ? null : withStoredLinks(this.#access, stored);
       if (next === null) return false;
       const create = await creationHashes(next);
+      const learned = this.#roomKey === null && next.key ? await openRoomKey(next.key).catch(() => null) : null;
       // This tab may have replaced a link itself meanwhile: then start again from what it holds now.
       if (this.#closed || !sameAccess(withStoredLinks(this.#access, stored), next)) continue;
       this.#access = next;
+      if (learned !== null) this.#roomKey = learned;
       this.#perform(this.#machine.changeCredentials({ capability: subscribeCapability(next), create }));
       this.#emit('links', { ...next });
+      // Packs that came sealed before this tab held the key open now.
+      if (learned !== null) await this.#reopenAside();
       return true;
     }
+  }
+
+  /**
+   * Opens again the packs kept aside that read now (reopenAside), verified as on arrival: the changes of
+   * those that open are stored in their place and applied; one that fails verification now is kept with
+   * its reason, counted as refused, and never tried again.
+   */
+  async #reopenAside() {
+    const now = this.#clock.now();
+    const roomKey = this.#roomKey;
+    let reopened;
+    try {
+      reopened = await this.#writes.enqueue(async () => {
+        const items = await this.#store.loadAside(this.#room);
+        const packs = await reopenAside(this.#room, items, { now }, { roomKey });
+        for (const pack of packs) await this.#store.replaceAside(this.#room, pack.id, pack.changes.map((c) => c.stored), pack.aside);
+        return packs;
+      });
+    } catch (error) {
+      // They stay aside, and are opened again when the room is next loaded.
+      this.#writes.failed('opening packs kept aside', error);
+      return;
+    }
+    if (this.#closed) return;
+    for (const pack of reopened) {
+      this.diagnostics.changesAhead += pack.ahead;
+      this.#earliestAhead = Math.min(this.#earliestAhead, pack.earliestAhead);
+    }
+    this.#applyRemote(reopened.flatMap((pack) => pack.changes.map((c) => c.change)), now);
+    const refused = reopened.flatMap((pack) => (pack.refused === null ? [] : [pack.refused]));
+    if (refused.length > 0) this.#refused(refused);
+    this.#publish();
   }
 
   /**
@@ -543,6 +623,7 @@ export class Session extends EventTarget {
     const bytes = encodeChange(change);
     const delta = this.board.apply(change);
     this.#applied.push(change);
+    this.#frontier.add(change.id);
     const stored = storedChange(this.#room, change, bytes, SCHEMA_VERSION);
     this.#queue.push({ key: stored.key, room: this.#room, id: change.id, bytes });
     this.#writes.write('storing a change', () => this.#store.recordLocal(stored), () => this.#unsaved.add(stored.key));
@@ -601,7 +682,8 @@ export class Session extends EventTarget {
       return;
     }
     if (frame.type === 'packs') {
-      if (frame.room === this.#room) await this.#receivePacks(frame);
+      // Not followed on this connection (a refused rebase): nothing more of the room is taken until the next.
+      if (frame.room === this.#room && !this.#machine.unfollowed) await this.#receivePacks(frame);
       return;
     }
     if (frame.type === 'presences' || frame.type === 'presence') {
@@ -614,6 +696,8 @@ export class Session extends EventTarget {
     }
     if (frame.type === 'welcome') {
       this.#connector.welcomed();
+      // A new connection: what it learns of the log for snapshots starts from what is held now.
+      this.#snapshots = null;
       this.#clock.learn(frame.serverTime);
       // Away long enough: what the catch-up brings of the others' is held until the user merges it.
       this.#reviewing = holdsCatchUp({ liveAt: this.#liveAt, now: this.#now(), after: this.#reviewAfter });
@@ -622,6 +706,13 @@ export class Session extends EventTarget {
     if (frame.type === 'ack') {
       const pack = this.#machine.inFlight.find((known) => known.hex === toHex(frame.packId));
       ownChangesStored = pack === undefined || pack.changeKeys.every((key) => !this.#unsaved.has(key));
+      // Stored at that position: a snapshot standing for it must hold these changes.
+      if (pack !== undefined && frame.room === this.#room && this.#snapshots !== null) {
+        for (const key of pack.changeKeys) {
+          const [replica, seq] = key.split('-');
+          this.#snapshots.received(frame.serverSeq, replica, Number(seq));
+        }
+      }
     }
     this.#perform(this.#machine.received(frame, { ownChangesStored }));
     // A reconnection: the server's clock is known afresh, and what waited for it may be due.
@@ -631,11 +722,47 @@ export class Session extends EventTarget {
   /**
    * Stores a frame's packs in one transaction, applies their new changes (or holds them, in a catch-up
    * after a gap), then lets the cursor see them. Packs that fail verification and changes stamped too
-   * far ahead are stored aside, and count as seen; so do held changes, which are stored.
+   * far ahead are stored aside, and count as seen; so do held changes, which are stored. Snapshot parts
+   * are gathered; a snapshot whose last part came is reviewed, and the changes of one taken that this page
+   * did not hold are stored with the frame's. A `rebase` frame's positions count as seen only once its
+   * snapshot is taken; refused, the room is not followed on this connection.
    */
   async #receivePacks(frame) {
     const now = this.#clock.now();
-    const intake = await readPacks(this.#room, frame.packs, { now }, { roomKey: this.#roomKey });
+    const rebase = frame.rebase ?? null;
+    const keys = { roomKey: this.#roomKey };
+    const intake = rebase === null ? await readPacks(this.#room, frame.packs, { now }, keys) : await readRebase(this.#room, frame.packs, keys);
+    const tracker = this.#tracker();
+    let taken;
+    try {
+      taken = await takeSnapshots(intake, {
+        tracker,
+        rebase,
+        held: (wanted) => this.#heldBytes(wanted, intake),
+        own: this.#own,
+        acknowledged: new Set(this.#signers.keys()),
+      });
+    } catch (error) {
+      // The store could not be read: not taken, not seen; the packs come again after the reconnection.
+      this.#writes.failed('reading changes to check a snapshot', error);
+      this.#connector.drop('the local store failed');
+      return;
+    }
+    const { outcomes, dropped } = taken;
+    this.diagnostics.snapshotPartsDropped += dropped.length;
+    if (dropped.length > 0) this.diagnostics.snapshotPartDropReason = dropped[dropped.length - 1].reason;
+    const known = new Set(intake.changes.map((c) => c.stored.key));
+    for (const outcome of outcomes) {
+      if (!outcome.verdict.accepted || outcome.snapshot === null) continue;
+      const fresh = outcome.verdict.fresh.filter((change) => !known.has(change.key));
+      for (const change of fresh) known.add(change.key);
+      const read = readChanges(this.#room, fresh.map((change) => change.bytes), outcome.snapshot.schemaVersion, { now });
+      intake.changes.push(...read.changes);
+      intake.aside.push(...read.aside);
+      intake.ahead += read.ahead;
+      intake.earliestAhead = Math.min(intake.earliestAhead, read.earliestAhead);
+      intake.rejected += read.rejected;
+    }
     // Frames are handled one at a time, so a catch-up's frames all come before the progress ending it.
     const hold =
       this.#reviewing && !this.#machine.caughtUp
@@ -665,8 +792,136 @@ export class Session extends EventTarget {
     const waitedBefore = this.#earliestAhead;
     this.#earliestAhead = Math.min(this.#earliestAhead, intake.earliestAhead);
     if (intake.refused.length > 0) this.#refused(intake.refused);
-    this.#perform(this.#machine.stored(intake.positions, intake.packBytes, frame.head));
+    for (const outcome of outcomes) this.#took(outcome);
+    if (rebase === null) {
+      this.#perform(this.#machine.stored(intake.positions, intake.packBytes, frame.head));
+    } else {
+      for (const outcome of outcomes) {
+        if (outcome.position !== rebase) continue;
+        // Packs the server no longer keeps cannot come any other way: the room waits for a snapshot this
+        // page can take, on a later connection.
+        if (!outcome.verdict.accepted) this.#perform(this.#machine.unfollow());
+        else this.#perform(this.#machine.rebased(rebase, outcome.positions, intake.packBytes, frame.head));
+      }
+    }
     if (waitedBefore !== Infinity) await this.#applyDueAhead();
+  }
+
+  /**
+   * What this connection learned of the room's log for snapshots, started at its first frame of packs
+   * from what the page holds then: every timeline as far as held without a gap, but this page's own, as
+   * far as the server acknowledged those it pushes (another tab's, not at all: this one cannot tell).
+   */
+  #tracker() {
+    if (this.#snapshots !== null) return this.#snapshots;
+    const base = this.#frontier.vector();
+    for (const replica of this.#own) base.delete(replica);
+    /** The first seq of each leased timeline not acknowledged yet. @type {Map<string, number>} */
+    const waiting = new Map();
+    const note = (/** @type {string} */ replica, /** @type {number} */ seq) => waiting.set(replica, Math.min(waiting.get(replica) ?? Infinity, seq));
+    for (const change of this.#queue) note(change.id.replica, change.id.seq);
+    for (const pack of this.#machine.inFlight) {
+      for (const key of pack.changeKeys) {
+        const [replica, seq] = key.split('-');
+        note(replica, Number(seq));
+      }
+    }
+    for (const replica of this.#signers.keys()) {
+      const acknowledged = waiting.has(replica) ? /** @type {number} */ (waiting.get(replica)) - 1 : this.#frontier.through(replica);
+      if (acknowledged > 0) base.set(replica, acknowledged);
+    }
+    this.#snapshots = new SnapshotTracker(base, this.#machine.cursor.watermark, { maximumPendingBytes: this.#snapshotBytes });
+    return this.#snapshots;
+  }
+
+  /**
+   * This page's bytes of the changes it holds among `keys`: stored, kept aside (a newer schema, another
+   * type, a stamp ahead), or read in the frame under way and not stored yet.
+   * @param {string[]} keys
+   * @param {import('./pack-intake.js').Intake} intake
+   * @returns {Promise<Map<string, Uint8Array>>}
+   */
+  async #heldBytes(keys, intake) {
+    const wanted = new Set(keys);
+    const held = new Map();
+    const note = (/** @type {Uint8Array} */ bytes) => {
+      try {
+        const { replica, seq } = changeOrigin(bytes);
+        const key = `${replica}-${seq}`;
+        if (wanted.has(key) && !held.has(key)) held.set(key, bytes);
+      } catch {
+        // Not a change: nothing held.
+      }
+    };
+    for (const { stored } of intake.changes) if (wanted.has(stored.key)) held.set(stored.key, stored.bytes);
+    for (const item of intake.aside) if (item.kind === 'change') note(item.bytes);
+    const missing = keys.filter((key) => !held.has(key));
+    const [stored, aside] = await this.#writes.enqueue(() => Promise.all([this.#store.loadChanges(this.#room, missing), this.#store.loadAside(this.#room)]));
+    missing.forEach((key, index) => {
+      if (stored[index] !== undefined) held.set(key, stored[index]);
+    });
+    for (const item of aside) if (item.kind === 'change') note(item.bytes);
+    return held;
+  }
+
+  /**
+   * What became of a snapshot whose last part came (its changes, if taken, are stored and applied): a
+   * taken one is checked, signed, to the server; a refused one is counted, and this page's own changes
+   * it left out go back to the outbox, so the server holds them whatever the snapshot says.
+   * @param {import('./snapshot-intake.js').SnapshotOutcome} outcome
+   */
+  #took(outcome) {
+    const { verdict, position } = outcome;
+    const changes = outcome.snapshot?.changes.length ?? 0;
+    if (verdict.accepted) {
+      this.diagnostics.snapshotsChecked += 1;
+      this.#emit('snapshot', { position, accepted: true, changes, fresh: verdict.fresh.length, reason: null });
+      void this.#sendCheck(outcome.id);
+      return;
+    }
+    this.diagnostics.snapshotsRefused += 1;
+    this.diagnostics.snapshotRefusal = verdict.reason;
+    this.#emit('snapshot', { position, accepted: false, changes, fresh: 0, reason: verdict.reason });
+    if (verdict.missingOwn.length > 0) void this.#requeue(verdict.missingOwn);
+  }
+
+  /**
+   * Says to the server that this page checked and holds a snapshot, signed by its timeline's key. Not
+   * while it keeps aside packs of the room it cannot read: what it cannot read, it cannot check.
+   * @param {Uint8Array} snapshot the snapshot's id
+   */
+  async #sendCheck(snapshot) {
+    const signer = this.#signers.get(this.#author.replica);
+    if (signer === undefined) return;
+    try {
+      const aside = await this.#writes.enqueue(() => this.#store.loadAside(this.#room));
+      if (aside.some((item) => item.kind === 'pack' && !isRefused(item))) return;
+      const check = await signSnapshotCheck(this.#room, snapshot, signer);
+      if (!this.#closed) this.#perform(this.#machine.snapshotChecked(check));
+    } catch {
+      // Unchecked, the server keeps the packs the snapshot stands for a while longer: nothing is lost.
+    }
+  }
+
+  /** Puts this page's changes a refused snapshot left out back in the outbox. @param {string[]} keys */
+  async #requeue(keys) {
+    let queued;
+    try {
+      queued = await this.#writes.enqueue(() => this.#store.requeue(this.#room, keys));
+    } catch (error) {
+      this.#writes.failed('queueing again the changes a snapshot left out', error);
+      return;
+    }
+    const known = new Set(this.#queue.map((change) => change.key));
+    for (const stored of queued) {
+      if (known.has(stored.key) || this.#machine.isInFlight(stored.key)) continue;
+      this.#queue.push({ key: stored.key, room: this.#room, id: { replica: stored.replica, seq: stored.seq }, bytes: stored.bytes });
+    }
+    // Each timeline's changes in seq order, timelines in the order of their first queued change.
+    const order = [...new Set(this.#queue.map((change) => change.id.replica))];
+    this.#queue.sort((a, b) => order.indexOf(a.id.replica) - order.indexOf(b.id.replica) || a.id.seq - b.id.seq);
+    this.#pump();
+    this.#publish();
   }
 
   /**
@@ -674,7 +929,10 @@ export class Session extends EventTarget {
    * @param {object[]} received @param {number} now @param {Set<string>} [hold] keys of changes to hold
    */
   #applyRemote(received, now, hold = new Set()) {
-    for (const change of received) this.#author.witness(change.stamp, now);
+    for (const change of received) {
+      this.#author.witness(change.stamp, now);
+      this.#frontier.add(change.id);
+    }
     // New to the board, not to the store: another tab of this room may have stored them first. One held
     // already stays held, should it come again.
     const fresh = received.filter((change) => !this.board.contains(change.id) && !this.#held.has(changeKey(change)));
@@ -740,9 +998,14 @@ export class Session extends EventTarget {
 
   /** Counts and reports received packs kept aside because they failed verification. @param {string[]} reasons */
   #refused(reasons) {
+    this.#count(reasons);
+    this.#emit('refused', { reasons });
+  }
+
+  /** Counts received packs kept aside because they failed verification. @param {string[]} reasons */
+  #count(reasons) {
     this.diagnostics.packsRefused += reasons.length;
     for (const reason of reasons) this.diagnostics.refusedReasons[reason] = (this.diagnostics.refusedReasons[reason] ?? 0) + 1;
-    this.#emit('refused', { reasons });
   }
 
   /**
@@ -879,6 +1142,7 @@ export class Session extends EventTarget {
       refused: this.diagnostics.refusedReasons,
       roomUnknown: this.#machine.roomUnknown,
       roomFull: this.#machine.roomFull,
+      unfollowed: this.#machine.unfollowed,
     });
     if (sameStatus(status, this.#status)) return;
     this.#status = status;

@@ -1,8 +1,9 @@
 // What the sync indicator shows: a state, the bytes left each way, and a sentence saying why (DESIGN §1.5:
 // the user always sees how much is left to upload and download, and when everything is synced); whether
 // the user paused sharing, and how many received changes wait for their review; what the link lets this
-// page do (view only, or refused), whether the board is still to reach the server or is full there, and
-// what arrived and was kept aside unread, in plain words.
+// page do (view only, or refused), whether the board is still to reach the server or is full there, whether
+// its history came in a form this page could not trust, and what arrived and was kept aside unread, in
+// plain words.
 
 /**
  * @typedef {'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting' | 'paused'} SyncState
@@ -11,13 +12,15 @@
  * @typedef {{
  *   state: SyncState, bytesToUpload: number, bytesToDownload: number, detail: string,
  *   changesToUpload: number, paused: boolean, held: number, rights: Rights | null, denied: string | null,
- *   waiting: boolean, full: boolean, keptAside: string | null
+ *   waiting: boolean, full: boolean, unfollowed: boolean, keptAside: string | null
  * }} SyncStatus `paused`: the user paused sharing (the state is `paused` unless the session failed or
  *   closed); `held`: received changes held for review; `rights`: what this page may do in the room (null
  *   while unknown, in an open room); `denied`: why the server refused the link (`notAllowed`,
  *   `capabilityRevoked`, `viewOnly`), null unless it did; `waiting`: connected, and the server does not
  *   know the board yet (made offline by someone who has not connected since): the session asks again;
  *   `full`: the server stores no more of this board (its `--room-bytes`): what is drawn stays here;
+ *   `unfollowed`: the board's early history came as a snapshot that does not match what this page holds,
+ *   so this connection does not follow the board;
  *   `keptAside`: a sentence on the received packs kept aside because they could not be trusted, null for
  *   none
  */
@@ -28,6 +31,10 @@ const WAITING =
 
 /** What the details say while the server refuses to store more of the board. */
 const FULL = 'this board is full on the server: new changes are kept on this device and are not shared';
+
+/** What the details say when the board's early history came in a form this page could not trust. */
+const UNFOLLOWED =
+  'the server sent this board’s early history as a summary that does not match what this device holds, so the board is not synced until the next connection; what is drawn here is kept on this device';
 
 /** Why received packs were kept aside, in words. @type {Record<string, string>} */
 const ASIDE_REASONS = {
@@ -46,10 +53,12 @@ const ASIDE_REASONS = {
  *   progress: {state: ProgressState, bytesToUpload: number, bytesToDownload: number},
  *   failure: Error | null, closed: boolean, onLine: boolean, unreachable: boolean,
  *   changesToUpload: number, storageProblem: string | null, paused?: boolean, held?: number,
- *   rights?: Rights | null, refused?: Record<string, number>, roomUnknown?: boolean, roomFull?: boolean
+ *   rights?: Rights | null, refused?: Record<string, number>, roomUnknown?: boolean, roomFull?: boolean,
+ *   unfollowed?: boolean
  * }} facts `unreachable`: the last attempt failed before a welcome (then retries show as offline, not
  *   as a flicker of connecting); `refused`: received packs kept aside, by reason; `roomUnknown`: the
- *   server said it has no such room on this connection; `roomFull`: it said the room is full
+ *   server said it has no such room on this connection; `roomFull`: it said the room is full;
+ *   `unfollowed`: the session refused the snapshot the server rebased the board on
  * @returns {SyncStatus}
  */
 export function syncStatus({
@@ -66,6 +75,7 @@ export function syncStatus({
   refused = {},
   roomUnknown = false,
   roomFull = false,
+  unfollowed = false,
 }) {
   let detail;
   const notOpen = progress.state === 'offline' || progress.state === 'connecting';
@@ -73,6 +83,7 @@ export function syncStatus({
   const showsPaused = paused && !closed && failure === null;
   const waiting = roomUnknown && progress.state === 'connecting' && !offline && !showsPaused;
   const full = roomFull && !offline && !showsPaused;
+  const notFollowed = unfollowed && !offline && !showsPaused;
   if (failure !== null) detail = failure.message;
   else if (closed) detail = 'closed';
   else if (showsPaused) {
@@ -84,6 +95,7 @@ export function syncStatus({
   else if (offline) detail = 'cannot reach the server; trying again';
   else if (waiting) detail = WAITING;
   else if (full) detail = FULL;
+  else if (notFollowed) detail = UNFOLLOWED;
   else {
     switch (progress.state) {
       case 'offline':
@@ -110,7 +122,7 @@ export function syncStatus({
   if (storageProblem !== null) detail += `; ${storageProblem}`;
   /** @type {SyncState} */
   const state = showsPaused ? 'paused' : offline ? 'offline' : progress.state;
-  return { ...progress, state, detail, changesToUpload, paused, held, rights, denied, waiting, full, keptAside };
+  return { ...progress, state, detail, changesToUpload, paused, held, rights, denied, waiting, full, unfollowed: notFollowed, keptAside };
 }
 
 /**
@@ -143,6 +155,7 @@ export function sameStatus(a, b) {
     a.denied === b.denied &&
     a.waiting === b.waiting &&
     a.full === b.full &&
+    a.unfollowed === b.unfollowed &&
     a.keptAside === b.keptAside
   );
 }

@@ -190,10 +190,37 @@ export class IndexedDBStore {
 
   /** @param {string} room @param {number} id @param {StoredChange[]} changes */
   async promoteAside(room, id, changes) {
+    return this.replaceAside(room, id, changes, []);
+  }
+
+  /** @param {string} room @param {number} id @param {StoredChange[]} changes @param {AsideItem[]} aside */
+  async replaceAside(room, id, changes, aside) {
     return this.#run(['changes', 'aside'], 'readwrite', async (stores) => {
-      const inserted = await putRemote(stores, room, changes, []);
+      const inserted = await putRemote(stores, room, changes, aside);
       await request(stores.aside.delete(id));
       return inserted;
+    });
+  }
+
+  /** @param {string} room @param {string[]} keys @returns {Promise<(Uint8Array | undefined)[]>} */
+  async loadChanges(room, keys) {
+    return this.#run('changes', 'readonly', (stores) =>
+      Promise.all(keys.map(async (key) => (await request(stores.changes.get(`${room}/${key}`)))?.bytes)),
+    );
+  }
+
+  /** @param {string} room @param {string[]} keys @returns {Promise<StoredChange[]>} */
+  async requeue(room, keys) {
+    return this.#run(['changes', 'outbox'], 'readwrite', async (stores) => {
+      const queued = [];
+      for (const key of keys) {
+        const id = `${room}/${key}`;
+        const [change, waiting] = await Promise.all([request(stores.changes.get(id)), request(stores.outbox.getKey(id))]);
+        if (change === undefined || waiting !== undefined) continue;
+        stores.outbox.put({ id, room, key, replica: change.replica, seq: change.seq });
+        queued.push(withoutId(change));
+      }
+      return queued;
     });
   }
 

@@ -128,10 +128,45 @@ export class MemoryStore {
 
   /** Replaces an item set aside by the changes it decoded to (after an upgrade). */
   async promoteAside(room, id, changes) {
+    return this.replaceAside(room, id, changes, []);
+  }
+
+  /**
+   * Replaces an item set aside by the changes it opened to and what of it stays aside.
+   * @param {string} room @param {number} id @param {StoredChange[]} changes @param {AsideItem[]} aside
+   */
+  async replaceAside(room, id, changes, aside) {
     this.#checkWritable();
-    const inserted = await this.storeRemote(room, changes, []);
+    const inserted = await this.storeRemote(room, changes, aside);
     this.#aside.delete(id);
     return inserted;
+  }
+
+  /**
+   * The bytes of stored changes, by key; undefined for those not stored.
+   * @param {string} room @param {string[]} keys
+   * @returns {Promise<(Uint8Array | undefined)[]>}
+   */
+  async loadChanges(room, keys) {
+    return keys.map((key) => this.#changes.get(`${room}/${key}`)?.bytes.slice());
+  }
+
+  /**
+   * Queues stored changes of this store's timelines again, to be pushed again; those not stored, or
+   * queued already, are skipped.
+   * @param {string} room @param {string[]} keys
+   * @returns {Promise<StoredChange[]>} the changes queued
+   */
+  async requeue(room, keys) {
+    this.#checkWritable();
+    const queued = [];
+    for (const key of keys) {
+      const change = this.#changes.get(`${room}/${key}`);
+      if (change === undefined || this.#outbox.has(`${room}/${key}`)) continue;
+      this.#outbox.set(`${room}/${key}`, { key, replica: change.replica, seq: change.seq, room });
+      queued.push(copyChange(change));
+    }
+    return queued;
   }
 
   /** Takes a pack's changes off the queue and keeps the pack until its ack. @param {PendingPack} pack */

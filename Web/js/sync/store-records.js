@@ -47,6 +47,10 @@
  * `storeRemote` marks as held those of the `hold` keys whose changes it inserts (a change stored already
  * keeps its place on the board), in the same transaction; `releaseHeld` merges them: the marks go.
  * `saveAccess` replaces the room's access record; `loadAccess` reads it (null when none is kept).
+ * `replaceAside` replaces an aside item by the changes it opened to and the items that stay aside of it
+ * (`promoteAside` with none); `loadChanges` reads stored changes' bytes by key (undefined for one not
+ * stored), so a room snapshot is compared with what is held; `requeue` puts stored changes back in the
+ * outbox, for the server to get again what a snapshot left out.
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
@@ -55,6 +59,9 @@
  *   recordLocal(change: StoredChange): Promise<void>,
  *   storeRemote(room: string, changes: StoredChange[], aside: AsideItem[], hold?: string[]): Promise<string[]>,
  *   promoteAside(room: string, id: number, changes: StoredChange[]): Promise<string[]>,
+ *   replaceAside(room: string, id: number, changes: StoredChange[], aside: AsideItem[]): Promise<string[]>,
+ *   loadChanges(room: string, keys: string[]): Promise<(Uint8Array | undefined)[]>,
+ *   requeue(room: string, keys: string[]): Promise<StoredChange[]>,
  *   packPlanned(pack: PendingPack): Promise<void>,
  *   acknowledgePack(room: string, hex: string): Promise<void>,
  *   setWatermark(room: string, position: number): Promise<number>,

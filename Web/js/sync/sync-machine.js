@@ -14,6 +14,11 @@
 // machine says `roomUnknown`, keeps the connection, and subscribes again when the shell asks
 // (`resubscribe`, after unknown-room-retry.js's backoff).
 //
+// Protocol 4: a subscriber standing before the packs the server still keeps gets, first, the parts of the
+// snapshot that stands for them (a `rebase` frame); once the shell has taken it, `rebased` moves the
+// cursor to the position it stands for. A rebase the shell refuses cannot be replaced by packs the server
+// no longer keeps: the machine stops following the room on this connection (`unfollow`), and says so.
+//
 // A pack is known by its plan's `name` until the shell has signed it; from then on by its id, the SHA-256
 // of its bytes, which is what the server's ack names. The room requests of one connection (createRoom,
 // subscribe, rotateCapability) are answered in the order they were sent, each by an `access` frame or a
@@ -89,6 +94,11 @@ export class SyncMachine {
   roomUnknown = false;
   /** Whether the server said on this connection that the room is full: nothing more is pushed until the next. */
   roomFull = false;
+  /**
+   * Whether this connection stopped following the room: its early history came as a snapshot this page
+   * refused. Nothing is pushed or taken until the next connection.
+   */
+  unfollowed = false;
   /** Room requests sent on this connection and not answered yet, oldest first. @type {RoomRequest[]} */
   #requests = [];
   /** Keys of the changes in flight. @type {Set<string>} */
@@ -221,7 +231,7 @@ export class SyncMachine {
         if (this.phase !== 'open' || frame.room !== this.room || toHex(frame.device) === this.device) return [];
         return [{ type: 'deliver', presence: frame }];
       case 'progress':
-        if (this.phase !== 'open' || frame.room !== this.room) return [];
+        if (this.phase !== 'open' || frame.room !== this.room || this.unfollowed) return [];
         this.cursor.learn(frame.head);
         this.bytesBehind = frame.bytesBehind;
         if (frame.bytesBehind === 0 && frame.packsBehind === 0) this.caughtUp = true;
@@ -268,11 +278,53 @@ export class SyncMachine {
     return advanced ? [{ type: 'persistWatermark', position: this.cursor.watermark }] : [];
   }
 
+  /**
+   * A snapshot standing for every position through `position` was taken in place of the room's early
+   * packs, and its parts, at `parts`, are held: the watermark moves to it (RoomCursor.rebase), as Swift's
+   * `ClientSession.rebased`.
+   * @param {number} position
+   * @param {number[]} parts
+   * @param {number} packBytes the parts' size on the wire
+   * @param {number} head
+   * @returns {Action[]}
+   */
+  rebased(position, parts, packBytes, head) {
+    if (this.phase !== 'open' || this.unfollowed) return [];
+    let advanced = this.cursor.rebase(position);
+    for (const part of parts) if (this.cursor.see(part)) advanced = true;
+    this.cursor.learn(head);
+    this.bytesBehind = Math.max(this.bytesBehind - packBytes, 0);
+    return advanced ? [{ type: 'persistWatermark', position: this.cursor.watermark }] : [];
+  }
+
+  /**
+   * The room's early history came as a snapshot this page refuses, and the server keeps no packs to take
+   * instead: the room is not followed on this connection (a later one may bring a snapshot it can take).
+   * @returns {Action[]}
+   */
+  unfollow() {
+    if (this.phase !== 'open' || this.unfollowed) return [];
+    this.unfollowed = true;
+    this.caughtUp = false;
+    return [send({ type: 'unsubscribe', room: this.room })];
+  }
+
+  /**
+   * Tells the server this page checked and holds a snapshot (a check signed by the shell), while the room
+   * is followed.
+   * @param {{snapshot: Uint8Array, author: Uint8Array, signature: Uint8Array}} check
+   * @returns {Action[]}
+   */
+  snapshotChecked({ snapshot, author, signature }) {
+    if (this.phase !== 'open' || this.unfollowed) return [];
+    return [send({ type: 'snapshotChecked', room: this.room, snapshot, author, signature })];
+  }
+
   // Pushing
 
-  /** Whether this connection may push and send presence now: the server said it may edit. */
+  /** Whether this connection may push and send presence now: the server said it may edit, and the room is followed. */
   get mayEdit() {
-    return this.phase === 'open' && mayEdit(this.rights);
+    return this.phase === 'open' && mayEdit(this.rights) && !this.unfollowed;
   }
 
   /** Whether this connection pushes packs now: it may edit, and the server has not said the room is full. */
@@ -417,7 +469,7 @@ export class SyncMachine {
     const bytesToDownload = this.phase === 'open' ? this.bytesBehind : 0;
     /** @type {'synced' | 'uploading' | 'downloading' | 'offline' | 'connecting'} */
     let state;
-    if (this.phase === 'offline' || this.phase === 'failed') state = 'offline';
+    if (this.phase === 'offline' || this.phase === 'failed' || this.unfollowed) state = 'offline';
     else if (this.phase !== 'open' || this.rights === null) state = 'connecting';
     else if (!mayEdit(this.rights) && (bytesToDownload > 0 || !this.caughtUp || !this.cursor.isAtHead)) state = 'downloading';
     else if (!mayEdit(this.rights)) state = 'synced';
@@ -434,6 +486,7 @@ export class SyncMachine {
     this.rights = null;
     this.guarded = null;
     this.roomFull = false;
+    this.unfollowed = false;
     return this.#roomRequests();
   }
 

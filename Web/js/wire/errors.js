@@ -8,11 +8,14 @@
 // with that reason, never decode it into a board. So do `wrongKey` (sealed with another room key than the
 // holder's), `tampered` (a sealed body, or its header, altered: AES-GCM does not authenticate it) and
 // `unsealed` (plain bytes in an encrypted room, which anyone without the key, the relay included, can make).
+// A pack that is a part of a room snapshot is `snapshotPart` to the pack decoder (snapshot-part.js reads
+// it); `invalidSnapshot` says a snapshot, or one of its parts, is not what it claims.
 
 /**
  * @typedef {'malformed' | 'tooLarge' | 'missingField' | 'invalidField' | 'unsupportedCompression'
  *   | 'encrypted' | 'futureSchema' | 'unrepresentable' | 'badSignature' | 'forgedAuthor' | 'wrongRoom'
- *   | 'otherType' | 'unsupportedEncryption' | 'wrongKey' | 'tampered' | 'unsealed'} WireErrorCode
+ *   | 'otherType' | 'unsupportedEncryption' | 'wrongKey' | 'tampered' | 'unsealed' | 'snapshotPart'
+ *   | 'notSnapshot' | 'invalidSnapshot'} WireErrorCode
  */
 
 /** The one error type the wire codecs throw. */
@@ -109,6 +112,24 @@ export class WireError extends Error {
   /** A pack signed for another room than the one it arrived for. */
   static wrongRoom() {
     return new WireError('wrongRoom', null, 'the pack was signed for another room');
+  }
+
+  /** A part of a room snapshot where a pack was expected: read it with `decodeSnapshotPart`. */
+  static snapshotPart() {
+    return new WireError('snapshotPart', null, 'the pack is a part of a room snapshot');
+  }
+
+  /** A pack where a part of a room snapshot was expected. */
+  static notSnapshot() {
+    return new WireError('notSnapshot', null, 'the pack is not a part of a room snapshot');
+  }
+
+  /**
+   * A snapshot, or a part of one, that does not hold what its cover claims. @param {string} why plain
+   * words, naming no content
+   */
+  static invalidSnapshot(why) {
+    return new WireError('invalidSnapshot', why, `the snapshot is not what it claims: ${why}`);
   }
 
   /**

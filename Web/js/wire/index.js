@@ -9,6 +9,9 @@ export { decodePack, encodePack, unverifiedPackHeader } from './pack.js';
 export { packId } from './pack-id.js';
 export { generateAuthorKey, packSigner, replicaOfKey } from './author-key.js';
 export { signPack } from './pack-signature.js';
+export { decodeSnapshotPart, encodeSnapshot, encodeSnapshotPart } from './snapshot-part.js';
+export { SnapshotAssembly } from './snapshot-assembly.js';
+export { signSnapshotCheck, snapshotCheckInput, snapshotCheckSigner } from './snapshot-check.js';
 export {
   decodeClientFrame,
   decodeFrame,

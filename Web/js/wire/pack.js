@@ -4,8 +4,9 @@
 // A pack holds changes of one room and one replica: its author's, whose Ed25519 key signs it (see
 // pack-signature.js and author-key.js). Decoding checks, in this order: the envelope, a 32-byte author, a
 // signature that ends the bytes, a valid room (and the one the caller expected: `wrongRoom`), the
-// signature itself (`badSignature`); then as before a newer schema (`futureSchema`, so the caller can keep
-// it aside: at least it is the signer's), encryption and the body; then every entry's room and that every
+// signature itself (`badSignature`); then that it is no part of a room snapshot (`snapshotPart`:
+// snapshot-part.js reads those, through the same checks), a newer schema (`futureSchema`, so the caller can
+// keep it aside: at least it is the signer's), encryption and the body; then every entry's room and that every
 // change is the author's (`forgedAuthor`). A pack sealed with a room key (seal.js) is opened with the key
 // the caller holds (`encrypted` without one, `wrongKey`, `tampered`), then checked exactly as a plain one;
 // a plain pack read with a key (an encrypted room's reader) is `unsealed`.
@@ -78,6 +79,21 @@ export async function encodePack({ room, changes }, key, { compression = 'deflat
     if (author !== replica) throw WireError.forgedAuthor();
     return { room: '', change: bytes };
   });
+  const version = changes.length === 0 ? SCHEMA_VERSION : schemaVersion;
+  return signedEnvelope({ room, entries, schemaVersion: version, snapshot: null }, signer, { compression, roomKey, nonce });
+}
+
+/**
+ * The envelope of a pack (or of a snapshot part, with its `snapshot` cover): the body of `entries`,
+ * compressed, sealed with `roomKey` if given, then signed by `signer` over every field before the signature.
+ * @param {{room: string, entries: {room: string, change: Uint8Array}[], schemaVersion: number,
+ *   snapshot: Record<string, any> | null}} contents
+ * @param {import('./author-key.js').PackSigner} signer
+ * @param {{compression?: 'deflate' | 'none', roomKey?: RoomKey | null, nonce?: Uint8Array}} options
+ * @returns {Promise<Uint8Array>}
+ * @throws {WireError} `tooLarge('pack body')`, `unsupportedCompression`
+ */
+export async function signedEnvelope({ room, entries, schemaVersion, snapshot }, signer, { compression = 'deflate', roomKey = null, nonce } = {}) {
   const body = encodeMessage(schema.PackBody, { entries });
   if (body.length > WireLimits.maximumPackBodyBytes) throw WireError.tooLarge('pack body');
   const deflate = compression === 'deflate';
@@ -85,14 +101,14 @@ export async function encodePack({ room, changes }, key, { compression = 'deflat
   const header = {
     room,
     author: signer.publicKey,
-    schemaVersion: changes.length === 0 ? SCHEMA_VERSION : schemaVersion,
+    schemaVersion,
     compression: deflate ? schema.Compression.deflate : schema.Compression.none,
     bodySize: body.length,
   };
   const carried = deflate ? await deflateRaw(body) : body;
   const sealed = roomKey === null ? { body: carried, encryption: null } : await sealPackBody(carried, header, roomKey, nonce);
-  const unsigned = encodeMessage(schema.Pack, { ...header, body: sealed.body, encryption: sealed.encryption, signature: EMPTY });
-  return signPack(unsigned, signer);
+  const fields = { ...header, body: sealed.body, encryption: sealed.encryption, signature: EMPTY, snapshot };
+  return signPack(encodeMessage(schema.Pack, fields), signer);
 }
 
 /**
@@ -104,36 +120,62 @@ export async function encodePack({ room, changes }, key, { compression = 'deflat
  *   `roomKey`: the encrypted room's key, which opens sealed packs (and refuses plain ones)
  * @returns {Promise<Pack & {sealed: boolean}>} `sealed`: whether it came sealed
  * @throws {WireError} `futureSchema`, `encrypted`, `wrongKey`, `tampered`, `unsealed` only once the
- *   signature holds
+ *   signature holds; `snapshotPart` for a part of a room snapshot (snapshot-part.js reads those)
  */
 export async function decodePack(bytes, { room = null, schema: understood = SCHEMA_VERSION, roomKey = null } = {}) {
-  const wire = envelope(bytes);
-  if (wire.author.length !== 32) throw WireError.invalidField('pack.author');
-  checkSignaturePlacement(bytes, wire.signature);
-  if (!isValidRoom(wire.room)) throw WireError.invalidField('pack.room');
-  if (room !== null && room !== wire.room) throw WireError.wrongRoom();
-  if (!(await verifyPackSignature(bytes, wire.author))) throw WireError.badSignature();
+  const wire = await verifiedEnvelope(bytes, room);
+  if (wire.snapshot !== null) throw WireError.snapshotPart();
   if (wire.schemaVersion > understood) throw WireError.futureSchema(wire.schemaVersion);
-  const sealed = wire.encryption !== null;
-  if (!sealed && roomKey !== null) throw WireError.unsealed();
-  const carried = sealed ? await openPackBody(wire, wire, roomKey) : wire.body;
-  const plain = inflate({ ...wire, body: carried });
-  let body;
-  try {
-    body = decodeMessage(schema.PackBody, plain);
-  } catch (error) {
-    throw WireError.malformed('pack body', error);
-  }
-  if (body.entries.length > WireLimits.maximumEntriesPerPack) throw WireError.tooLarge('pack entries');
+  const entries = await openedEntries(wire, roomKey, 'pack body');
+  if (entries.length > WireLimits.maximumEntriesPerPack) throw WireError.tooLarge('pack entries');
   const replica = await replicaOfKey(wire.author);
-  const changes = body.entries.map((/** @type {{room: string, change: Uint8Array}} */ entry) => {
+  const changes = entries.map((entry) => {
     // Empty means the envelope's room; a change of a newer schema is the caller's to keep aside, but its
     // replica is checked all the same.
     if (entry.room !== '' && entry.room !== wire.room) throw WireError.invalidField('pack.entry.room');
     if (changeOrigin(entry.change).replica !== replica) throw WireError.forgedAuthor();
     return entry.change;
   });
-  return { id: await packId(bytes), room: wire.room, author: wire.author, replica, schemaVersion: wire.schemaVersion, changes, sealed };
+  return { id: await packId(bytes), room: wire.room, author: wire.author, replica, schemaVersion: wire.schemaVersion, changes, sealed: wire.encryption !== null };
+}
+
+/**
+ * The envelope of a signed pack or snapshot part, checked up to its signature: a 32-byte author, a
+ * signature that ends the bytes, a valid room (the one expected, if given), a signature that verifies.
+ * @param {Uint8Array} bytes
+ * @param {string | null} room
+ * @returns {Promise<Record<string, any>>} the envelope's fields
+ * @throws {WireError}
+ */
+export async function verifiedEnvelope(bytes, room) {
+  const wire = envelope(bytes);
+  if (wire.author.length !== 32) throw WireError.invalidField('pack.author');
+  checkSignaturePlacement(bytes, wire.signature);
+  if (!isValidRoom(wire.room)) throw WireError.invalidField('pack.room');
+  if (room !== null && room !== wire.room) throw WireError.wrongRoom();
+  if (!(await verifyPackSignature(bytes, wire.author))) throw WireError.badSignature();
+  return wire;
+}
+
+/**
+ * The entries of a verified envelope's body: opened with `roomKey` (a sealed body needs it, a plain one
+ * must have none), inflated to its declared size, decoded.
+ * @param {Record<string, any>} wire
+ * @param {RoomKey | null} roomKey
+ * @param {string} what the body's name in a `malformed` error
+ * @returns {Promise<{room: string, change: Uint8Array}[]>}
+ * @throws {WireError} `unsealed`, `encrypted`, `wrongKey`, `tampered`, and what inflating and decoding throw
+ */
+export async function openedEntries(wire, roomKey, what) {
+  const sealed = wire.encryption !== null;
+  if (!sealed && roomKey !== null) throw WireError.unsealed();
+  const carried = sealed ? await openPackBody(wire, wire, roomKey) : wire.body;
+  const plain = inflate({ ...wire, body: carried });
+  try {
+    return decodeMessage(schema.PackBody, plain).entries;
+  } catch (error) {
+    throw WireError.malformed(what, error);
+  }
 }
 
 /**

@@ -96,7 +96,8 @@ export const Encryption = descriptor('encryption', [
 ]);
 
 // Field 1 (a 16-byte id the client chose) is reserved: a pack's id is the SHA-256 of its bytes. The
-// signature is always the last field (see pack-signature.js).
+// signature is always the last field (see pack-signature.js): a snapshot part's cover (10) is written
+// before it, so packs are encoded unsigned and signed after.
 export const Pack = descriptor('pack', [
   field(2, 'schemaVersion', 'uint32'),
   field(3, 'compression', 'enum'),
@@ -106,6 +107,21 @@ export const Pack = descriptor('pack', [
   field(7, 'room', 'string'),
   field(8, 'author', 'bytes'),
   field(9, 'signature', 'bytes'),
+  field(10, 'snapshot', 'message', of(() => SnapshotCover)),
+]);
+
+export const CutEntry = descriptor('cut_entry', [
+  field(1, 'replica', 'bytes'),
+  field(2, 'seq', 'uint64'),
+  field(3, 'stamp', 'fixed64'),
+]);
+
+export const SnapshotCover = descriptor('snapshot', [
+  field(1, 'id', 'bytes'),
+  field(2, 'position', 'uint64'),
+  field(3, 'cut', 'message', of(() => CutEntry, repeated)),
+  field(4, 'part', 'uint32'),
+  field(5, 'parts', 'uint32'),
 ]);
 
 export const PackEntry = descriptor('pack_entry', [field(1, 'room', 'string'), field(2, 'change', 'bytes')]);
@@ -179,6 +195,15 @@ export const Packs = descriptor('packs', [
   field(1, 'room', 'string'),
   field(2, 'packs', 'message', of(() => StoredPack, repeated)),
   field(3, 'head', 'uint64'),
+  // Set when the packs are the parts of the snapshot standing for every position through it.
+  field(4, 'rebase', 'uint64'),
+]);
+
+export const SnapshotChecked = descriptor('snapshot_checked', [
+  field(1, 'room', 'string'),
+  field(2, 'snapshot', 'bytes'),
+  field(3, 'author', 'bytes'),
+  field(4, 'signature', 'bytes'),
 ]);
 
 export const InkInProgress = descriptor('ink', [
@@ -237,6 +262,7 @@ export const ClientFrame = descriptor('client_frame', [
   field(5, 'presence', 'message', of(() => Presence, { oneof: 'frame' })),
   field(6, 'createRoom', 'message', of(() => CreateRoom, { oneof: 'frame' })),
   field(7, 'rotateCapability', 'message', of(() => RotateCapability, { oneof: 'frame' })),
+  field(8, 'snapshotChecked', 'message', of(() => SnapshotChecked, { oneof: 'frame' })),
 ]);
 
 export const ServerFrame = descriptor('server_frame', [

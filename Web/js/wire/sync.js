@@ -9,7 +9,10 @@
 // the SHA-256 of the pack's bytes (32 bytes); a welcome carries the server's clock (`serverTime`, ms since
 // 1970, 0 when unknown). As Swift's vectors write them, a subscribe's `capability` and a presence's
 // `sealed` are left out of a decoded frame when empty. An access frame's `rights` is the `Rights` enum
-// (schema.js): 1 view, 2 edit, 3 admin; none (0) or an unknown value is refused.
+// (schema.js): 1 view, 2 edit, 3 admin; none (0) or an unknown value is refused. A packs frame has `rebase`
+// only when it carries the parts of the snapshot standing for every position through it (protocol 4);
+// a snapshot check names its snapshot by its 16-byte id and carries its signer's 32-byte key and 64-byte
+// signature (snapshot-check.js).
 
 import { WireError } from './errors.js';
 import { utf8Length } from './bytes.js';
@@ -26,6 +29,7 @@ import * as schema from './schema.js';
  *   sealed?: Uint8Array}} PresenceFrame `sealed`: the other fields, sealed with the room's key (seal.js)
  * @typedef {{type: 'hello', protocolVersion: number, minimumProtocolVersion: number, device: Uint8Array, agent: string}
  *   | {type: 'subscribe', room: string, after: number, capability?: string}
+ *   | {type: 'snapshotChecked', room: string, snapshot: Uint8Array, author: Uint8Array, signature: Uint8Array}
  *   | {type: 'unsubscribe', room: string}
  *   | {type: 'push', room: string, pack: Uint8Array}
  *   | {type: 'createRoom', room: string, adminHash: Uint8Array, editHash: Uint8Array, viewHash: Uint8Array}
@@ -34,7 +38,7 @@ import * as schema from './schema.js';
  * @typedef {{type: 'welcome', protocolVersion: number, server: Uint8Array,
  *     limits: {maxFrameBytes: number, maxMessageBytes: number, maxPackBodyBytes: number}, serverTime: number}
  *   | {type: 'ack', room: string, packId: Uint8Array, serverSeq: number}
- *   | {type: 'packs', room: string, packs: {serverSeq: number, pack: Uint8Array}[], head: number}
+ *   | {type: 'packs', room: string, packs: {serverSeq: number, pack: Uint8Array}[], head: number, rebase?: number}
  *   | PresenceFrame
  *   | {type: 'presences', presences: PresenceFrame[]}
  *   | {type: 'progress', room: string, head: number, bytesBehind: number, packsBehind: number}
@@ -82,6 +86,14 @@ export function encodeClientFrame(frame) {
         adminCapability: frame.adminCapability,
         editHash: optionalHash(frame.editHash, 'rotate_capability.edit_hash'),
         viewHash: optionalHash(frame.viewHash, 'rotate_capability.view_hash'),
+      };
+      break;
+    case 'snapshotChecked':
+      value = {
+        room: frame.room,
+        snapshot: sized(frame.snapshot, 16, 'snapshot_checked.snapshot'),
+        author: sized(frame.author, 32, 'snapshot_checked.author'),
+        signature: sized(frame.signature, 64, 'snapshot_checked.signature'),
       };
       break;
     default:
@@ -171,6 +183,11 @@ export function decodeClientFrame(bytes) {
         editHash: hash(wire.editHash, 'rotate_capability.edit_hash', false),
         viewHash: hash(wire.viewHash, 'rotate_capability.view_hash', false),
       };
+    case 'snapshotChecked':
+      if (wire.snapshot.length !== 16) throw WireError.invalidField('snapshot_checked.snapshot');
+      if (wire.author.length !== 32) throw WireError.invalidField('snapshot_checked.author');
+      if (wire.signature.length !== 64) throw WireError.invalidField('snapshot_checked.signature');
+      return { type: 'snapshotChecked', room: room(wire.room), snapshot: wire.snapshot, author: wire.author, signature: wire.signature };
   }
   throw WireError.missingField('frame');
 }
@@ -205,8 +222,8 @@ export function decodeServerFrame(bytes) {
       };
     case 'packs': {
       const name = room(wire.room);
-      return {
-        type: 'packs',
+      const frame = {
+        type: /** @type {'packs'} */ ('packs'),
         room: name,
         packs: wire.packs.map((/** @type {Record<string, any>} */ stored) => ({
           serverSeq: counter(stored.serverSeq, 'packs.server_seq'),
@@ -214,6 +231,7 @@ export function decodeServerFrame(bytes) {
         })),
         head: counter(wire.head, 'packs.head'),
       };
+      return wire.rebase === 0 ? frame : { ...frame, rebase: counter(wire.rebase, 'packs.rebase') };
     }
     case 'presence':
       return presence(wire);

@@ -133,7 +133,7 @@ test('without BroadcastChannel the page still works: nothing is announced, the s
   alone.close();
 });
 
-test('what a tab takes from the store: each stored capability over its own, none forgotten, never another key’s', () => {
+test('what a tab takes from the store: each stored capability over its own, none forgotten, never another key’s, the key when it held none', () => {
   const board = newBoardAccess(ROOM);
   const rotated = { ...board, view: newBoardAccess(ROOM).view };
   assert.deepEqual(withStoredLinks(board, rotated), rotated);
@@ -145,6 +145,9 @@ test('what a tab takes from the store: each stored capability over its own, none
   assert.equal(withStoredLinks(board, { ...rotated, room: 'room-2' }), null);
   assert.equal(withStoredLinks(board, null), null);
   assert.equal(withStoredLinks(null, rotated), null, 'an open room stays one');
+  const keyless = withLink(null, { room: ROOM, capability: board.edit, key: null });
+  assert.deepEqual(withStoredLinks(keyless, editor), editor, 'a tab that opened the link without its key takes the stored key');
+  assert.equal(withStoredLinks(editor, keyless), null, 'a tab holding the key keeps it');
   const plain = newBoardAccess(ROOM, { encrypted: false });
   assert.equal(withStoredLinks(plain, { ...plain, edit: board.edit }).edit, board.edit, 'plain boards too');
   assert.equal(sameAccess(board, { ...board }), true);

@@ -89,3 +89,8 @@ test('a full board shows as such, with what is kept here', () => {
   assert.deepEqual(indicatorFor({ state: 'uploading', bytesToUpload: 3000, full: true }), { state: 'offline', text: 'Board full · 3 KB kept here' });
   assert.deepEqual(indicatorFor({ state: 'uploading', bytesToUpload: 0, full: true }), { state: 'offline', text: 'Board full' });
 });
+
+test('a board whose early history was refused shows as not syncing, with what is kept here', () => {
+  assert.deepEqual(indicatorFor({ state: 'offline', bytesToUpload: 3000, unfollowed: true }), { state: 'offline', text: 'Not syncing · 3 KB kept here' });
+  assert.deepEqual(indicatorFor({ state: 'offline', unfollowed: true }), { state: 'offline', text: 'Not syncing' });
+});

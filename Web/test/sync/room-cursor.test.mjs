@@ -44,3 +44,38 @@ test('any order of arrival gives the same watermark as sorting (seeded)', (t) =>
     assert.equal(cursor.watermark, expected, `seen ${seen}`);
   }
 });
+
+test('a rebase holds everything through its position: pending positions below it go, those just past it join', () => {
+  const cursor = new RoomCursor(2);
+  for (const position of [4, 9, 11]) cursor.see(position);
+  assert.equal(cursor.rebase(8), true);
+  assert.equal(cursor.watermark, 9, 'the pending 9 follows the rebased 8');
+  assert.deepEqual(cursor.pending, [11]);
+  assert.equal(cursor.rebase(5), false, 'a rebase behind the watermark changes nothing');
+  assert.equal(cursor.rebase(20), true);
+  assert.deepEqual([cursor.watermark, cursor.head, cursor.pending], [20, 20, []]);
+  cursor.checkInvariants();
+});
+
+test('rebases and sightings in any order give the watermark of a reference set (seeded)', (t) => {
+  const random = randomFor(t);
+  for (let round = 0; round < 200; round++) {
+    const cursor = new RoomCursor(0);
+    const held = new Set();
+    for (let step = 0; step < 30; step++) {
+      if (random.int(0, 5) === 0) {
+        const position = random.int(1, 40);
+        cursor.rebase(position);
+        for (let p = 1; p <= position; p++) held.add(p);
+      } else {
+        const position = random.int(1, 40);
+        cursor.see(position);
+        held.add(position);
+      }
+      cursor.checkInvariants();
+      let expected = 0;
+      while (held.has(expected + 1)) expected += 1;
+      assert.equal(cursor.watermark, expected);
+    }
+  }
+});

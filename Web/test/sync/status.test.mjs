@@ -27,6 +27,7 @@ test('a paused session says so, with what waits, whatever the network', () => {
     denied: null,
     waiting: false,
     full: false,
+    unfollowed: false,
     keptAside: null,
   });
   const waiting = syncStatus({ ...facts, onLine: false, unreachable: true, paused: true, changesToUpload: 2, progress: { ...facts.progress, bytesToUpload: 300 } });
@@ -99,4 +100,15 @@ test('a full board says that what is drawn stays on this device, while connected
   assert.equal(sameStatus(status, syncStatus({ ...full, roomFull: false })), false);
   assert.equal(syncStatus({ ...full, paused: true }).full, false, 'paused says its own');
   assert.equal(syncStatus({ ...full, closed: true }).full, false);
+});
+
+test('a board whose early history this page refused says so, in plain words, while connected', () => {
+  const open = { ...facts, progress: { state: 'offline', bytesToUpload: 120, bytesToDownload: 0 }, unfollowed: true };
+  const status = syncStatus(open);
+  assert.equal(status.unfollowed, true);
+  assert.equal(status.state, 'offline');
+  assert.match(status.detail, /does not match what this device holds, so the board is not synced until the next connection/);
+  assert.equal(syncStatus({ ...open, paused: true }).unfollowed, false, 'a pause shows over it');
+  assert.equal(syncStatus({ ...open, closed: true }).detail, 'closed');
+  assert.equal(sameStatus(status, syncStatus({ ...open, unfollowed: false })), false);
 });

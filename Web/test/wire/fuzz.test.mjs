@@ -11,6 +11,8 @@ import { decodeChange, encodeChange } from '../../js/wire/change.js';
 import { decodePack, encodePack } from '../../js/wire/pack.js';
 import { signPack } from '../../js/wire/pack-signature.js';
 import { decodePoints, encodePoints } from '../../js/wire/points.js';
+import { SnapshotAssembly } from '../../js/wire/snapshot-assembly.js';
+import { decodeSnapshotPart } from '../../js/wire/snapshot-part.js';
 import { decodeClientFrame, decodeServerFrame, encodeClientFrame, encodeServerFrame } from '../../js/wire/sync.js';
 import { testAuthor } from '../support/keys.mjs';
 import { fromHex, loadJSON, mutate, random, randomChange, reauthored, vectorBytes } from './support.mjs';
@@ -32,6 +34,14 @@ const DECODERS = [
       } catch (error) {
         if (!(error instanceof WireError)) throw error;
       }
+    }
+  }],
+  ['snapshot part', async (bytes) => {
+    const part = await decodeSnapshotPart(bytes);
+    try {
+      new SnapshotAssembly(part).assembled();
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
     }
   }],
   ['client frame', (bytes) => {
@@ -73,6 +83,7 @@ test(`${CASES} random and mutated inputs throw only WireError (INKWELL_SEED=${SE
     ...wire.frames.map((vector) => fromHex(vector.bytes)),
     ...wire.points.map((vector) => fromHex(vector.bytes)),
     ...wire.invalid.filter((vector) => vector.bytes !== undefined).map(vectorBytes),
+    ...loadJSON('snapshots.json').parts.map((vector) => fromHex(vector.bytes)),
   ];
   const rng = random(SEED);
   const tally = { decoded: 0, rejected: 0 };
@@ -123,6 +134,34 @@ test(`mutated packs signed again reach the checks behind the signature, and thro
   }
   t.diagnostic(`decoded ${tally.decoded}, rejected ${tally.rejected}: ${tally.behind} behind the signature, ${tally.badSignature} for a mutated key`);
   assert.ok(tally.decoded > 0 && tally.behind > 0);
+});
+
+test(`mutated snapshot parts signed again throw only WireError, and whatever decodes lies inside its cut (INKWELL_SEED=${SEED})`, async (t) => {
+  const rng = random(SEED ^ 0x5a9);
+  const vectors = loadJSON('snapshots.json').parts.filter((vector) => vector.key === undefined);
+  const signer = await testAuthor(vectors[0].seed);
+  const unsigned = vectors.map((vector) => fromHex(vector.bytes).subarray(0, fromHex(vector.bytes).length - 66));
+  const tally = { decoded: 0, rejected: 0 };
+  for (let round = 0; round < Math.ceil(CASES / 20); round++) {
+    const bytes = await signPack(mutate(rng.pick(unsigned), rng), signer.keys);
+    try {
+      const part = await decodeSnapshotPart(bytes);
+      assert.equal(part.replica, signer.replica);
+      try {
+        new SnapshotAssembly(part).assembled();
+      } catch (error) {
+        if (!(error instanceof WireError)) throw error;
+      }
+      tally.decoded++;
+    } catch (error) {
+      if (!(error instanceof WireError)) {
+        assert.fail(`decodeSnapshotPart threw ${error?.stack ?? error} for ${Buffer.from(bytes).toString('hex')} (INKWELL_SEED=${SEED}, round ${round})`);
+      }
+      tally.rejected++;
+    }
+  }
+  t.diagnostic(`decoded ${tally.decoded}, rejected ${tally.rejected}`);
+  assert.ok(tally.rejected > 0);
 });
 
 test('bytes fed one at a time (every prefix) decode or throw WireError', async () => {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import * as schema from '../../js/wire/schema.js';
-import { CLIENT_FRAMES, CLOSE_CODES, ERROR_CODES, SERVER_FRAMES } from '../../js/wire/protocol.js';
+import { CLIENT_FRAMES, CLOSE_CODES, ERROR_CODES, SERVER_FRAMES, SNAPSHOT_LIMITS } from '../../js/wire/protocol.js';
 import { SyncProtocol, WireLimits } from '../../js/wire/limits.js';
 import * as codes from '../../js/sync/server-codes.js';
 
@@ -37,7 +37,7 @@ test('the codes the client reacts to are the generated ones', () => {
 });
 
 test('limits and versions are frozen and whole', () => {
-  for (const facts of [SyncProtocol, WireLimits, CLOSE_CODES, ERROR_CODES]) {
+  for (const facts of [SyncProtocol, WireLimits, SNAPSHOT_LIMITS, CLOSE_CODES, ERROR_CODES]) {
     assert.ok(Object.isFrozen(facts));
     for (const value of Object.values(facts)) assert.ok(Number.isSafeInteger(value) && value > 0);
   }

@@ -99,11 +99,13 @@ test(`random frames of every type round-trip (INKWELL_SEED=${SEED})`, () => {
       { type: 'unsubscribe', room: room() },
       { type: 'push', room: room(), pack: rng.bytes(1 + rng.below(100)) },
       presence(),
+      { type: 'snapshotChecked', room: room(), snapshot: rng.bytes(16), author: rng.bytes(32), signature: rng.bytes(64) },
     ];
     const server = [
       { type: 'welcome', protocolVersion: 2, server: rng.bytes(16), limits: { maxFrameBytes: rng.below(2 ** 32), maxMessageBytes: rng.below(9), maxPackBodyBytes: rng.below(9) }, serverTime: counter() },
       { type: 'ack', room: room(), packId: rng.bytes(32), serverSeq: counter() },
       { type: 'packs', room: room(), packs: Array.from({ length: rng.below(4) }, () => ({ serverSeq: counter(), pack: rng.bytes(rng.below(40)) })), head: counter() },
+      { type: 'packs', room: room(), packs: [{ serverSeq: counter(), pack: rng.bytes(rng.below(40)) }], head: counter(), rebase: 1 + rng.below(2 ** 31) },
       presence(),
       { type: 'presences', presences: Array.from({ length: 1 + rng.below(3) }, presence) },
       { type: 'progress', room: room(), head: counter(), bytesBehind: counter(), packsBehind: counter() },

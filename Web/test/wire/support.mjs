@@ -33,7 +33,7 @@ export function toJSONShape(value) {
   return value;
 }
 
-const BYTE_FIELDS = new Set(['device', 'server', 'packId', 'pack', 'points', 'bytes', 'sealed', 'adminHash', 'editHash', 'viewHash']);
+const BYTE_FIELDS = new Set(['device', 'server', 'packId', 'pack', 'points', 'bytes', 'sealed', 'adminHash', 'editHash', 'viewHash', 'snapshot', 'author', 'signature']);
 
 /**
  * The codec's shape of a vector's JSON: hex strings of byte fields become Uint8Array (ink `points` is

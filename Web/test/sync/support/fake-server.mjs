@@ -9,6 +9,11 @@
 // notAllowed; an unknown room is open (as `inkwell serve --open-rooms`) unless `openRooms` is false, when
 // it is noSuchRoom. Pushes and presence on view rights are refused (error 18, close 4003); a rotation
 // closes the connections that subscribed with a replaced capability (error 19, close 4004).
+//
+// Room snapshots as protocol 4 has them: a test sets a room's floor (`rebase`), the position through which
+// the server no longer keeps packs and the parts (log positions) of the snapshot that stands for them; a
+// subscriber standing before it gets those parts in a `rebase` frame, then the packs after the floor, the
+// parts not repeated.
 
 import { toHex } from '../../../js/wire/bytes.js';
 import { changeOrigin } from '../../../js/wire/change.js';
@@ -55,6 +60,17 @@ export class FakeServer {
   rooms = new Map();
   /** Every client frame received, decoded, in order. */
   frames = [];
+  /** Rooms whose early packs are dropped: room → the floor and the positions of its snapshot's parts. @type {Map<string, {position: number, parts: number[]}>} */
+  floors = new Map();
+
+  /**
+   * Drops the room's packs through `position` from later catch-ups: a subscriber before it gets the parts
+   * at `parts` (log positions) in a rebase frame instead.
+   * @param {string} room @param {number} position @param {number[]} parts
+   */
+  rebase(room, position, parts) {
+    this.floors.set(room, { position, parts });
+  }
 
   /** The constructor to pass as `WebSocket`. */
   get WebSocket() {
@@ -153,8 +169,16 @@ export class FakeServer {
         socket.deliver({ type: 'access', room: frame.room, rights, guarded });
         this.subscribes.push({ room: frame.room, after: frame.after, capability: frame.capability ?? '' });
         socket.rooms.add(frame.room);
-        const after = (this.log.get(frame.room) ?? []).filter((stored) => stored.serverSeq > frame.after);
         const head = this.#head(frame.room);
+        const log = this.log.get(frame.room) ?? [];
+        const floor = this.floors.get(frame.room);
+        let from = frame.after;
+        if (floor !== undefined && frame.after < floor.position) {
+          const parts = log.filter((stored) => floor.parts.includes(stored.serverSeq)).map(({ serverSeq, pack }) => ({ serverSeq, pack }));
+          socket.deliver({ type: 'packs', room: frame.room, packs: parts, head, rebase: floor.position });
+          from = floor.position;
+        }
+        const after = log.filter((stored) => stored.serverSeq > from && !(floor !== undefined && from === floor.position && floor.parts.includes(stored.serverSeq)));
         const bytesBehind = after.reduce((sum, stored) => sum + stored.pack.length, 0);
         socket.deliver({ type: 'progress', room: frame.room, head, bytesBehind, packsBehind: after.length });
         if (after.length > 0) {
@@ -183,6 +207,9 @@ export class FakeServer {
         if (refusal.close !== null) socket.serverClose(refusal.close, refusal.message);
         return;
       }
+      case 'unsubscribe':
+        socket.rooms.delete(frame.room);
+        return;
       case 'presence':
         if ((socket.rights.get(frame.room) ?? 0) < 2) {
           this.viewOnlyRefusals += 1;

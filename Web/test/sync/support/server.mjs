@@ -24,15 +24,19 @@ export function temporaryDirectory(prefix = 'inkwell-sync-') {
 
 /**
  * Runs `inkwell serve` on `port` (0: any free one) with its data in `data`, and waits until it listens.
- * @param {{data: string, port?: number, allowOrigin?: string, openRooms?: boolean}} options `allowOrigin`: a
- *   page origin allowed to sync; `openRooms` (default true): any room name is an open room, as the tests
- *   that are not about access (and the Swift peer, which holds no capabilities) need
+ * @param {{data: string, port?: number, allowOrigin?: string, openRooms?: boolean, retentionHours?: number,
+ *   compactionInterval?: number}} options `allowOrigin`: a page origin allowed to sync; `openRooms` (default
+ *   true): any room name is an open room, as the tests that are not about access (and the Swift peer, which
+ *   holds no capabilities) need; `retentionHours` and `compactionInterval` (seconds): how soon the server
+ *   drops the packs a checked snapshot stands for
  * @returns {Promise<{port: number, url: string, stop: () => Promise<void>}>}
  */
-export function startServer({ data, port = 0, allowOrigin, openRooms = true }) {
+export function startServer({ data, port = 0, allowOrigin, openRooms = true, retentionHours, compactionInterval }) {
   const args = ['serve', '--port', String(port), '--data', data, '--log-level', 'warning'];
   if (allowOrigin !== undefined) args.push('--allow-origin', allowOrigin);
   if (openRooms) args.push('--open-rooms');
+  if (retentionHours !== undefined) args.push('--retention-hours', String(retentionHours));
+  if (compactionInterval !== undefined) args.push('--compaction-interval', String(compactionInterval));
   const child = spawn(INKWELL_BINARY, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -154,6 +154,46 @@ export const storeCases = [
     },
   },
   {
+    name: 'an item aside is replaced by its changes and what stays aside of it, in one write',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const pack = { room: 'r', kind: 'pack', schemaVersion: 1, bytes: new Uint8Array([9]) };
+      await store.storeRemote('r', [record('r', A, 1)], [pack]);
+      const [item] = await store.loadAside('r');
+      const ahead = { room: 'r', kind: 'change', schemaVersion: 1, bytes: new Uint8Array([4]), reason: 'stampAhead' };
+      assert.deepEqual(await store.replaceAside('r', item.id, [record('r', A, 1), record('r', A, 2)], [ahead]), [`${A}-2`]);
+      const items = await store.loadAside('r');
+      assert.deepEqual(items.map((kept) => [kept.kind, kept.reason, [...kept.bytes]]), [['change', 'stampAhead', [4]]]);
+      assert.equal((await store.loadRoom('r')).changes.length, 2);
+      // Refused now: the same bytes, kept with the reason.
+      await store.replaceAside('r', items[0].id, [], [{ ...pack, reason: 'tampered' }]);
+      assert.deepEqual((await store.loadAside('r')).map((kept) => [kept.kind, kept.reason]), [['pack', 'tampered']]);
+      store.close();
+    },
+  },
+  {
+    name: 'stored changes are read by key, and queued again only when stored and not queued',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const lease = await store.claimReplica('r');
+      const mine = lease.replica;
+      for (const seq of [1, 2]) await store.recordLocal(record('r', mine, seq, [seq, 7]));
+      await store.storeRemote('r', [record('r', A, 1, [5])], []);
+      const read = await store.loadChanges('r', [`${mine}-2`, `${A}-1`, `${A}-2`]);
+      assert.deepEqual(read.map((bytes) => (bytes === undefined ? null : [...bytes])), [[2, 7], [5], null]);
+      assert.deepEqual(await store.loadChanges('s', [`${A}-1`]), [undefined], 'rooms are apart');
+      await store.packPlanned({ hex: 'ee'.repeat(32), room: 'r', replica: mine, changeKeys: [`${mine}-1`, `${mine}-2`], bytes: new Uint8Array([1]) });
+      await store.acknowledgePack('r', 'ee'.repeat(32));
+      assert.deepEqual((await store.loadRoom('r')).outbox, []);
+      const queued = await store.requeue('r', [`${mine}-1`, `${mine}-3`]);
+      assert.deepEqual(queued.map((change) => [change.key, [...change.bytes]]), [[`${mine}-1`, [1, 7]]]);
+      assert.deepEqual(await store.requeue('r', [`${mine}-1`]), [], 'queued already');
+      assert.deepEqual((await store.loadRoom('r')).outbox.map((entry) => entry.key), [`${mine}-1`]);
+      lease.release();
+      store.close();
+    },
+  },
+  {
     name: 'a planned pack takes its changes off the queue until its ack',
     async run(makeStore, assert) {
       const store = await makeStore();

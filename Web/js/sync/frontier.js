@@ -1,0 +1,47 @@
+// What this page holds of each timeline of a room: for each replica, the seq through which it holds every
+// change (what Swift's `Store.frontier` reads from its log). A room snapshot is held to it: what the page
+// held before a snapshot's position must be inside the snapshot (snapshot-tracker.js).
+//
+// Changes arrive out of order (a gap is filled by a later pack), so seqs past a gap wait apart until it
+// fills, as the room cursor's positions do.
+
+export class Frontier {
+  /** By replica: every seq through `through` is held; `beyond` holds those past a gap. @type {Map<string, {through: number, beyond: Set<number>}>} */
+  #timelines = new Map();
+
+  /**
+   * Notes that the change `replica`/`seq` is held.
+   * @param {{replica: string, seq: number}} id
+   * - Complexity: amortised O(1): each seq enters and leaves `beyond` once.
+   */
+  add({ replica, seq }) {
+    let timeline = this.#timelines.get(replica);
+    if (timeline === undefined) {
+      timeline = { through: 0, beyond: new Set() };
+      this.#timelines.set(replica, timeline);
+    }
+    if (seq <= timeline.through) return;
+    if (seq !== timeline.through + 1) {
+      timeline.beyond.add(seq);
+      return;
+    }
+    timeline.through = seq;
+    while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
+  }
+
+  /** The seq through which every change of `replica` is held (0 for none). @param {string} replica */
+  through(replica) {
+    return this.#timelines.get(replica)?.through ?? 0;
+  }
+
+  /**
+   * Each replica's seq held through, for those with any.
+   * @returns {Map<string, number>}
+   * - Complexity: O(replicas).
+   */
+  vector() {
+    const vector = new Map();
+    for (const [replica, { through }] of this.#timelines) if (through > 0) vector.set(replica, through);
+    return vector;
+  }
+}

@@ -1,0 +1,128 @@
+// The rules a room snapshot is held to, without a session: what a connection learns of the log
+// (snapshot-tracker.js, as Swift's SnapshotTrackerTests), what the page holds of each timeline
+// (frontier.js), and the trust rule (snapshot-review.js, as Swift's SnapshotReview).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { encodeChange } from '../../js/wire/change.js';
+import { SnapshotAssembly } from '../../js/wire/snapshot-assembly.js';
+import { decodeSnapshotPart, encodeSnapshot, encodeSnapshotPart } from '../../js/wire/snapshot-part.js';
+import { Frontier } from '../../js/sync/frontier.js';
+import { reviewSnapshot } from '../../js/sync/snapshot-review.js';
+import { SnapshotTracker } from '../../js/sync/snapshot-tracker.js';
+import { testAuthor } from '../support/keys.mjs';
+import { randomFor } from './support/random.mjs';
+import { stroke } from './support/sessions.mjs';
+
+const ROOM = 'room-1';
+const peer = await testAuthor(0x51);
+const other = await testAuthor(0x52);
+
+/** A change of `author`'s, encoded. */
+const change = (author, seq, x = seq) =>
+  encodeChange({ id: { replica: author.replica, seq }, stamp: { wall: 1_800_000_000_000 + seq, counter: 0 }, board: 'main', operations: [stroke(x)] });
+
+/** The cut of encoded changes: each replica's last seq and its stamp (from changes 1…n of each). */
+function cutOf(changes) {
+  const cut = new Map();
+  for (const [replica, seq] of changes) cut.set(replica.replica, { seq, stamp: { wall: 1_800_000_000_000 + seq, counter: 0 } });
+  return cut;
+}
+
+/** A whole snapshot of `timelines` ([author, seq] each, holding seqs 1…seq) by `peer`, decoded and assembled. */
+async function snapshotOf(timelines, { position = 5, bytes = (author, seq) => change(author, seq) } = {}) {
+  const changes = timelines.flatMap(([author, last]) => Array.from({ length: last }, (_, i) => bytes(author, i + 1)));
+  const [part] = await encodeSnapshot({ room: ROOM, position, cut: cutOf(timelines), changes, id: new Uint8Array(16).fill(3) }, peer.keys);
+  return new SnapshotAssembly(await decodeSnapshotPart(part, { room: ROOM })).assembled();
+}
+
+test('what a snapshot must hold: what was held at the start when the watermark then was at or before its position, and every pack received through it', () => {
+  const tracker = new SnapshotTracker(new Map([[peer.replica, 4]]), 10);
+  tracker.received(11, other.replica, 2);
+  tracker.received(13, other.replica, 5);
+  tracker.received(12, peer.replica, 6);
+  assert.deepEqual(tracker.required(9), new Map(), 'before the start: nothing this connection can vouch for');
+  assert.deepEqual(tracker.required(10), new Map([[peer.replica, 4]]));
+  assert.deepEqual(tracker.required(12), new Map([[peer.replica, 6], [other.replica, 2]]));
+  assert.deepEqual(tracker.required(20), new Map([[peer.replica, 6], [other.replica, 5]]));
+  tracker.settled(12);
+  assert.deepEqual(tracker.required(12), new Map([[peer.replica, 6], [other.replica, 2]]), 'settled: folded into what is held');
+  assert.deepEqual(tracker.required(11), new Map(), 'a snapshot older than one taken vouches for nothing held since');
+});
+
+test('parts gather in any order, a repeat is no news, a sibling that disagrees is refused and its snapshot goes on', async () => {
+  const changes = [change(peer, 1), change(peer, 2), change(peer, 3)];
+  const cut = cutOf([[peer, 3]]);
+  const id = new Uint8Array(16).fill(9);
+  const parts = await encodeSnapshot({ room: ROOM, position: 4, cut, changes, id }, peer.keys, { partBodyBytes: 1 });
+  assert.equal(parts.length, 3);
+  const decoded = await Promise.all(parts.map((bytes) => decodeSnapshotPart(bytes, { room: ROOM })));
+  const tracker = new SnapshotTracker(new Map(), 0);
+  assert.equal(tracker.add(decoded[2], 7, 100), null);
+  assert.equal(tracker.add(decoded[2], 8, 100), null, 'a repeat');
+  const liar = await decodeSnapshotPart(await encodeSnapshotPart({ room: ROOM, cover: { id, position: 5, cut, part: 0, parts: 3 }, changes: [changes[0]] }, peer.keys), { room: ROOM });
+  assert.throws(() => tracker.add(liar, 9, 100), (error) => error.code === 'invalidSnapshot' && /disagree/.test(error.message));
+  assert.equal(tracker.add(decoded[0], 10, 100), null);
+  const whole = tracker.add(decoded[1], 11, 100);
+  assert.deepEqual(whole.positions, [7, 10, 11]);
+  assert.deepEqual(whole.assembly.assembled().changes, changes);
+  assert.equal(tracker.pendingBytes, 0, 'forgotten once whole');
+});
+
+test('a flood of unfinished parts is bounded: past the bound every unfinished snapshot goes (seeded)', async (t) => {
+  const random = randomFor(t);
+  const bound = 5_000;
+  const tracker = new SnapshotTracker(new Map(), 0, { maximumPendingBytes: bound });
+  let dropped = 0;
+  for (let i = 0; i < 60; i++) {
+    const id = Uint8Array.from({ length: 16 }, () => random.int(0, 255));
+    const bytes = await encodeSnapshotPart({ room: ROOM, cover: { id, position: 3, cut: cutOf([[peer, 2]]), part: 0, parts: 2 }, changes: [change(peer, 1)] }, peer.keys);
+    try {
+      assert.equal(tracker.add(await decodeSnapshotPart(bytes, { room: ROOM }), i + 1, bytes.length), null);
+    } catch (error) {
+      assert.equal(error.code, 'tooLarge');
+      dropped += 1;
+    }
+    assert.ok(tracker.pendingBytes <= bound, `${tracker.pendingBytes} bytes pending`);
+  }
+  assert.ok(dropped > 0);
+});
+
+test('the frontier: each timeline held through the seq before its first gap', () => {
+  const frontier = new Frontier();
+  for (const seq of [1, 2, 4, 5]) frontier.add({ replica: peer.replica, seq });
+  frontier.add({ replica: other.replica, seq: 3 });
+  assert.deepEqual(frontier.vector(), new Map([[peer.replica, 2]]));
+  frontier.add({ replica: peer.replica, seq: 3 });
+  frontier.add({ replica: peer.replica, seq: 2 });
+  assert.equal(frontier.through(peer.replica), 5);
+  assert.equal(frontier.through(other.replica), 0);
+});
+
+test('the trust rule: the same bytes for every change held, nothing left out, nothing of this page’s it never made', async () => {
+  const snapshot = await snapshotOf([[peer, 2], [other, 1]]);
+  const held = new Map([[`${peer.replica}-1`, change(peer, 1)]]);
+  const facts = { held: (key) => held.get(key), required: new Map([[peer.replica, 2]]), own: new Set(), acknowledged: new Set() };
+  const taken = reviewSnapshot(snapshot, facts);
+  assert.equal(taken.accepted, true);
+  assert.deepEqual(taken.fresh.map((fresh) => fresh.key), [`${peer.replica}-2`, `${other.replica}-1`], 'what was not held, as the snapshot carries it');
+
+  const altered = reviewSnapshot(snapshot, { ...facts, held: (key) => (key === `${peer.replica}-1` ? change(peer, 1, 99) : undefined) });
+  assert.equal(altered.accepted, false);
+  assert.match(altered.reason, /differs from the one held here/);
+
+  const short = reviewSnapshot(snapshot, { ...facts, required: new Map([[peer.replica, 3]]) });
+  assert.match(short.reason, /leaves out changes of .* up to 3 that came before its position/);
+  assert.deepEqual(short.missingOwn, [], 'not this page’s');
+
+  // This page is `other`: its change 1 is in the snapshot, but it never made one.
+  const forged = reviewSnapshot(snapshot, { ...facts, own: new Set([other.replica]) });
+  assert.match(forged.reason, /a change of this device that this device never made/);
+
+  // This page is `other`, and the server acknowledged its changes 1 to 3: 2 and 3 go back to the outbox.
+  const mine = { ...facts, held: (key) => (key === `${other.replica}-1` ? change(other, 1) : held.get(key)), own: new Set([other.replica]), acknowledged: new Set([other.replica]) };
+  const leftOut = reviewSnapshot(snapshot, { ...mine, required: new Map([[other.replica, 3]]) });
+  assert.equal(leftOut.accepted, false);
+  assert.deepEqual(leftOut.missingOwn, [`${other.replica}-2`, `${other.replica}-3`]);
+  assert.equal(reviewSnapshot(snapshot, mine).accepted, true);
+});
