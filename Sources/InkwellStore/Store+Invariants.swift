@@ -24,7 +24,7 @@ extension Store {
                     == 0,
                 "outbox names a change that is not stored"
             )
-            let held = try Self.heldTimelines(db, require: require)
+            let held = try heldTimelines(db, require: require)
             for (replica, timeline) in held.byReplica {
                 let stamps = timeline.sorted { $0.key < $1.key }.map(\.value.stamp)
                 try require(
@@ -93,7 +93,7 @@ extension Store {
     /// Reads every row and every compacted snapshot, and checks that the changes only a snapshot holds
     /// are of its document and inside its cut, that cut inside its room's frontier, that every row of
     /// its document inside its cut is among them, and that no change is held only by two snapshots.
-    private static func heldTimelines(
+    private func heldTimelines(
         _ db: Database,
         require: (Bool, String) throws -> Void
     ) throws -> HeldTimelines {
@@ -110,8 +110,8 @@ extension Store {
         }
         var inSnapshots: Set<ChangeID> = []
         for room in try String.fetchAll(db, sql: "SELECT DISTINCT room FROM snapshot WHERE compacted") {
-            let frontier = try fetchFrontier(db, room: room)
-            for snapshot in try fetchCompacted(db, room: room, document: nil) {
+            let frontier = try Self.fetchFrontier(db, room: room)
+            for snapshot in try Self.fetchCompacted(db, room: room, document: nil) {
                 try require(frontier.vector.covers(snapshot.cut.vector), "a snapshot's cut is past its room's frontier")
                 let changes = try snapshotChanges(snapshot)
                 let ids = Set(changes.map(\.id))

@@ -237,6 +237,44 @@ import Testing
         try store.checkInvariants()
     }
 
+    /// A row filed under another type than its bytes name would come back from the snapshot filed
+    /// otherwise: it keeps its row, and readers give it as the row has it.
+    @Test(arguments: StoreKind.allCases)
+    func aRowThatTheSnapshotWouldGiveBackOtherwiseIsKept(kind: StoreKind) throws {
+        let opened = try kind.open()
+        let store = opened.store
+        let honest = boardChange(a, 1)
+        let misfiled = boardChange(a, 2)
+        let filed = StoredChange(
+            id: misfiled.id,
+            stamp: misfiled.stamp,
+            room: misfiled.room,
+            document: misfiled.document,
+            type: "sketch",
+            schemaVersion: misfiled.schemaVersion,
+            payload: misfiled.payload
+        )
+        try store.append([honest, filed])
+        #expect(try store.snapshotIfNeeded(room: "room", document: "board", policy: .init(tailThreshold: 1)))
+        #expect(try store.read { db in try Int.fetchAll(db, sql: "SELECT seq FROM change") } == [2])
+        #expect(try store.changes(room: "room", document: "board") == [honest.withEntities([]), filed])
+        try store.checkInvariants()
+    }
+
+    /// A snapshot may become its changes' only copy: one the store could not read back is not written,
+    /// and the rows stay.
+    @Test(arguments: StoreKind.allCases)
+    func aSnapshotTooLargeToReadBackIsNotWrittenAndTheRowsStay(kind: StoreKind) throws {
+        let opened = try kind.open(configuration: .init(maximumValueBytes: 300))
+        let store = opened.store
+        try store.append((1...40).map { boardChange(a, $0) })
+        #expect(throws: StoreError.self) {
+            try store.snapshotIfNeeded(room: "room", document: "board", policy: .init(tailThreshold: 1))
+        }
+        #expect(try store.latestSnapshot(room: "room", document: "board") == nil)
+        #expect(try Self.rowCount(store) == 40)
+    }
+
     @Test func turningCompactionOnTakesTheRowsEarlierSnapshotsKept() throws {
         let opened = try StoreKind.onDisk.open(configuration: .init(compaction: false))
         try opened.store.append((1...30).map { boardChange(a, $0) })

@@ -119,7 +119,9 @@ public actor Replica {
         }
         let contents = try store.coldOpen(room: room, document: document)
         let snapshot =
-            try contents.snapshot.map { try DocumentSnapshot(decoding: $0.bytes) }
+            try contents.snapshot.map {
+                try DocumentSnapshot(decoding: $0.bytes, maximumBytes: store.configuration.maximumValueBytes)
+            }
             ?? DocumentSnapshot(
                 room: room,
                 document: document,

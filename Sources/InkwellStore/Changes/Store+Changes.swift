@@ -16,7 +16,7 @@ extension Store {
             guard let room = try Self.roomHolding(db, id) else { return nil }
             for snapshot in try Self.fetchCompacted(db, room: room, document: nil)
             where snapshot.cut.vector.contains(id) {
-                if let change = try Self.snapshotChanges(snapshot).first(where: { $0.id == id }) {
+                if let change = try snapshotChanges(snapshot).first(where: { $0.id == id }) {
                     return change
                 }
             }
@@ -30,7 +30,7 @@ extension Store {
     /// - Complexity: O(log n + k) for k changes held as rows, plus O(size of the snapshot) when it was
     ///   compacted.
     public func changes(room: String, document: String) throws -> [StoredChange] {
-        try read { db in try Self.fetchHeld(db, room: room, document: document, notIn: VersionVector()) }
+        try read { db in try fetchHeld(db, room: room, document: document, notIn: VersionVector()) }
     }
 
     /// The room's changes that `vector` does not describe, in total order: what a peer at `vector` lacks.
@@ -38,7 +38,7 @@ extension Store {
     /// - Complexity: O(log n + m) for m changes of the room held as rows, plus O(size) of each compacted
     ///   snapshot whose cut `vector` does not cover.
     public func changes(room: String, notIn vector: VersionVector) throws -> [StoredChange] {
-        try read { db in try Self.fetchHeld(db, room: room, document: nil, notIn: vector) }
+        try read { db in try fetchHeld(db, room: room, document: nil, notIn: vector) }
     }
 
     /// The document's changes not inside `cut`, in total order: the tail to apply over a snapshot at `cut`.
@@ -46,7 +46,7 @@ extension Store {
     /// - Complexity: O(log n + m) for m changes of the document held as rows, plus O(size of the
     ///   snapshot) when it was compacted and `cut` does not cover its cut.
     public func changes(room: String, document: String, after cut: Cut) throws -> [StoredChange] {
-        try read { db in try Self.fetchHeld(db, room: room, document: document, notIn: cut.vector) }
+        try read { db in try fetchHeld(db, room: room, document: document, notIn: cut.vector) }
     }
 
     /// For each replica, how far the room's changes are contiguous, with the stamp of the last one.
@@ -125,13 +125,14 @@ extension Store {
     }
 
     /// The change rows of a room (or one of its documents) whose seq is past `vector`'s entry for their
-    /// replica, in total order. Changes only inside a compacted snapshot are not among them
-    /// (``fetchHeld(_:room:document:notIn:)`` adds those).
+    /// replica (or, `inside`, those up to it), in total order. Changes only inside a compacted snapshot
+    /// are not among them (``fetchHeld(_:room:document:notIn:)`` adds those).
     static func fetchRows(
         _ db: Database,
         room: String,
         document: String?,
-        notIn vector: VersionVector
+        notIn vector: VersionVector,
+        inside: Bool = false
     ) throws
         -> [StoredChange]
     {
@@ -153,7 +154,7 @@ extension Store {
             WITH known (known_replica, known_seq) AS (\(knownRows))
             SELECT \(StoredChange.columns) FROM change
             LEFT JOIN known ON known_replica = replica
-            WHERE \(filter) AND seq > coalesce(known_seq, 0)
+            WHERE \(filter) AND seq \(inside ? "<=" : ">") coalesce(known_seq, 0)
             ORDER BY stamp, replica, seq
             """
         var changes: [StoredChange] = []

@@ -11,7 +11,7 @@ extension Store {
     ///   snapshot that does not decode.
     /// - Complexity: O(log n + size of the room's changes).
     public func roomChanges(room: String) throws -> [EncodedChange] {
-        try read { db in try Self.fetchHeld(db, room: room, document: nil, notIn: VersionVector()) }
+        try read { db in try fetchHeld(db, room: room, document: nil, notIn: VersionVector()) }
             .map { try $0.decoded() }
     }
 
@@ -20,16 +20,16 @@ extension Store {
     ///
     /// A change inside a snapshot that also has a row (one still in the outbox, or one whose row could
     /// not be told apart from its bytes) is taken from its row.
-    static func fetchHeld(
+    func fetchHeld(
         _ db: Database,
         room: String,
         document: String?,
         notIn vector: VersionVector
     ) throws -> [StoredChange] {
-        var changes = try fetchRows(db, room: room, document: document, notIn: vector)
+        var changes = try Self.fetchRows(db, room: room, document: document, notIn: vector)
         let rows = Set(changes.map(\.id))
         var added = false
-        for snapshot in try fetchCompacted(db, room: room, document: document)
+        for snapshot in try Self.fetchCompacted(db, room: room, document: document)
         where !vector.covers(snapshot.cut.vector) {
             for change in try snapshotChanges(snapshot)
             where !vector.contains(change.id) && !rows.contains(change.id) {
@@ -47,10 +47,15 @@ extension Store {
     /// cannot give back exactly (``isReproducible(_:)``).
     ///
     /// - Complexity: O(size of the snapshot).
-    static func snapshotChanges(_ snapshot: StoredSnapshot) throws -> [StoredChange] {
-        let decoded = try DocumentSnapshot(decoding: snapshot.bytes)
+    func snapshotChanges(_ snapshot: StoredSnapshot) throws -> [StoredChange] {
+        let decoded = try decodeSnapshot(snapshot.bytes)
         return decoded.changes.compactMap { bytes in
             (try? ChangeCodec.decode(bytes)).map { StoredChange($0, room: snapshot.room, encoded: bytes) }
         }
+    }
+
+    /// A snapshot this store wrote, read up to the limit it was written within.
+    func decodeSnapshot(_ bytes: [UInt8]) throws -> DocumentSnapshot {
+        try DocumentSnapshot(decoding: bytes, maximumBytes: configuration.maximumValueBytes)
     }
 }

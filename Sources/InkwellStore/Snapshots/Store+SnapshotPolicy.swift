@@ -31,8 +31,11 @@ extension Store {
             return false
         }
         let previous: DocumentSnapshot
-        if let stored = source.snapshot {
-            previous = try DocumentSnapshot(decoding: stored.bytes)
+        if let cut = source.stored?.cut {
+            // Read only now that it is due; gone since, another writer got there first.
+            let stored = try read { db in try Self.fetchSnapshot(db, room: room, document: document) }
+            guard let stored, stored.cut == cut else { return false }
+            previous = try decodeSnapshot(stored.bytes)
         } else {
             // Laid out by column in the type and schema of its first change; any other is kept whole.
             let header = try ChangeCodec.decode(first.payload).payload
@@ -46,18 +49,23 @@ extension Store {
             )
         }
         let next = previous.extended(with: source.absorbed.map(\.payload), to: source.frontier)
+        let encoded = next.encodedWithStateSize()
+        // Never a snapshot this store could not read back: it may become the only copy of its changes.
+        guard encoded.stateSize <= configuration.maximumValueBytes else {
+            throw StoreError.payloadTooLarge(nil, size: encoded.stateSize, limit: configuration.maximumValueBytes)
+        }
         let snapshot = StoredSnapshot(
             room: room,
             document: document,
             cut: next.cut,
             schemaVersion: DocumentSnapshot.schemaVersion,
-            bytes: next.encoded()
+            bytes: encoded.bytes
         )
         try validate(snapshot)
-        let removable = configuration.compaction ? source.removable(previous: previous) : []
+        let removable = configuration.compaction ? try removableRows(source, previous: previous) : []
         return try write { db in
             let stored = try Self.fetchSnapshotCut(db, room: room, document: document)
-            guard stored?.cut == source.snapshot?.cut else { return false }
+            guard stored?.cut == source.stored?.cut else { return false }
             try Self.replaceSnapshot(
                 db,
                 with: snapshot,
@@ -77,13 +85,41 @@ extension Store {
         }
     }
 
+    /// The rows a new snapshot extended from `previous` lets go: those it absorbed, and those an earlier
+    /// snapshot left (written with compaction off, or by the app, or kept for the outbox) that it
+    /// holds; each only if the snapshot gives its change back exactly.
+    ///
+    /// The rows inside the previous cut are read apart from the source: none can come since, and any
+    /// that went since is not removed twice.
+    ///
+    /// - Complexity: O(rows of the document); plus O(size of `previous`) when it was not compacted and
+    ///   rows inside its cut remain, to check that it holds them.
+    private func removableRows(_ source: SnapshotSource, previous: DocumentSnapshot) throws -> [ChangeID] {
+        var candidates = source.absorbed
+        if let stored = source.stored {
+            let lingering = try read { db in
+                try Self.fetchRows(
+                    db,
+                    room: source.room,
+                    document: source.document,
+                    notIn: stored.cut.vector,
+                    inside: true
+                )
+            }
+            // A compacted snapshot holds every change of its document inside its cut: the store wrote it so.
+            let held = lingering.isEmpty || stored.compacted ? nil : previous.changeIDs
+            candidates += lingering.filter { held?.contains($0.id) ?? true }
+        }
+        return candidates.filter(Self.isReproducible).map(\.id)
+    }
+
     /// Keeps the count the writer's sweep filters on true to the rows just read, unless a snapshot was
     /// written since.
     private func recount(_ source: SnapshotSource, now: Int64) throws {
         guard (source.dated?.changes ?? 0) != source.tail.count else { return }
         try write { db in
             let stored = try Self.fetchSnapshotCut(db, room: source.room, document: source.document)
-            guard stored?.cut == source.snapshot?.cut else { return }
+            guard stored?.cut == source.stored?.cut else { return }
             try Self.settleTail(
                 db,
                 room: source.room,
@@ -97,48 +133,34 @@ extension Store {
     }
 }
 
-/// What a snapshot is cut from, read in one transaction: the document's snapshot and rows, the room's
-/// contiguous frontier and the document's dated tail. Read apart, a change committed in between could
-/// fall inside the new cut and outside the snapshot, and be lost with compaction.
+/// What a snapshot is cut from, read in one transaction: the document's snapshot cut and rows outside
+/// it, the room's contiguous frontier and the document's dated tail. Read apart, a change committed in
+/// between could fall inside the new cut and outside the snapshot, and be lost with compaction.
 private struct SnapshotSource {
     let room: String
     let document: String
-    let snapshot: StoredSnapshot?
-    /// Whether the stored snapshot is compacted.
-    let compacted: Bool
+    /// The stored snapshot's cut, and whether it is compacted (its bytes are read only when due).
+    let stored: (cut: Cut, compacted: Bool)?
     let frontier: Cut
-    /// Every row of the document, in total order.
-    let rows: [StoredChange]
     let dated: Store.DatedTail?
-    /// The rows outside the snapshot, and those of them inside the frontier, which a new one takes.
+    /// The rows outside the snapshot, in total order, and those of them inside the frontier, which a
+    /// new one takes.
     let tail: [StoredChange]
     let absorbed: [StoredChange]
 
     init(_ db: Database, room: String, document: String) throws {
         self.room = room
         self.document = document
-        snapshot = try Store.fetchSnapshot(db, room: room, document: document)
-        compacted = try Store.fetchSnapshotCut(db, room: room, document: document)?.compacted ?? false
+        let stored = try Store.fetchSnapshotCut(db, room: room, document: document)
         let frontier = try Store.fetchFrontier(db, room: room)
-        let rows = try Store.fetchRows(db, room: room, document: document, notIn: VersionVector())
+        let tail = try Store.fetchRows(
+            db,
+            room: room,
+            document: document,
+            notIn: stored?.cut.vector ?? VersionVector()
+        )
         dated = try Store.fetchTail(db, room: room, document: document)
-        let cut = snapshot?.cut.vector ?? VersionVector()
-        let tail = rows.filter { !cut.contains($0.id) }
         absorbed = tail.filter { frontier.vector.contains($0.id) }
-        (self.frontier, self.rows, self.tail) = (frontier, rows, tail)
-    }
-
-    /// The rows a new snapshot extended from `previous` lets go: those it absorbed, and those an earlier
-    /// snapshot left (written with compaction off, or by the app, or kept for the outbox) that it
-    /// holds; each only if the snapshot gives its change back exactly.
-    ///
-    /// - Complexity: O(rows); plus O(size of `previous`) when it was not compacted and rows inside its
-    ///   cut remain, to check that it holds them.
-    func removable(previous: DocumentSnapshot) -> [ChangeID] {
-        let cut = snapshot?.cut.vector ?? VersionVector()
-        let lingering = rows.filter { cut.contains($0.id) }
-        // A compacted snapshot holds every change of its document inside its cut: the store wrote it so.
-        let held = lingering.isEmpty || compacted ? nil : previous.changeIDs
-        return (absorbed + lingering.filter { held?.contains($0.id) ?? true }).filter(Store.isReproducible).map(\.id)
+        (self.stored, self.frontier, self.tail) = (stored, frontier, tail)
     }
 }
