@@ -12,9 +12,10 @@ public struct SnapshotPolicy: Hashable, Sendable {
     /// A shorter tail whose oldest change has waited this long is folded in, if it has at least
     /// ``minimumAgedTail`` changes.
     public var maximumAge: Duration
-    /// The shortest tail the age rule folds in. 32 changes replay in well under a millisecond and
-    /// take a few kilobytes, while rewriting a board's snapshot of a million changes takes about a
-    /// second: below that, the rewrite costs more than the tail.
+    /// The shortest tail the age rule folds in. 32 changes replay in about 0.2 ms and take 11 KB as
+    /// rows, while a fold rewrites the whole snapshot, about 1.6 µs a change it holds (1.6 s for a
+    /// board of a million changes; BENCHMARKS.md, "Device history"): below that, the rewrite costs
+    /// more than the tail.
     public var minimumAgedTail: Int
     /// How often the writer looks for tails that have aged: commits alone never wake a quiet document.
     public var sweepInterval: Duration
