@@ -120,4 +120,29 @@ import Testing
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM change") } == 0)
         try store.checkInvariants()
     }
+
+    /// The architecture page states the policy's defaults in words; a new default must change them there
+    /// too (STYLE 21).
+    @Test func theArchitecturePageStatesThePolicysDefaults() throws {
+        #expect(
+            SnapshotPolicy()
+                == SnapshotPolicy(
+                    tailThreshold: 1_000,
+                    maximumAge: .seconds(600),
+                    minimumAgedTail: 32,
+                    sweepInterval: .seconds(60)
+                )
+        )
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
+        let prose = page.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for phrase in [
+            "when a document has 1,000 changes inside its room's frontier",
+            "a shorter tail of at least 32 changes has waited 10 minutes", "sweeps once a minute",
+            "Below 32 changes",
+        ] {
+            #expect(prose.contains(phrase), "\(phrase)")
+        }
+    }
 }
