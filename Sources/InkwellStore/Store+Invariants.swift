@@ -7,7 +7,7 @@ extension Store {
     /// Throws ``InvariantViolation`` for a broken invariant (a bug, or a damaged file) and ``StoreError``
     /// when the file cannot be read.
     ///
-    /// - Complexity: O(n log n); for tests and diagnostics.
+    /// - Complexity: O(n log n), decoding every compacted snapshot; for tests and diagnostics.
     public func checkInvariants() throws {
         try read { db in
             func require(_ condition: Bool, _ message: String) throws {
@@ -24,42 +24,39 @@ extension Store {
                     == 0,
                 "outbox names a change that is not stored"
             )
-            try require(
-                try count(
-                    """
-                    SELECT count(*) FROM (
-                        SELECT stamp, lag(stamp) OVER (PARTITION BY replica ORDER BY seq) AS previous FROM change
-                    ) WHERE previous >= stamp
-                    """
-                ) == 0,
-                "stamps do not increase along a timeline"
-            )
-            // A frontier names a change of its room with its stamp, every seq up to it is in the room,
-            // and the next one is not.
-            try require(
-                try count(
-                    """
-                    SELECT count(*) FROM room_frontier AS f
-                    WHERE NOT EXISTS (SELECT 1 FROM change AS c
-                                      WHERE c.replica = f.replica AND c.seq = f.seq AND c.room = f.room
-                                        AND c.stamp = f.stamp)
-                       OR (SELECT count(*) FROM change AS c
-                           WHERE c.replica = f.replica AND c.seq <= f.seq AND c.room = f.room) <> f.seq
-                       OR EXISTS (SELECT 1 FROM change AS c
-                                  WHERE c.replica = f.replica AND c.seq = f.seq + 1 AND c.room = f.room)
-                    """
-                ) == 0,
-                "room frontier disagrees with the stored changes"
-            )
-            try require(
-                try count(
-                    """
-                    SELECT count(*) FROM change AS c WHERE c.seq = 1
-                    AND NOT EXISTS (SELECT 1 FROM room_frontier AS f WHERE f.room = c.room AND f.replica = c.replica)
-                    """
-                ) == 0,
-                "a timeline's first change is outside its room's frontier"
-            )
+            let held = try heldTimelines(db, require: require)
+            for (replica, timeline) in held.byReplica {
+                let stamps = timeline.sorted { $0.key < $1.key }.map(\.value.stamp)
+                try require(
+                    zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 },
+                    "stamps do not increase along \(replica)"
+                )
+            }
+            // A frontier is, per room and replica, the longest run of held changes from seq 1, with the
+            // stamp of its last change.
+            var frontiers: [HeldTimelines.Key: Change] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT room, replica, seq, stamp FROM room_frontier") {
+                guard let replica = SQLValues.replica(stored: row[1]), let seq = SQLValues.unsigned(stored: row[2])
+                else { throw StoreError.corruptRow("room_frontier") }
+                frontiers[HeldTimelines.Key(room: row[0], replica: replica)] = Change(
+                    seq: seq,
+                    stamp: SQLValues.stamp(stored: row[3])
+                )
+            }
+            var expected: [HeldTimelines.Key: Change] = [:]
+            for (replica, timeline) in held.byReplica {
+                for room in Set(timeline.values.map(\.room)) {
+                    var seq: UInt64 = 0
+                    while let next = timeline[seq + 1], next.room == room { seq += 1 }
+                    if seq >= 1 {
+                        expected[HeldTimelines.Key(room: room, replica: replica)] = Change(
+                            seq: seq,
+                            stamp: timeline[seq]!.stamp
+                        )
+                    }
+                }
+            }
+            try require(frontiers == expected, "room frontier disagrees with the changes held")
             try require(
                 try count(
                     """
@@ -71,5 +68,71 @@ extension Store {
                 "blob metadata contradicts itself"
             )
         }
+    }
+
+    private struct Change: Equatable {
+        let seq: UInt64
+        let stamp: Stamp
+    }
+
+    /// Every change held, as a row or only inside a compacted snapshot, by replica and seq.
+    private struct HeldTimelines {
+        struct Key: Hashable {
+            let room: String
+            let replica: ReplicaID
+        }
+
+        struct Held {
+            let room: String
+            let stamp: Stamp
+        }
+
+        var byReplica: [ReplicaID: [UInt64: Held]] = [:]
+    }
+
+    /// Reads every row and every compacted snapshot, and checks that the changes only a snapshot holds
+    /// are of its document and inside its cut, that cut inside its room's frontier, that every row of
+    /// its document inside its cut is among them, and that no change is held only by two snapshots.
+    private func heldTimelines(
+        _ db: Database,
+        require: (Bool, String) throws -> Void
+    ) throws -> HeldTimelines {
+        var held = HeldTimelines()
+        var rows: [ChangeID: StoredChange] = [:]
+        let cursor = try Row.fetchCursor(db, sql: "SELECT \(StoredChange.columns) FROM change")
+        while let row = try cursor.next() {
+            let change = try StoredChange(row: row)
+            rows[change.id] = change
+            held.byReplica[change.id.replica, default: [:]][change.id.seq] = .init(
+                room: change.room,
+                stamp: change.stamp
+            )
+        }
+        var inSnapshots: Set<ChangeID> = []
+        for room in try String.fetchAll(db, sql: "SELECT DISTINCT room FROM snapshot WHERE compacted") {
+            let frontier = try Self.fetchFrontier(db, room: room)
+            for snapshot in try Self.fetchCompacted(db, room: room, document: nil) {
+                try require(frontier.vector.covers(snapshot.cut.vector), "a snapshot's cut is past its room's frontier")
+                let changes = try snapshotChanges(snapshot)
+                let ids = Set(changes.map(\.id))
+                // A change that still has a row is read from the row (its snapshot copy may be filed
+                // otherwise when the row's metadata disagreed with its bytes, which keeps the row).
+                for change in changes where rows[change.id] == nil {
+                    try require(change.document == snapshot.document, "a snapshot holds another document's change")
+                    try require(snapshot.cut.vector.contains(change.id), "a snapshot holds a change past its cut")
+                    try require(inSnapshots.insert(change.id).inserted, "two snapshots hold one change")
+                    held.byReplica[change.id.replica, default: [:]][change.id.seq] = .init(
+                        room: room,
+                        stamp: change.stamp
+                    )
+                }
+                let missing = rows.values.contains {
+                    $0.room == room && $0.document == snapshot.document && snapshot.cut.vector.contains($0.id)
+                        && !ids.contains($0.id)
+                }
+                try require(!missing, "a row inside a compacted snapshot's cut is not in the snapshot")
+            }
+        }
+        return held
     }
 }

@@ -9,7 +9,7 @@ extension Store {
     ///
     /// One per room, not one per device, so that a device's changes to a room form a contiguous
     /// timeline of their own. Room frontiers then have no holes, and a snapshot whose cut is the room
-    /// frontier is complete (see ``snapshotIfNeeded(room:board:tailThreshold:)``). A reset store makes
+    /// frontier is complete (see ``snapshotIfNeeded(room:document:policy:)``). A reset store makes
     /// new ones, so no timeline is ever written twice. A room whose replica was made before replicas had
     /// keys gets a new one: packs of the old one could not be signed.
     public func replica(for room: String) throws -> ReplicaID {

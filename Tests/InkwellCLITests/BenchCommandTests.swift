@@ -19,13 +19,15 @@ import Testing
             Set(figures.keys.map { String($0.prefix { $0 != "/" }) })
                 == [
                     "hlc", "changelog", "lwwmap", "ink", "board_apply", "erase_at_point", "wire_points", "wire_packs",
-                    "cold_open", "store", "wire_authentication", "wire_seal",
+                    "cold_open", "store", "wire_authentication", "wire_seal", "device_history",
                 ]
         )
         #expect(figures["wire_authentication/one_point_change_signature_bytes_per_change"] == 100)
         #expect(figures["hlc/stamps_per_second"] ?? 0 > 0)
         #expect(figures["changelog/inserts_per_second_in_order"] ?? 0 > 0)
         #expect(figures["store/inserts_per_second_batches_of_1000"] ?? 0 > 0)
+        #expect(figures["device_history/compacted_change_rows"] == figures["device_history/compacted_tail_changes"])
+        #expect(figures["device_history/rows_kept_change_rows"] == figures["device_history/changes"])
     }
 
     @Test func sideBySideWorkloadsPrintTheirFiguresAsJSONLines() throws {

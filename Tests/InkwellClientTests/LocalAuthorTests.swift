@@ -63,6 +63,27 @@ import Testing
         }
     }
 
+    /// Acknowledged and folded into a snapshot, a timeline's rows are gone; its next change still
+    /// takes the next seq and a later stamp.
+    @Test(arguments: Kind.allCases)
+    func aNewAuthorContinuesATimelineWhoseRowsWentWithCompaction(kind: Kind) throws {
+        var random = SeededGenerator(seed: seed("aNewAuthorContinuesATimelineWhoseRowsWentWithCompaction"))
+        try Self.withStore(kind) { store, path in
+            var first = try LocalAuthor(store: store, wallClock: SteppingClock())
+            let before = try (0..<40).map { _ in try first.record(randomStroke(using: &random), room: "room") }
+            try store.acknowledge(before.map(\.id))
+            #expect(try store.snapshotIfNeeded(room: "room", document: "main", policy: .init(tailThreshold: 1)))
+            #expect(try store.change(before[39].id)?.payload == ChangeCodec.encode(before[39]))
+            let reopened = try path.map { try Store(path: $0) } ?? store
+            var second = try LocalAuthor(store: reopened, wallClock: SteppingClock(start: 1_000))
+            let after = try second.record(randomStroke(using: &random), room: "room")
+            #expect(after.id == ChangeID(replica: before[0].id.replica, seq: 41))
+            #expect(after.stamp > before.last!.stamp)
+            #expect(try reopened.changes(room: "room", document: "main").map(\.id.seq) == Array(1...41))
+            try reopened.checkInvariants()
+        }
+    }
+
     @Test func witnessedStampsComeBeforeTheNextLocalChange() throws {
         var random = SeededGenerator(seed: seed("witnessedStampsComeBeforeTheNextLocalChange"))
         let store = try Store.inMemory()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import InkwellBoard
 import InkwellClient
 import InkwellStore
@@ -37,7 +38,11 @@ import Testing
         var random = SeededGenerator(seed: seed("aReopenedReplicaStartsFromItsBackgroundSnapshotAndHoldsTheSameBoard"))
         let directory = try TemporaryDirectory("replica")
         let path = directory.url.appendingPathComponent("store.sqlite").path
-        let first = try await Replica(store: try Store(path: path), documentTypes: Self.types, snapshotThreshold: 20)
+        let first = try await Replica(
+            store: try Store(path: path),
+            documentTypes: Self.types,
+            snapshots: SnapshotPolicy(tailThreshold: 20)
+        )
         try await first.open(BoardState.self, room: Self.room, document: "main")
         for _ in 0..<60 { try await first.edit(randomStroke(using: &random), room: Self.room) }
         let expected = try #require(await first.state(of: BoardState.self, room: Self.room, document: "main"))
@@ -56,6 +61,38 @@ import Testing
         let reopened = try await second.open(BoardState.self, room: Self.room, document: "main")
         #expect(reopened.canonicalHash == expected.canonicalHash)
         #expect(reopened.changeCount == 60)
+        await second.stop()
+    }
+
+    /// Once a server acknowledged them, the edits a snapshot holds lose their rows; the reopened replica
+    /// holds the same board from the snapshot and the few rows past it.
+    @Test func aReplicaReopensTheSameBoardAfterCompaction() async throws {
+        var random = SeededGenerator(seed: seed("aReplicaReopensTheSameBoardAfterCompaction"))
+        let directory = try TemporaryDirectory("replica")
+        let path = directory.url.appendingPathComponent("store.sqlite").path
+        let policy = SnapshotPolicy(tailThreshold: 20, sweepInterval: .milliseconds(20))
+        let first = try await Replica(store: try Store(path: path), documentTypes: Self.types, snapshots: policy)
+        try await first.open(BoardState.self, room: Self.room, document: "main")
+        for _ in 0..<50 { try await first.edit(randomStroke(using: &random), room: Self.room) }
+        let expected = try #require(await first.state(of: BoardState.self, room: Self.room, document: "main"))
+        try first.store.acknowledge(try first.store.outbox().map(\.id))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try first.store.latestSnapshot(room: Self.room, document: "main")?.cut.vector.changeCount ?? 0 < 40 {
+            try #require(ContinuousClock.now < deadline, "the snapshot writer writes a snapshot")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await first.stop()
+
+        let store = try Store(path: path)
+        let rows = try await DatabaseQueue(path: path).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM change")
+        }
+        #expect(rows ?? 0 <= 10, "only the changes past the snapshot keep rows")
+        #expect(try store.changes(room: Self.room, document: "main").count == 50)
+        let second = try await Replica(store: store, documentTypes: Self.types)
+        let reopened = try await second.open(BoardState.self, room: Self.room, document: "main")
+        #expect(reopened.canonicalHash == expected.canonicalHash)
+        #expect(reopened.changeCount == 50)
         await second.stop()
     }
 

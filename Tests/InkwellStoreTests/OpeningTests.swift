@@ -42,10 +42,10 @@ import Testing
         try markAsWrittenByNewerVersion(directory.file, schema: 7)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.file))
         let error = #expect(throws: StoreError.self) { try Store(path: directory.file) }
-        #expect(error == StoreError.newerSchema(found: 7, supported: 5))
+        #expect(error == StoreError.newerSchema(found: 7, supported: 6))
         #expect(
             error?.description
-                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 5"
+                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 6"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file)) == before)
     }

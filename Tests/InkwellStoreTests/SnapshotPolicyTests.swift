@@ -45,12 +45,12 @@ import Testing
         let store = opened.store
         let first = (1...30 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) }
         try store.append(first)
-        #expect(try !store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 31))
-        #expect(try store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 30))
+        #expect(try !store.snapshotIfNeeded(room: "room", document: "board", policy: SnapshotPolicy(tailThreshold: 31)))
+        #expect(try store.snapshotIfNeeded(room: "room", document: "board", policy: SnapshotPolicy(tailThreshold: 30)))
 
         let later = (31...35 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) } + [Self.boardChange(a, 40)]
         try store.append(later)
-        #expect(try !store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 10))
+        #expect(try !store.snapshotIfNeeded(room: "room", document: "board", policy: SnapshotPolicy(tailThreshold: 10)))
         let contents = try store.coldOpen(room: "room", document: "board")
         #expect(contents.snapshot?.cut.vector == VersionVector([a: 30]))
         #expect(contents.tail.map(\.id.seq) == [31, 32, 33, 34, 35, 40])
@@ -72,10 +72,10 @@ import Testing
                 + (8...20 as ClosedRange<UInt64>).map { Self.boardChange(a, $0) }
         )
         #expect(
-            try !store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 6),
+            try !store.snapshotIfNeeded(room: "room", document: "board", policy: SnapshotPolicy(tailThreshold: 6)),
             "only A:1–5 are inside the frontier"
         )
-        #expect(try store.snapshotIfNeeded(room: "room", document: "board", tailThreshold: 5))
+        #expect(try store.snapshotIfNeeded(room: "room", document: "board", policy: SnapshotPolicy(tailThreshold: 5)))
         let contents = try store.coldOpen(room: "room", document: "board")
         #expect(contents.snapshot?.cut.vector == VersionVector([a: 5]))
         #expect(contents.tail.count == 13)
@@ -84,7 +84,7 @@ import Testing
     @Test func theBackgroundWriterSnapshotsBoardsWhoseTailGrew() async throws {
         let opened = try StoreKind.onDisk.open()
         let store = opened.store
-        let writer = SnapshotWriter(store: store, tailThreshold: 20)
+        let writer = SnapshotWriter(store: store, policy: SnapshotPolicy(tailThreshold: 20))
         let task = Task { await writer.run() }
         defer { task.cancel() }
         // Let the writer subscribe before the commits it must see.

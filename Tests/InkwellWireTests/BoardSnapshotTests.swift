@@ -56,4 +56,17 @@ import Testing
         #expect(throws: WireError.self) { try DocumentSnapshot(decoding: Array(bytes.prefix(bytes.count / 2))) }
         #expect(throws: WireError.self) { try DocumentSnapshot(decoding: [0x0A, 0xFF]) }
     }
+
+    /// A snapshot is read up to the limit it is given, on its bytes and on its columns once inflated;
+    /// ``DocumentSnapshot/encodedWithStateSize(compression:)`` names the second.
+    @Test func aSnapshotIsReadUpToTheLimitItIsGiven() throws {
+        let snapshot = DocumentSnapshot(room: "r", document: "main", changes: Array(Samples.changes.prefix(40)))
+        for compression in [PackCodec.Compression.deflate, .none] {
+            let (bytes, stateSize) = snapshot.encodedWithStateSize(compression: compression)
+            #expect(bytes == snapshot.encoded(compression: compression))
+            let limit = max(bytes.count, stateSize)
+            #expect(try DocumentSnapshot(decoding: bytes, maximumBytes: limit).changes == snapshot.changes)
+            #expect(throws: WireError.self) { try DocumentSnapshot(decoding: bytes, maximumBytes: limit - 1) }
+        }
+    }
 }

@@ -11,8 +11,9 @@ public import Logging
 ///   the open document before the call returns; no network work happens on that path.
 /// - Changes from elsewhere are stored as they arrive and applied to open documents one batch at a
 ///   time, each batch announced once on ``updates(of:room:document:)``.
-/// - Snapshots are written in the background (``SnapshotWriter``), so a reopened replica starts from
-///   one instead of replaying its whole log.
+/// - Snapshots are written in the background (``SnapshotWriter``) when a document's tail grows long or
+///   old, so a reopened replica starts from one instead of replaying its whole log; the store then
+///   keeps each change once (``Store/Configuration/compaction``).
 /// - Incoming changes can be paused or held for review per document, and sending can be paused per
 ///   document (``pause(room:document:sending:receiving:)``, ``hold(room:document:)``).
 ///
@@ -37,14 +38,14 @@ public actor Replica {
     ///   - documentTypes: the types this app reads; changes of any other are kept and passed on.
     ///   - configuration: how the session connects, reconnects and cuts packs, and the wall clock local
     ///     changes are stamped from.
-    ///   - snapshotThreshold: changes outside a document's snapshot before a new one is written.
+    ///   - snapshots: when a document's changes outside its snapshot get a new one: by their number or age.
     ///   - logger: where the replica and its session log, each line with its connection.
     public init(
         store: Store,
         server: URL? = nil,
         documentTypes: DocumentTypes,
         configuration: SyncClient.Configuration = SyncClient.Configuration(),
-        snapshotThreshold: Int = 1_000,
+        snapshots: SnapshotPolicy = SnapshotPolicy(),
         logger: Logger = Logger(label: "inkwell.replica")
     ) async throws {
         self.store = store
@@ -59,7 +60,7 @@ public actor Replica {
             sync = nil
             localAuthor = try LocalAuthor(store: store, wallClock: configuration.wallClock)
         }
-        let writer = SnapshotWriter(store: store, tailThreshold: snapshotThreshold)
+        let writer = SnapshotWriter(store: store, policy: snapshots)
         let snapshotLogger = logger
         tasks.append(
             Task.detached(priority: .background) {
@@ -118,7 +119,9 @@ public actor Replica {
         }
         let contents = try store.coldOpen(room: room, document: document)
         let snapshot =
-            try contents.snapshot.map { try DocumentSnapshot(decoding: $0.bytes) }
+            try contents.snapshot.map {
+                try DocumentSnapshot(decoding: $0.bytes, maximumBytes: store.configuration.maximumValueBytes)
+            }
             ?? DocumentSnapshot(
                 room: room,
                 document: document,

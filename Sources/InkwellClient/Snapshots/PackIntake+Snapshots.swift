@@ -70,16 +70,19 @@ extension PackIntake {
         }
         guard let assembly else { return nil }
         let own = try store.replica(for: room)
-        // A change past the room's contiguous frontier is almost never held: look only inside it, so a
-        // new device, which holds nothing, reads nothing. One held past a gap is stored once by the append.
-        let frontier = try store.frontier(room: room).vector
+        // What this device holds of the room, read once: from rows and from the store's own snapshots,
+        // whose changes are read by decoding the snapshot, not one by one.
+        var held: [ChangeID: [UInt8]] = [:]
+        if !(try store.frontier(room: room).vector.entries.isEmpty) {
+            for change in try store.changes(room: room, notIn: VersionVector()) { held[change.id] = change.payload }
+        }
         let verdict: SnapshotReview.Verdict
         let snapshot: RoomSnapshot
         do {
             snapshot = try assembly.assembly.assembled()
             verdict = try SnapshotReview.review(
                 snapshot,
-                held: { $0.seq <= frontier[$0.replica] ? try store.change($0)?.payload : nil },
+                held: { held[$0] },
                 required: snapshots.required(room: room, through: snapshot.position),
                 own: own
             )

@@ -11,7 +11,7 @@ extension Store {
         guard bytes.count <= configuration.maximumValueBytes else {
             throw StoreError.payloadTooLarge(nil, size: bytes.count, limit: configuration.maximumValueBytes)
         }
-        let receivedAt = Int64((configuration.now().timeIntervalSince1970 * 1000).rounded())
+        let receivedAt = configuration.milliseconds
         return try write { db in
             try db.execute(
                 sql: "INSERT INTO stored_aside (room, schema_version, bytes, received_at) VALUES (?, ?, ?, ?)",

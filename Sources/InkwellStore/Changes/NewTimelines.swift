@@ -42,11 +42,15 @@ struct NewTimelines {
     /// of its neighbours on its timeline, stored before or new in this batch. The store's rows
     /// already include the batch (same transaction), so each run of consecutive new changes is
     /// checked inside against itself and outside against the stored changes next to it.
+    ///
+    /// A row removed by compaction lies inside a room frontier, below every new change of its
+    /// timeline; the frontier's stamp stands in for it.
     func checkStamps(_ db: Database) throws {
         let neighbours = try db.cachedStatement(
             sql: """
                 SELECT (SELECT stamp FROM change WHERE replica = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT 1),
-                       (SELECT stamp FROM change WHERE replica = ?1 AND seq > ?3 ORDER BY seq LIMIT 1)
+                       (SELECT stamp FROM change WHERE replica = ?1 AND seq > ?3 ORDER BY seq LIMIT 1),
+                       (SELECT stamp FROM room_frontier WHERE replica = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT 1)
                 """
         )
         for key in keys {
@@ -63,7 +67,7 @@ struct NewTimelines {
                 }
                 let (first, last) = (sorted[start], sorted[end])
                 if let row = try Row.fetchOne(neighbours, arguments: [key.replica, first.seq, last.seq]) {
-                    let before: Int64? = row[0]
+                    let before = [row[0] as Int64?, row[2] as Int64?].compactMap { $0 }.max()
                     let after: Int64? = row[1]
                     if let before, before >= first.stamp { throw StoreError.stampNotMonotonic(first.id) }
                     if let after, after <= last.stamp { throw StoreError.stampNotMonotonic(last.id) }

@@ -5,10 +5,11 @@ import InkwellSync
 extension Store {
     /// Stores `changes` in one transaction, and with `enqueue` also queues the new ones for upload.
     ///
-    /// Idempotent by id: a change already stored with the same content is skipped. If any change is
-    /// invalid — too large, unnamed room or board, its id reused with different content, or a stamp
-    /// that does not increase along its timeline — the whole batch is refused and nothing is stored.
-    /// On success one ``StoreNotification`` names what was new.
+    /// Idempotent by id: a change already held with the same content is skipped, and so is one held
+    /// only inside its document's snapshot (its row removed by compaction), recognised by its id (see
+    /// ``isCompacted(_:_:)``). If any change is invalid — too large, unnamed room or board, its id
+    /// reused with different content, or a stamp that does not increase along its timeline — the whole
+    /// batch is refused and nothing is stored. On success one ``StoreNotification`` names what was new.
     ///
     /// - Complexity: O(k log n) for k changes in a store of n, plus the frontier steps a change unblocks.
     @discardableResult
@@ -23,9 +24,14 @@ extension Store {
             var indexed: Set<[String]> = []
             var entities: Set<String> = []
             var timelines = NewTimelines()
+            var tails: [DocumentKey: Int] = [:]
             for change in changes {
+                if try Self.isCompacted(db, change) {
+                    duplicates.append(change.id)
+                    continue
+                }
                 guard try Self.insert(db, change, into: &timelines) else {
-                    let stored = try Self.fetchChange(db, change.id)
+                    let stored = try Self.fetchRow(db, change.id)
                     guard stored?.isSameChange(as: change) == true else {
                         throw StoreError.conflictingDuplicate(change.id)
                     }
@@ -37,11 +43,14 @@ extension Store {
                     try Self.index(db, change)
                 }
                 inserted.append(change.id)
-                documents.insert(DocumentKey(room: change.room, document: change.document))
+                let key = DocumentKey(room: change.room, document: change.document)
+                documents.insert(key)
+                tails[key, default: 0] += 1
                 entities.formUnion(change.entities)
             }
             try timelines.checkStamps(db)
             try timelines.advanceFrontiers(db)
+            try Self.noteTails(db, tails, now: configuration.milliseconds)
             if !inserted.isEmpty {
                 notifyAfterCommit(db, StoreNotification(changes: inserted, documents: documents, entities: entities))
             }
@@ -94,7 +103,7 @@ extension Store {
             .execute(arguments: [change.room, change.type.rawValue, change.document])
     }
 
-    static func fetchChange(_ db: Database, _ id: ChangeID) throws -> StoredChange? {
+    static func fetchRow(_ db: Database, _ id: ChangeID) throws -> StoredChange? {
         guard let seq = SQLValues.integer(id.seq) else { return nil }
         let statement = try db.cachedStatement(
             sql: "SELECT \(StoredChange.columns) FROM change WHERE replica = ? AND seq = ?"

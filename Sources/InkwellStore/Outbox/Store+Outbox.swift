@@ -16,11 +16,14 @@ public struct OutboxSize: Hashable, Sendable {
 extension Store {
     /// Queues stored changes for upload, after those already queued; queuing a queued change does nothing.
     ///
-    /// - Throws: ``StoreError/unknownChange(_:)`` if one is not stored; then nothing is queued.
+    /// The outbox uploads rows, so only a change held as a row can be queued: not one whose row went
+    /// with compaction, which happens only once it has left the outbox.
+    ///
+    /// - Throws: ``StoreError/unknownChange(_:)`` if one is not held as a row; then nothing is queued.
     public func enqueue(_ ids: [ChangeID]) throws {
         try write { db in
             for id in ids {
-                guard try Self.fetchChange(db, id) != nil else { throw StoreError.unknownChange(id) }
+                guard try Self.fetchRow(db, id) != nil else { throw StoreError.unknownChange(id) }
                 try Self.enqueue(db, id)
             }
         }
@@ -46,12 +49,18 @@ extension Store {
     }
 
     /// Removes acknowledged changes from the queue; ids not queued are ignored, since acks may repeat.
+    ///
+    /// With ``Configuration/compaction``, the row of a change its document's compacted snapshot already
+    /// holds goes in the same transaction: it stayed only to be uploaded.
+    ///
+    /// - Complexity: O(k log n) for k ids, plus decoding each change whose row is removed.
     public func acknowledge(_ ids: [ChangeID]) throws {
         try write { db in
             let statement = try db.cachedStatement(sql: "DELETE FROM outbox WHERE replica = ? AND seq = ?")
             for id in ids {
                 guard let seq = SQLValues.integer(id.seq) else { continue }
                 try statement.execute(arguments: [SQLValues.replica(id.replica), seq])
+                if configuration.compaction, db.changesCount == 1 { try Self.removeIfCompacted(db, id) }
             }
         }
     }

@@ -7,7 +7,7 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 5
+    static let version = 6
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -16,6 +16,7 @@ enum StoreSchema {
         migrator.registerMigration("v3", migrate: createVersion3)
         migrator.registerMigration("v4", migrate: createVersion4)
         migrator.registerMigration("v5", migrate: createVersion5)
+        migrator.registerMigration("v6", migrate: createVersion6)
         return migrator
     }
 
@@ -171,6 +172,31 @@ enum StoreSchema {
                     room_key BLOB CHECK (room_key IS NULL OR length(room_key) = 32)
                 ) WITHOUT ROWID;
                 PRAGMA user_version = 5;
+                """
+        )
+    }
+
+    /// Version 6: history that stays bounded. A snapshot the store wrote itself may be `compacted`: the
+    /// change rows inside its cut were removed, and it is their only copy. `document_tail` lists the
+    /// documents with changes stored outside their snapshot, how many, and since when (the store's clock,
+    /// in ms), so the snapshot writer finds those due by age without reading changes; documents stored
+    /// before are dated 0, as old. Room frontiers are indexed by replica, so a change removed with its
+    /// snapshot is still known as held, and a timeline's last seq and stamp outlive its rows.
+    private static func createVersion6(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE snapshot ADD COLUMN compacted INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX room_frontier_by_replica ON room_frontier (replica, seq);
+                CREATE TABLE document_tail (
+                    room TEXT NOT NULL,
+                    document TEXT NOT NULL,
+                    since INTEGER NOT NULL,
+                    changes INTEGER NOT NULL CHECK (changes >= 1),
+                    PRIMARY KEY (room, document)
+                ) WITHOUT ROWID;
+                INSERT INTO document_tail (room, document, since, changes)
+                    SELECT room, document, 0, count(*) FROM change GROUP BY room, document;
+                PRAGMA user_version = 6;
                 """
         )
     }

@@ -1,9 +1,11 @@
+import GRDB
 import InkwellSync
 import InkwellWire
 
 extension Store {
-    /// Writes a new snapshot of a document when enough of its changes lie outside the latest one, so
-    /// that cold opens stay short. Returns whether it wrote one.
+    /// Writes a new snapshot of a document when its tail is due by `policy` (long enough, or old and
+    /// not tiny), so that cold opens stay short; with ``Configuration/compaction`` it removes, in the
+    /// same transaction, the change rows the new snapshot holds. Returns whether it wrote one.
     ///
     /// A snapshot's cut is the room's contiguous frontier when it was taken: every change of the
     /// document inside that cut is in the snapshot. That holds because a replica's timeline is
@@ -11,17 +13,29 @@ extension Store {
     /// has no holes. Changes past the frontier stay in the tail until the gap before them fills.
     ///
     /// The snapshot holds the changes themselves, by column, whatever their type: the store needs no
-    /// document type to write one.
+    /// document type to write one. It is cut from one read and written only if no other snapshot of
+    /// the document was written since that read; else this returns `false` and changes nothing.
     ///
-    /// - Complexity: O(changes of the document outside the snapshot), plus rewriting the snapshot.
+    /// - Complexity: O(changes of the document held as rows), plus rewriting the snapshot when due.
     @discardableResult
-    public func snapshotIfNeeded(room: String, document: String, tailThreshold: Int = 1_000) throws -> Bool {
-        let (contents, frontier) = try contentsAndFrontier(room: room, document: document)
-        let absorbed = contents.tail.filter { frontier.vector.contains($0.id) }
-        guard absorbed.count >= max(tailThreshold, 1), let first = absorbed.first else { return false }
+    public func snapshotIfNeeded(
+        room: String,
+        document: String,
+        policy: SnapshotPolicy = SnapshotPolicy()
+    ) throws -> Bool {
+        let source = try read { db in try SnapshotSource(db, room: room, document: document) }
+        let now = configuration.milliseconds
+        let waited = source.dated.map { Duration.milliseconds(max(now - $0.since, 0)) }
+        guard policy.isDue(length: source.absorbed.count, waited: waited), let first = source.absorbed.first else {
+            try recount(source, now: now)
+            return false
+        }
         let previous: DocumentSnapshot
-        if let stored = contents.snapshot {
-            previous = try DocumentSnapshot(decoding: stored.bytes)
+        if let cut = source.stored?.cut {
+            // Read only now that it is due; gone since, another writer got there first.
+            let stored = try read { db in try Self.fetchSnapshot(db, room: room, document: document) }
+            guard let stored, stored.cut == cut else { return false }
+            previous = try decodeSnapshot(stored.bytes)
         } else {
             // Laid out by column in the type and schema of its first change; any other is kept whole.
             let header = try ChangeCodec.decode(first.payload).payload
@@ -34,48 +48,119 @@ extension Store {
                 changes: []
             )
         }
-        let next = previous.extended(with: absorbed.map(\.payload), to: frontier)
-        try writeSnapshot(
-            StoredSnapshot(
+        let next = previous.extended(with: source.absorbed.map(\.payload), to: source.frontier)
+        let encoded = next.encodedWithStateSize()
+        // Never a snapshot this store could not read back: it may become the only copy of its changes.
+        guard encoded.stateSize <= configuration.maximumValueBytes else {
+            throw StoreError.payloadTooLarge(nil, size: encoded.stateSize, limit: configuration.maximumValueBytes)
+        }
+        let snapshot = StoredSnapshot(
+            room: room,
+            document: document,
+            cut: next.cut,
+            schemaVersion: DocumentSnapshot.schemaVersion,
+            bytes: encoded.bytes
+        )
+        try validate(snapshot)
+        let removable = configuration.compaction ? try removableRows(source, previous: previous) : []
+        return try write { db in
+            let stored = try Self.fetchSnapshotCut(db, room: room, document: document)
+            guard stored?.cut == source.stored?.cut else { return false }
+            try Self.replaceSnapshot(
+                db,
+                with: snapshot,
+                compacted: configuration.compaction || (stored?.compacted ?? false)
+            )
+            try Self.removeRows(db, removable)
+            try Self.settleTail(
+                db,
                 room: room,
                 document: document,
-                cut: next.cut,
-                schemaVersion: DocumentSnapshot.schemaVersion,
-                bytes: next.encoded()
+                read: source.dated,
+                remaining: source.tail.count - source.absorbed.count,
+                since: now,
+                now: now
             )
-        )
-        return true
+            return true
+        }
+    }
+
+    /// The rows a new snapshot extended from `previous` lets go: those it absorbed, and those an earlier
+    /// snapshot left (written with compaction off, or by the app, or kept for the outbox) that it
+    /// holds; each only if the snapshot gives its change back exactly.
+    ///
+    /// The rows inside the previous cut are read apart from the source: none can come since, and any
+    /// that went since is not removed twice.
+    ///
+    /// - Complexity: O(rows of the document); plus O(size of `previous`) when it was not compacted and
+    ///   rows inside its cut remain, to check that it holds them.
+    private func removableRows(_ source: SnapshotSource, previous: DocumentSnapshot) throws -> [ChangeID] {
+        var candidates = source.absorbed
+        if let stored = source.stored {
+            let lingering = try read { db in
+                try Self.fetchRows(
+                    db,
+                    room: source.room,
+                    document: source.document,
+                    notIn: stored.cut.vector,
+                    inside: true
+                )
+            }
+            // A compacted snapshot holds every change of its document inside its cut: the store wrote it so.
+            let held = lingering.isEmpty || stored.compacted ? nil : previous.changeIDs
+            candidates += lingering.filter { held?.contains($0.id) ?? true }
+        }
+        return candidates.filter(Self.isReproducible).map(\.id)
+    }
+
+    /// Keeps the count the writer's sweep filters on true to the rows just read, unless a snapshot was
+    /// written since.
+    private func recount(_ source: SnapshotSource, now: Int64) throws {
+        guard (source.dated?.changes ?? 0) != source.tail.count else { return }
+        try write { db in
+            let stored = try Self.fetchSnapshotCut(db, room: source.room, document: source.document)
+            guard stored?.cut == source.stored?.cut else { return }
+            try Self.settleTail(
+                db,
+                room: source.room,
+                document: source.document,
+                read: source.dated,
+                remaining: source.tail.count,
+                since: nil,
+                now: now
+            )
+        }
     }
 }
 
-/// Keeps snapshots fresh in the background: after each commit, documents whose tail has grown past
-/// the threshold get a new snapshot, away from the path of the edit that grew them.
-public struct SnapshotWriter: Sendable {
-    public let store: Store
-    public let tailThreshold: Int
+/// What a snapshot is cut from, read in one transaction: the document's snapshot cut and rows outside
+/// it, the room's contiguous frontier and the document's dated tail. Read apart, a change committed in
+/// between could fall inside the new cut and outside the snapshot, and be lost with compaction.
+private struct SnapshotSource {
+    let room: String
+    let document: String
+    /// The stored snapshot's cut, and whether it is compacted (its bytes are read only when due).
+    let stored: (cut: Cut, compacted: Bool)?
+    let frontier: Cut
+    let dated: Store.DatedTail?
+    /// The rows outside the snapshot, in total order, and those of them inside the frontier, which a
+    /// new one takes.
+    let tail: [StoredChange]
+    let absorbed: [StoredChange]
 
-    public init(store: Store, tailThreshold: Int = 1_000) {
-        self.store = store
-        self.tailThreshold = tailThreshold
-    }
-
-    /// Runs until the task is cancelled. A failed snapshot loses nothing (the changes stay stored)
-    /// and is reported to `failed`, then tried again after the next commit to that document.
-    public func run(failed: @Sendable (DocumentKey, any Error) -> Void = { _, _ in }) async {
-        // Reading a document's tail costs O(tail): look again only after a tenth of the threshold of commits.
-        let checkEvery = max(tailThreshold / 10, 1)
-        var commitsSinceCheck: [DocumentKey: Int] = [:]
-        for await notification in store.notifications() {
-            for key in notification.documents.sorted(by: { ($0.room, $0.document) < ($1.room, $1.document) }) {
-                commitsSinceCheck[key, default: 0] += 1
-                guard commitsSinceCheck[key]! >= checkEvery else { continue }
-                commitsSinceCheck[key] = 0
-                do {
-                    try store.snapshotIfNeeded(room: key.room, document: key.document, tailThreshold: tailThreshold)
-                } catch {
-                    failed(key, error)
-                }
-            }
-        }
+    init(_ db: Database, room: String, document: String) throws {
+        self.room = room
+        self.document = document
+        let stored = try Store.fetchSnapshotCut(db, room: room, document: document)
+        let frontier = try Store.fetchFrontier(db, room: room)
+        let tail = try Store.fetchRows(
+            db,
+            room: room,
+            document: document,
+            notIn: stored?.cut.vector ?? VersionVector()
+        )
+        dated = try Store.fetchTail(db, room: room, document: document)
+        absorbed = tail.filter { frontier.vector.contains($0.id) }
+        (self.stored, self.frontier, self.tail) = (stored, frontier, tail)
     }
 }

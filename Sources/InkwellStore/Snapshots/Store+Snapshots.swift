@@ -3,11 +3,49 @@ import GRDB
 import InkwellSync
 
 extension Store {
-    /// Keeps `snapshot` as its board's snapshot, replacing the previous one in the same transaction.
+    /// Keeps `snapshot` as its document's snapshot, replacing the previous one in the same transaction.
+    ///
+    /// The store keeps the change rows inside a snapshot written here. Over a snapshot the store
+    /// compacted (see ``Configuration/compaction``), `snapshot` must hold every change of its document
+    /// inside its cut, as a ``DocumentSnapshot`` extended from the stored one does: it is their only copy.
     ///
     /// - Throws: ``StoreError/snapshotNotNewer`` if the stored snapshot has changes the new one lacks
     ///   (join the states first); the stored one is then kept.
     public func writeSnapshot(_ snapshot: StoredSnapshot) throws {
+        try validate(snapshot)
+        try write { db in
+            let stored = try Self.fetchSnapshotCut(db, room: snapshot.room, document: snapshot.document)
+            if let stored, !snapshot.cut.vector.covers(stored.cut.vector) {
+                throw StoreError.snapshotNotNewer
+            }
+            try Self.replaceSnapshot(db, with: snapshot, compacted: stored?.compacted ?? false)
+        }
+    }
+
+    /// The document's snapshot, if one was written.
+    public func latestSnapshot(room: String, document: String) throws -> StoredSnapshot? {
+        try read { db in try Self.fetchSnapshot(db, room: room, document: document) }
+    }
+
+    /// The document's snapshot and the changes not inside it, read together so they agree.
+    ///
+    /// Every change removed by compaction lies inside the snapshot's cut, so the tail is read from rows.
+    ///
+    /// - Complexity: O(log n + m) for m changes of the document held as rows.
+    public func coldOpen(room: String, document: String) throws -> DocumentContents {
+        try read { db in
+            let snapshot = try Self.fetchSnapshot(db, room: room, document: document)
+            let tail = try Self.fetchRows(
+                db,
+                room: room,
+                document: document,
+                notIn: snapshot?.cut.vector ?? VersionVector()
+            )
+            return DocumentContents(snapshot: snapshot, tail: tail)
+        }
+    }
+
+    func validate(_ snapshot: StoredSnapshot) throws {
         guard !snapshot.room.isEmpty, !snapshot.document.isEmpty else { throw StoreError.emptyName() }
         guard snapshot.bytes.count <= configuration.maximumValueBytes else {
             throw StoreError.payloadTooLarge(nil, size: snapshot.bytes.count, limit: configuration.maximumValueBytes)
@@ -15,81 +53,94 @@ extension Store {
         guard snapshot.cut.vector.entries.values.allSatisfy({ SQLValues.integer($0) != nil }) else {
             throw StoreError.outOfRange()
         }
-        try write { db in
-            if let stored = try Self.fetchSnapshot(db, room: snapshot.room, document: snapshot.document),
-                !snapshot.cut.vector.covers(stored.cut.vector)
-            {
-                throw StoreError.snapshotNotNewer
-            }
-            try db.execute(
-                sql: "DELETE FROM snapshot WHERE room = ? AND document = ?",
-                arguments: [snapshot.room, snapshot.document]
-            )
-            try db.execute(
-                sql: "INSERT INTO snapshot (room, document, schema_version, bytes) VALUES (?, ?, ?, ?)",
-                arguments: [snapshot.room, snapshot.document, Int64(snapshot.schemaVersion), Data(snapshot.bytes)]
-            )
-            let id = db.lastInsertedRowID
-            let frontier = try db.cachedStatement(
-                sql: "INSERT INTO snapshot_frontier (snapshot_id, replica, seq, stamp) VALUES (?, ?, ?, ?)"
-            )
-            for (replica, seq) in snapshot.cut.vector.entries {
-                let stamp = snapshot.cut.stamps[replica] ?? .zero
-                try frontier.execute(arguments: [
-                    id, SQLValues.replica(replica), Int64(seq), SQLValues.stamp(stamp),
-                ])
-            }
-        }
     }
 
-    /// The board's snapshot, if one was written.
-    public func latestSnapshot(room: String, document: String) throws -> StoredSnapshot? {
-        try read { db in try Self.fetchSnapshot(db, room: room, document: document) }
-    }
-
-    /// The board's snapshot and the changes not inside it, read together so they agree.
-    ///
-    /// - Complexity: O(log n + m) for m changes of the board.
-    public func coldOpen(room: String, document: String) throws -> DocumentContents {
-        try read { db in try Self.fetchContents(db, room: room, document: document) }
-    }
-
-    /// What a snapshot is cut from: the document's contents and the room's contiguous frontier, read in
-    /// one transaction, so that no change committed in between lies inside the frontier and outside
-    /// the contents.
-    func contentsAndFrontier(room: String, document: String) throws -> (DocumentContents, Cut) {
-        try read { db in
-            (try Self.fetchContents(db, room: room, document: document), try Self.fetchFrontier(db, room: room))
-        }
-    }
-
-    private static func fetchContents(_ db: Database, room: String, document: String) throws -> DocumentContents {
-        let snapshot = try Self.fetchSnapshot(db, room: room, document: document)
-        let tail = try Self.fetchChanges(
-            db,
-            room: room,
-            document: document,
-            notIn: snapshot?.cut.vector ?? VersionVector()
+    /// Writes `snapshot` in place of its document's stored one, if any.
+    static func replaceSnapshot(_ db: Database, with snapshot: StoredSnapshot, compacted: Bool) throws {
+        try db.execute(
+            sql: "DELETE FROM snapshot WHERE room = ? AND document = ?",
+            arguments: [snapshot.room, snapshot.document]
         )
-        return DocumentContents(snapshot: snapshot, tail: tail)
+        try db.execute(
+            sql: "INSERT INTO snapshot (room, document, schema_version, bytes, compacted) VALUES (?, ?, ?, ?, ?)",
+            arguments: [
+                snapshot.room, snapshot.document, Int64(snapshot.schemaVersion), Data(snapshot.bytes), compacted,
+            ]
+        )
+        let id = db.lastInsertedRowID
+        let frontier = try db.cachedStatement(
+            sql: "INSERT INTO snapshot_frontier (snapshot_id, replica, seq, stamp) VALUES (?, ?, ?, ?)"
+        )
+        for (replica, seq) in snapshot.cut.vector.entries {
+            let stamp = snapshot.cut.stamps[replica] ?? .zero
+            try frontier.execute(arguments: [id, SQLValues.replica(replica), Int64(seq), SQLValues.stamp(stamp)])
+        }
     }
 
-    private static func fetchSnapshot(_ db: Database, room: String, document: String) throws -> StoredSnapshot? {
+    /// The cut of the document's snapshot and whether it is compacted, without its bytes.
+    static func fetchSnapshotCut(_ db: Database, room: String, document: String) throws -> (cut: Cut, compacted: Bool)?
+    {
         guard
             let row = try Row.fetchOne(
-                db,
-                sql: "SELECT id, schema_version, bytes FROM snapshot WHERE room = ? AND document = ?",
+                db.cachedStatement(sql: "SELECT id, compacted FROM snapshot WHERE room = ? AND document = ?"),
                 arguments: [room, document]
             )
         else { return nil }
-        let id: Int64 = row[0]
-        guard let schemaVersion = UInt32(exactly: row[1] as Int64), let bytes = row[2] as Data? else {
-            throw StoreError.corruptRow("snapshot")
+        return (try fetchCut(db, snapshot: row[0]), row[1])
+    }
+
+    static func fetchSnapshot(_ db: Database, room: String, document: String) throws -> StoredSnapshot? {
+        try fetchSnapshots(
+            db,
+            sql: "SELECT id, document, schema_version, bytes FROM snapshot WHERE room = ? AND document = ?",
+            arguments: [room, document],
+            room: room
+        ).first
+    }
+
+    /// The compacted snapshots of a room, or of one of its documents: those whose changes may exist
+    /// nowhere else.
+    static func fetchCompacted(_ db: Database, room: String, document: String?) throws -> [StoredSnapshot] {
+        var sql = "SELECT id, document, schema_version, bytes FROM snapshot WHERE room = ? AND compacted"
+        var arguments: StatementArguments = [room]
+        if let document {
+            sql += " AND document = ?"
+            arguments += [document]
         }
+        return try fetchSnapshots(db, sql: sql + " ORDER BY document", arguments: arguments, room: room)
+    }
+
+    private static func fetchSnapshots(
+        _ db: Database,
+        sql: String,
+        arguments: StatementArguments,
+        room: String
+    ) throws -> [StoredSnapshot] {
+        var snapshots: [StoredSnapshot] = []
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            let id: Int64 = row[0]
+            guard let document = row[1] as String?, let schemaVersion = UInt32(exactly: row[2] as Int64),
+                let bytes = row[3] as Data?
+            else {
+                throw StoreError.corruptRow("snapshot")
+            }
+            snapshots.append(
+                StoredSnapshot(
+                    room: room,
+                    document: document,
+                    cut: try fetchCut(db, snapshot: id),
+                    schemaVersion: schemaVersion,
+                    bytes: [UInt8](bytes)
+                )
+            )
+        }
+        return snapshots
+    }
+
+    private static func fetchCut(_ db: Database, snapshot id: Int64) throws -> Cut {
         var cut = Cut()
         let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT replica, seq, stamp FROM snapshot_frontier WHERE snapshot_id = ?",
+            db.cachedStatement(sql: "SELECT replica, seq, stamp FROM snapshot_frontier WHERE snapshot_id = ?"),
             arguments: [id]
         )
         while let frontier = try rows.next() {
@@ -99,12 +150,6 @@ extension Store {
             else { throw StoreError.corruptRow("snapshot_frontier") }
             cut.include(ChangeID(replica: replica, seq: seq), SQLValues.stamp(stored: frontier[2]))
         }
-        return StoredSnapshot(
-            room: room,
-            document: document,
-            cut: cut,
-            schemaVersion: schemaVersion,
-            bytes: [UInt8](bytes)
-        )
+        return cut
     }
 }

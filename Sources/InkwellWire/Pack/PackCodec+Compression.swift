@@ -22,7 +22,7 @@ extension PackCodec {
     ///   the usual push at pen-up) goes plain.
     /// - ``snapshot``, snapshots stored on the device: level 1 only when a sample from the middle of
     ///   the body deflates to at most half its size, else not compressed. A local snapshot is rewritten whole by
-    ///   ``Store/snapshotIfNeeded(room:board:tailThreshold:)`` and read at every cold open; for a board
+    ///   ``Store/snapshotIfNeeded(room:document:policy:)`` and read at every cold open; for a board
     ///   of whole strokes, deflating it would cost 25 times the encoding and double the decoding to
     ///   save 1.5 bytes a point of local disk. A board of small changes shrinks fivefold: worth it.
     public struct Compression: Sendable, Hashable, CustomStringConvertible {

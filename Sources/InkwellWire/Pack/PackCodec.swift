@@ -262,10 +262,14 @@ public enum PackCodec {
     }
 
     /// `body`, what `wire` carries in its body (or, sealed, what opening it gave), decompressed as
-    /// `wire` says to exactly its declared size.
-    static func inflate(_ body: [UInt8], _ wire: WirePack) throws(WireError) -> [UInt8] {
+    /// `wire` says to exactly its declared size, which may be at most `maximumBytes`.
+    static func inflate(
+        _ body: [UInt8],
+        _ wire: WirePack,
+        maximumBytes: Int = WireLimits.maximumPackBodyBytes
+    ) throws(WireError) -> [UInt8] {
         let size = Int(wire.bodySize)
-        guard size <= WireLimits.maximumPackBodyBytes else { throw .tooLarge("pack body") }
+        guard size <= maximumBytes else { throw .tooLarge("pack body") }
         switch wire.compression {
         case .none:
             guard body.count == size else { throw .invalidField("pack.body_size") }

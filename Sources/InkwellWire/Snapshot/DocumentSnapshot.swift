@@ -89,6 +89,14 @@ public struct DocumentSnapshot: Sendable {
     /// (see ``PackCodec/Compression/snapshot``; one sent over the network takes
     /// ``PackCodec/Compression/deflate``).
     public func encoded(compression: PackCodec.Compression = .snapshot) -> [UInt8] {
+        encodedWithStateSize(compression: compression).bytes
+    }
+
+    /// ``encoded(compression:)``, with the size of the changes' columns before compression: what
+    /// ``init(decoding:maximumBytes:)`` checks against its limit, as it does the bytes' own size.
+    package func encodedWithStateSize(
+        compression: PackCodec.Compression = .snapshot
+    ) -> (bytes: [UInt8], stateSize: Int) {
         let plain: [UInt8] = try! columns.wire.serializedBytes()
         var wire = WireSnapshot()
         wire.schemaVersion = Self.schemaVersion
@@ -106,11 +114,14 @@ public struct DocumentSnapshot: Sendable {
         wire.compression = deflated ? .deflate : .none
         wire.state = Data(state)
         wire.stateSize = UInt32(plain.count)
-        return try! wire.serializedBytes()
+        return (try! wire.serializedBytes(), plain.count)
     }
 
-    public init(decoding bytes: [UInt8]) throws(WireError) {
-        guard bytes.count <= WireLimits.maximumPackBodyBytes else { throw .tooLarge("snapshot") }
+    /// Decodes a snapshot of at most `maximumBytes`, encoded and once its columns are inflated: the
+    /// network's limit unless told otherwise. A device's store reads the snapshots it wrote up to its
+    /// own limit for stored values, which is higher: a board's history outgrows a pack.
+    public init(decoding bytes: [UInt8], maximumBytes: Int = WireLimits.maximumPackBodyBytes) throws(WireError) {
+        guard bytes.count <= maximumBytes else { throw .tooLarge("snapshot") }
         let wire: WireSnapshot
         do {
             wire = try WireSnapshot(serializedBytes: bytes)
@@ -130,7 +141,7 @@ public struct DocumentSnapshot: Sendable {
         envelope.compression = wire.compression
         envelope.body = wire.state
         envelope.bodySize = wire.stateSize
-        let state = try PackCodec.inflate(envelope)
+        let state = try PackCodec.inflate(Array(envelope.body), envelope, maximumBytes: maximumBytes)
         guard wire.type.utf8.count <= WireLimits.maximumNameBytes else { throw .invalidField("snapshot.type") }
         let type = DocumentType(writtenName: wire.type)
         guard wire.schemaVersion >= 2 else {

@@ -44,6 +44,7 @@ extension InkwellBench {
                     + BoardBenchmarks(scale: scale, runs: runs).workloads
                     + WireBenchmarks(scale: scale, runs: runs, shapes: URL(fileURLWithPath: shapes)).workloads
                     + StoreBenchmarks(scale: scale, runs: runs).workloads
+                    + DeviceHistoryBenchmarks(scale: scale, runs: runs).workloads
             var figures: [Figure] = []
             for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
                 let measured = await workload.measure()
