@@ -70,6 +70,27 @@ import Testing
         #expect(session.isClosed)
     }
 
+    /// Each check costs a signature and a write: a connection that floods them is closed, as one that
+    /// guesses rooms is.
+    @Test func aFloodOfChecksClosesTheConnection() {
+        var session = ServerSession(server: Base.server, wallClock: Base.FixedClock(), maximumRoomRequests: 3)
+        _ = session.received(Base.hello)
+        _ = session.received(SyncCodec.encode(.subscribe(room: "r", after: 0, capability: "")))
+        _ = session.authorized(room: "r", after: 0, capability: "", access: .open)
+        let check = SnapshotCheck(
+            room: "r",
+            snapshot: SnapshotID(bytes: [UInt8](repeating: 4, count: 16))!,
+            signedBy: Base.key
+        )
+        for _ in 0..<3 {
+            let actions = session.received(SyncCodec.encode(.snapshotChecked(check)))
+            #expect(actions.count == 1 && !session.isClosed)
+        }
+        let closing = session.received(SyncCodec.encode(.snapshotChecked(check)))
+        #expect(closing.contains { if case .close(.policyViolation, _) = $0 { true } else { false } })
+        #expect(session.isClosed)
+    }
+
     @Test func aProtocolThreeClientIsToldTheHistoryIsASnapshot() {
         var session = ServerSession(server: Base.server, wallClock: Base.FixedClock())
         _ = session.received(

@@ -195,24 +195,41 @@ extension PackLog {
     /// - Returns: whether it was recorded.
     public func recordCheck(room: String, snapshot: SnapshotID, signer: ReplicaID) async throws -> Bool {
         let now = wallClock.millisecondsSince1970()
+        // Read first: a check that counts for nothing takes no turn at the log's one writer.
+        let counts = try await reading {
+            try await pool.read { db in try Self.counts(snapshot, by: signer, room: room, in: db) }
+        }
+        guard counts else { return false }
         return try await committing {
             try await pool.write { db in
-                guard
-                    try Bool.fetchOne(
-                        db,
-                        sql: "SELECT 1 FROM room_author WHERE room = ? AND replica = ?",
-                        arguments: [room, Data(signer.bytes)]
-                    ) == true,
-                    try Bool.fetchOne(
-                        db,
-                        sql: "SELECT held = parts FROM room_snapshot WHERE room = ? AND snapshot = ?",
-                        arguments: [room, Data(snapshot.bytes)]
-                    ) == true
-                else { return false }
+                guard try Self.counts(snapshot, by: signer, room: room, in: db) else { return false }
                 try Self.check(snapshot, by: signer, room: room, now: Int64(clamping: now), in: db)
                 return true
             }
         }
+    }
+
+    /// Whether a check by `signer` of `snapshot` counts: it wrote to the room, and the room holds the
+    /// snapshot whole.
+    private static func counts(
+        _ snapshot: SnapshotID,
+        by signer: ReplicaID,
+        room: String,
+        in db: Database
+    ) throws
+        -> Bool
+    {
+        let author = try Bool.fetchOne(
+            db,
+            sql: "SELECT 1 FROM room_author WHERE room = ? AND replica = ?",
+            arguments: [room, Data(signer.bytes)]
+        )
+        let whole = try Bool.fetchOne(
+            db,
+            sql: "SELECT held = parts FROM room_snapshot WHERE room = ? AND snapshot = ?",
+            arguments: [room, Data(snapshot.bytes)]
+        )
+        return author == true && whole == true
     }
 
     private static func check(

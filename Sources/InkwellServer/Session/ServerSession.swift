@@ -70,8 +70,9 @@ public struct ServerSession: Sendable {
     private var openPushRooms: Set<String> = []
     /// Rooms one connection may follow at once.
     public let maximumRooms: Int
-    /// Subscriptions refused, rooms made and rotations tried by one connection before it is closed: a
-    /// client that guesses names or capabilities, or mints rooms in a loop, stops here.
+    /// Subscriptions refused, rooms made, rotations tried and snapshot checks sent by one connection before
+    /// it is closed: a client that guesses names or capabilities, mints rooms or floods checks in a loop,
+    /// stops here.
     public let maximumRoomRequests: Int
     private var roomRequests = 0
     /// Checked in this order, each before anything it guards is parsed or inflated: bytes per frame,
@@ -190,6 +191,9 @@ public struct ServerSession: Sendable {
             if let refusal = countRoomRequest() { return refusal }
             return [.rotate(room: room, adminHash: Capability.hash(of: admin), editHash: edit, viewHash: view)]
         case (.open, .snapshotChecked(let check)):
+            // A device checks a snapshot or two per connection; each check costs a signature and a write to
+            // the log, so they count toward the room requests a connection may make.
+            if let refusal = countRoomRequest() { return refusal }
             guard memberships[check.room] != nil else {
                 return [roomError(.notAMember, "subscribe to the room first", room: check.room)]
             }
