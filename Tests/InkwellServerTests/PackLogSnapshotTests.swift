@@ -123,6 +123,31 @@ import Testing
         #expect(try await log.compact(retention: Self.retention).map(\.floor) == [3], "Bob was last seen 30 hours ago")
     }
 
+    /// Two authors send snapshots at once: both are kept whole, and the packs go on the one every present
+    /// author has checked, whichever came first.
+    @Test func twoSnapshotsSentAtOnceAreBothKeptAndTheCheckedOneCounts() async throws {
+        let folder = try Folder()
+        let log = try Self.log(folder, ManualClock())
+        _ = try await log.append([Self.pack(1, by: Self.alice), Self.pack(2, by: Self.bob), Self.pack(3, by: Self.bob)])
+        let alices = Self.cover(1, position: 2, parts: 2)
+        let bobs = Self.cover(2, position: 3, parts: 2)
+        let interleaved = [
+            Self.part(alices), Self.part(bobs, by: Self.bob),
+            Self.part(Self.cover(2, position: 3, part: 1, parts: 2), by: Self.bob),
+            Self.part(Self.cover(1, position: 2, part: 1, parts: 2)),
+        ]
+        #expect(try await log.append(interleaved).allSatisfy { $0.position != nil })
+        // Each author has checked only its own: nothing goes.
+        #expect(try await log.compact(retention: Self.retention).isEmpty)
+        #expect(try await log.recordCheck(room: Self.room, snapshot: alices.id, signer: Self.bob))
+        #expect(try await log.compact(retention: Self.retention).map(\.floor) == [2])
+        #expect(try await log.floor(room: Self.room)?.snapshot == alices.id)
+        #expect(try await log.recordCheck(room: Self.room, snapshot: bobs.id, signer: Self.alice))
+        #expect(try await log.compact(retention: Self.retention).map(\.floor) == [3])
+        #expect(try await log.floor(room: Self.room)?.snapshot == bobs.id)
+        #expect(try await log.snapshotParts(room: Self.room, snapshot: alices.id).isEmpty, "the older one went")
+    }
+
     @Test func aDevicePresentAndBehindKeepsThePacksItHasNotReceived() async throws {
         let folder = try Folder()
         let clock = ManualClock()
