@@ -265,15 +265,7 @@ public final class PackLog: Sendable {
     /// ``setWatermark(room:device:to:)`` without blocking the caller's thread.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) async throws {
         try await committing {
-            try await pool.write { [wallClock] db in
-                try Self.setWatermark(
-                    room: room,
-                    device: device,
-                    to: position,
-                    now: wallClock.millisecondsSince1970(),
-                    in: db
-                )
-            }
+            try await pool.write { db in try self.setWatermark(room: room, device: device, to: position, in: db) }
         }
     }
 
@@ -445,16 +437,13 @@ public final class PackLog: Sendable {
     /// Records that `device` holds the room up to `position`; a watermark only moves forward.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) throws {
         try committing {
-            try pool.write { [wallClock] db in
-                try Self.setWatermark(
-                    room: room,
-                    device: device,
-                    to: position,
-                    now: wallClock.millisecondsSince1970(),
-                    in: db
-                )
-            }
+            try pool.write { db in try self.setWatermark(room: room, device: device, to: position, in: db) }
         }
+    }
+
+    /// The watermark written now, by the log's clock (when the device was last seen, for compaction).
+    private func setWatermark(room: String, device: ReplicaID, to position: UInt64, in db: Database) throws {
+        try Self.setWatermark(room: room, device: device, to: position, now: wallClock.millisecondsSince1970(), in: db)
     }
 
     private static func setWatermark(

@@ -197,16 +197,7 @@ public enum PackCodec {
     ) throws(WireError) -> ReceivedPack {
         let (wire, author) = try verified(bytes, room: room)
         guard !wire.hasSnapshot else { throw .snapshotPart }
-        guard wire.schemaVersion <= schema else { throw .futureSchema(wire.schemaVersion) }
-        let plain: [UInt8]
-        switch (wire.hasEncryption, key) {
-        case (false, nil): plain = try inflate(wire)
-        case (false, _?): throw .unsealed
-        case (true, nil): throw .encrypted
-        case (true, let key?): plain = try inflate(try opened(wire, key: key), wire)
-        }
-        let body = try entries(ofBody: plain, "pack body")
-        guard body.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("pack entries") }
+        let body = try openedEntries(wire, understanding: schema, key: key, "pack")
         var changes: [[UInt8]] = []
         changes.reserveCapacity(body.count)
         for entry in body {
@@ -219,6 +210,29 @@ public enum PackCodec {
             author: author,
             pack: Pack(room: wire.room, schemaVersion: wire.schemaVersion, changes: changes)
         )
+    }
+
+    /// The entries of a verified envelope's body: refused when its schema is newer than `schema`, opened
+    /// with `key` when sealed (a plain body where there is a key is ``WireError/unsealed``, a sealed one
+    /// without is ``WireError/encrypted``), inflated to its declared size, and at most
+    /// ``WireLimits/maximumEntriesPerPack``. `what` names the pack in errors.
+    static func openedEntries(
+        _ wire: WirePack,
+        understanding schema: UInt32,
+        key: RoomKey?,
+        _ what: String
+    ) throws(WireError) -> [(room: String, change: [UInt8])] {
+        guard wire.schemaVersion <= schema else { throw .futureSchema(wire.schemaVersion) }
+        let plain: [UInt8]
+        switch (wire.hasEncryption, key) {
+        case (false, nil): plain = try inflate(wire)
+        case (false, _?): throw .unsealed
+        case (true, nil): throw .encrypted
+        case (true, let key?): plain = try inflate(try opened(wire, key: key), wire)
+        }
+        let body = try entries(ofBody: plain, "\(what) body")
+        guard body.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("\(what) entries") }
+        return body
     }
 
     /// An entry's room is the pack's (written or left out), and its change is the author's.

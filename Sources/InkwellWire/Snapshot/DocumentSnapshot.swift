@@ -103,13 +103,7 @@ public struct DocumentSnapshot: Sendable {
         wire.room = room
         wire.document = document
         wire.type = type.writtenName
-        wire.cut = cut.vector.entries.keys.sorted().map { replica in
-            var entry = WireCutEntry()
-            entry.replica = Data(replica.bytes)
-            entry.seq = cut.vector[replica]
-            entry.stamp = cut.stamps[replica]!.rawValue
-            return entry
-        }
+        wire.cut = cut.wireEntries
         let (state, deflated) = PackCodec.compress(plain, compression)
         wire.compression = deflated ? .deflate : .none
         wire.state = Data(state)

@@ -105,16 +105,7 @@ extension PackCodec {
         let (wire, author) = try verified(bytes, room: room)
         guard wire.hasSnapshot else { throw .notSnapshot }
         let cover = try SnapshotCover(wire: wire.snapshot)
-        guard wire.schemaVersion <= schema else { throw .futureSchema(wire.schemaVersion) }
-        let plain: [UInt8]
-        switch (wire.hasEncryption, key) {
-        case (false, nil): plain = try inflate(wire)
-        case (false, _?): throw .unsealed
-        case (true, nil): throw .encrypted
-        case (true, let key?): plain = try inflate(try opened(wire, key: key), wire)
-        }
-        let body = try entries(ofBody: plain, "snapshot part body")
-        guard body.count <= WireLimits.maximumEntriesPerPack else { throw .tooLarge("snapshot part entries") }
+        let body = try openedEntries(wire, understanding: schema, key: key, "snapshot part")
         var changes: [[UInt8]] = []
         changes.reserveCapacity(body.count)
         for entry in body {

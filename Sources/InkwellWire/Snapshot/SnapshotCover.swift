@@ -73,13 +73,7 @@ extension SnapshotCover {
         var wire = WireSnapshotCover()
         wire.id = Data(id.bytes)
         wire.position = position
-        wire.cut = cut.vector.entries.keys.sorted().map { replica in
-            var entry = WireCutEntry()
-            entry.replica = Data(replica.bytes)
-            entry.seq = cut.vector[replica]
-            entry.stamp = cut.stamps[replica]!.rawValue
-            return entry
-        }
+        wire.cut = cut.wireEntries
         wire.part = part
         wire.parts = parts
         return wire

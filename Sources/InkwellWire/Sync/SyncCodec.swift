@@ -71,29 +71,10 @@ public enum SyncCodec {
             ack.serverSeq = serverSeq
             frame.frame = .ack(ack)
         case .packs(let room, let packs, let head):
-            var message = WirePacks()
-            message.room = room
-            message.head = head
-            message.packs = packs.map { pack in
-                var stored = WireStoredPack()
-                stored.serverSeq = pack.serverSeq
-                stored.pack = Data(pack.bytes)
-                return stored
-            }
-            frame.frame = .packs(message)
+            frame.frame = .packs(packsMessage(room: room, packs: packs, head: head, rebase: 0))
         case .rebase(let room, let parts, let position, let head):
             precondition(position > 0, "a rebase names the position its snapshot stands for")
-            var message = WirePacks()
-            message.room = room
-            message.head = head
-            message.rebase = position
-            message.packs = parts.map { pack in
-                var stored = WireStoredPack()
-                stored.serverSeq = pack.serverSeq
-                stored.pack = Data(pack.bytes)
-                return stored
-            }
-            frame.frame = .packs(message)
+            frame.frame = .packs(packsMessage(room: room, packs: parts, head: head, rebase: position))
         case .presence(let presence):
             frame.frame = .presence(encode(presence))
         case .presences(let presences):
@@ -118,6 +99,21 @@ public enum SyncCodec {
             frame.frame = .access(access)
         }
         return try! frame.serializedBytes()
+    }
+
+    /// A `packs` message: a room's stored packs, its head, and (when not 0) the position a rebase stands for.
+    private static func packsMessage(room: String, packs: [StoredPack], head: UInt64, rebase: UInt64) -> WirePacks {
+        var message = WirePacks()
+        message.room = room
+        message.head = head
+        message.rebase = rebase
+        message.packs = packs.map { pack in
+            var stored = WireStoredPack()
+            stored.serverSeq = pack.serverSeq
+            stored.pack = Data(pack.bytes)
+            return stored
+        }
+        return message
     }
 
     public static func decodeClient(_ bytes: [UInt8]) throws(WireError) -> ClientMessage {

@@ -141,22 +141,7 @@ struct HistoryRun {
     ) async throws -> (Keeper, Sync) {
         let keeper = Keeper(store: try Store(path: path), threshold: snapshotThreshold)
         let client = try keeper.client(server)
-        let start = ContinuousClock.now
-        let seconds = try await withThrowingTaskGroup(of: Double?.self) { group in
-            group.addTask {
-                try await client.run()
-                return nil
-            }
-            group.addTask {
-                try await client.waitUntilSynced(timeout: .seconds(1_200))
-                let seconds = (ContinuousClock.now - start).seconds
-                await client.stop()
-                return seconds
-            }
-            var result = 0.0
-            for try await value in group { if let value { result = value } }
-            return result
-        }
+        let seconds = try await W5Corpus.secondsToSync(client, timeout: .seconds(1_200))
         let statistics = await client.statistics
         let stored = Int(try keeper.store.frontier(room: HistoryCorpus.room).vector.changeCount)
         let bytes = try Self.fileBytes(path)

@@ -282,14 +282,21 @@ struct W5Corpus {
             guard let key = keys[room] else { continue }
             try await client.setCredentials(RoomCredentials.from(link: Capability.mint(.edit), key: key), for: room)
         }
+        let seconds = try await Self.secondsToSync(client, timeout: .seconds(600))
+        let stored = try rooms.reduce(0) { $0 + Int(try store.frontier(room: $1).vector.changeCount) }
+        return (seconds, stored)
+    }
+
+    /// Runs `client` until it reports synced, then stops it: the seconds from `run()` to synced.
+    static func secondsToSync(_ client: SyncClient, timeout: Duration) async throws -> Double {
         let start = ContinuousClock.now
-        let seconds = try await withThrowingTaskGroup(of: Double?.self) { group in
+        return try await withThrowingTaskGroup(of: Double?.self) { group in
             group.addTask {
                 try await client.run()
                 return nil
             }
             group.addTask {
-                try await client.waitUntilSynced(timeout: .seconds(600))
+                try await client.waitUntilSynced(timeout: timeout)
                 let seconds = (ContinuousClock.now - start).seconds
                 await client.stop()
                 return seconds
@@ -298,7 +305,5 @@ struct W5Corpus {
             for try await value in group { if let value { result = value } }
             return result
         }
-        let stored = try rooms.reduce(0) { $0 + Int(try store.frontier(room: $1).vector.changeCount) }
-        return (seconds, stored)
     }
 }
