@@ -39,13 +39,13 @@ import Testing
             let store = try Store(path: directory.file)
             try store.append([change(a, 1)])
         }
-        try markAsWrittenByNewerVersion(directory.file, schema: 7)
+        try markAsWrittenByNewerVersion(directory.file, schema: 8)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.file))
         let error = #expect(throws: StoreError.self) { try Store(path: directory.file) }
-        #expect(error == StoreError.newerSchema(found: 7, supported: 6))
+        #expect(error == StoreError.newerSchema(found: 8, supported: 7))
         #expect(
             error?.description
-                == "this store was written by a newer version of Inkwell (schema 7); this version understands up to 6"
+                == "this store was written by a newer version of Inkwell (schema 8); this version understands up to 7"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file)) == before)
     }

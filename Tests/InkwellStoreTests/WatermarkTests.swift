@@ -29,3 +29,21 @@ import Testing
         #expect(try opened.reopened().store.watermark(room: "room") == 42)
     }
 }
+
+@Suite struct HeardSnapshotTests {
+    /// The newest snapshot heard of in a room: a later position wins, an earlier one changes nothing.
+    @Test(arguments: StoreKind.allCases)
+    func theNewestSnapshotHeardOfIsKept(kind: StoreKind) throws {
+        let opened = try kind.open()
+        let store = opened.store
+        #expect(try store.heardSnapshot(room: "room") == nil)
+        try store.hearSnapshot(room: "room", position: 40, changes: 1_000)
+        try store.hearSnapshot(room: "room", position: 30, changes: 2_000)
+        #expect(try store.heardSnapshot(room: "room")?.position == 40)
+        #expect(try store.heardSnapshot(room: "room")?.changes == 1_000)
+        try store.hearSnapshot(room: "room", position: 41, changes: 1_500)
+        #expect(try store.heardSnapshot(room: "room")?.changes == 1_500)
+        #expect(try store.heardSnapshot(room: "other") == nil)
+        #expect(throws: StoreError.outOfRange()) { try store.hearSnapshot(room: "room", position: 0, changes: 1) }
+    }
+}

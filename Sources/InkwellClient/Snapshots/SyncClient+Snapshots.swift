@@ -21,10 +21,7 @@ extension SyncClient {
             switch outcome.verdict {
             case .accepted:
                 statistics.snapshotsChecked += 1
-                let changes = outcome.changeCount
-                if (knownSnapshots[outcome.room]?.position ?? 0) < outcome.position {
-                    knownSnapshots[outcome.room] = KnownSnapshot(position: outcome.position, changes: changes)
-                }
+                hear(KnownSnapshot(position: outcome.position, changes: outcome.changeCount), in: outcome.room)
                 sendCheck(of: outcome)
             case .refused(_, let missingOwn):
                 statistics.snapshotsRefused += 1
@@ -41,6 +38,26 @@ extension SyncClient {
                     logger.error("could not queue again the changes a snapshot left out: \(error)")
                 }
             }
+        }
+    }
+
+    /// The newest snapshot this client heard of in `room`, from memory or, after a restart, from the store.
+    func known(_ room: String) -> KnownSnapshot? {
+        if let known = knownSnapshots[room] { return known }
+        guard let heard = try? store.heardSnapshot(room: room) else { return nil }
+        let known = KnownSnapshot(position: heard.position, changes: heard.changes)
+        knownSnapshots[room] = known
+        return known
+    }
+
+    /// Notes a snapshot heard of (sent, or checked), in memory and in the store, unless a newer one was.
+    private func hear(_ snapshot: KnownSnapshot, in room: String) {
+        guard (known(room)?.position ?? 0) < snapshot.position else { return }
+        knownSnapshots[room] = snapshot
+        do {
+            try store.hearSnapshot(room: room, position: snapshot.position, changes: snapshot.changes)
+        } catch {
+            logger.warning("could not keep the snapshot heard of: \(error)", metadata: ["room": "\(room)"])
         }
     }
 
@@ -105,7 +122,7 @@ extension SyncClient {
             guard !snapshotsPlanned.contains(room) else { continue }
             do {
                 let held = try store.frontier(room: room).vector.entries.values.reduce(0, +)
-                guard held >= Self.changesForNextSnapshot(after: knownSnapshots[room], threshold: threshold) else {
+                guard held >= Self.changesForNextSnapshot(after: known(room), threshold: threshold) else {
                     continue
                 }
             } catch {
@@ -139,12 +156,12 @@ extension SyncClient {
             state.cursor.isAtHead, state.takesPushes, let threshold = configuration.snapshotThreshold
         else { return }
         let position = state.cursor.watermark
-        guard position >= 1, (knownSnapshots[room]?.position ?? 0) < position else { return }
+        guard position >= 1, (known(room)?.position ?? 0) < position else { return }
         do {
             guard try !holdsAsideAnything(of: room) else { return }
             let cut = try store.frontier(room: room)
             let total = cut.vector.entries.values.reduce(0, +)
-            guard total >= Self.changesForNextSnapshot(after: knownSnapshots[room], threshold: threshold) else {
+            guard total >= Self.changesForNextSnapshot(after: known(room), threshold: threshold) else {
                 return
             }
             let held = try store.changes(room: room, notIn: VersionVector())
@@ -161,7 +178,7 @@ extension SyncClient {
                 signedBy: key,
                 sealedWith: state.credentials?.key
             )
-            knownSnapshots[room] = KnownSnapshot(position: position, changes: total)
+            hear(KnownSnapshot(position: position, changes: total), in: room)
             statistics.snapshotsUploaded += 1
             logger.info(
                 "sending a snapshot",

@@ -7,7 +7,7 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 6
+    static let version = 7
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -17,6 +17,7 @@ enum StoreSchema {
         migrator.registerMigration("v4", migrate: createVersion4)
         migrator.registerMigration("v5", migrate: createVersion5)
         migrator.registerMigration("v6", migrate: createVersion6)
+        migrator.registerMigration("v7", migrate: createVersion7)
         return migrator
     }
 
@@ -197,6 +198,21 @@ enum StoreSchema {
                 INSERT INTO document_tail (room, document, since, changes)
                     SELECT room, document, 0, count(*) FROM change GROUP BY room, document;
                 PRAGMA user_version = 6;
+                """
+        )
+    }
+
+    /// Version 7: the newest room snapshot this device heard of, per room, so a restarted client knows
+    /// when the next is due instead of sending one the server refuses as too soon.
+    private static func createVersion7(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE room_snapshot_heard (
+                    room TEXT PRIMARY KEY NOT NULL,
+                    position INTEGER NOT NULL CHECK (position >= 1),
+                    changes INTEGER NOT NULL CHECK (changes >= 0)
+                ) WITHOUT ROWID;
+                PRAGMA user_version = 7;
                 """
         )
     }

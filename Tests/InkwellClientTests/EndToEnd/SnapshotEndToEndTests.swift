@@ -91,6 +91,11 @@ struct SnapshotEndToEndTests {
                 try await bob.waitUntilSynced(timeout: .seconds(60))
             }
             #expect(await bob.statistics.snapshotsRefused == 0)
+            // Alice starts again: her store remembers the snapshot she sent, so she sends none too soon.
+            let again = try Self.client(alice.store, server, seed: seed &+ 3, threshold: 100)
+            try await whileRunning([again]) { try await again.waitUntilSynced(timeout: .seconds(60)) }
+            #expect(await again.statistics.snapshotsUploaded == 0)
+            #expect(try alice.store.heardSnapshot(room: Self.room)?.changes == 150)
             let reference = referenceState(recorded)
             // Compaction runs every 0.1 s; a new device rebases once it has.
             var carolStore = try Store.inMemory()

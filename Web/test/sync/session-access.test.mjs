@@ -96,6 +96,9 @@ test('a view link sees the board live; it never pushes nor sends presence, and t
   await until(() => viewer.board.changeCount === 1, 'the maker’s stroke at the viewer’s');
   viewer.commit([stroke(50)]);
   viewer.setPresence({ cursor: [1, 2] });
+  // The maker's cursor moves once both follow the room: its announcement on joining may have gone before
+  // the viewer subscribed, and presence is never stored.
+  maker.setPresence({ cursor: [3, 4] });
   await until(() => viewer.peers.size === 1, 'the viewer to see the maker');
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(server.viewOnlyRefusals, 0);
