@@ -101,8 +101,9 @@ extension SyncClient {
         statistics.packBytesReceived += Int(result.packBytes)
         for outcome in result.snapshots where outcome.position == position {
             guard outcome.isAccepted else {
-                // Packs the server no longer keeps cannot come any other way: this room waits for a
-                // snapshot this device can take, on a later connection.
+                // Packs the server no longer keeps cannot come any other way: the room is left, keeping all
+                // this device holds, until it is joined again (the app's next start), when the server may
+                // hold a snapshot this device can take.
                 logger.error("the room's early history came as a snapshot this device refuses; not following it")
                 perform(session.leave(room))
                 return
