@@ -66,7 +66,7 @@ extension SyncClient {
     /// check.
     private func sendCheck(of outcome: SnapshotOutcome) {
         do {
-            guard try !holdsAsideAnything(of: outcome.room) else {
+            guard try !Self.holdsAsideAnything(of: outcome.room, in: store) else {
                 logger.notice(
                     "snapshot not checked: packs of the room are kept aside here",
                     metadata: ["room": "\(outcome.room)"]
@@ -83,7 +83,9 @@ extension SyncClient {
         }
     }
 
-    private func holdsAsideAnything(of room: String) throws -> Bool {
+    /// Whether the store keeps aside anything of `room` that a later version could read: packs of a newer
+    /// schema, sealed packs that came before the key, changes stamped ahead. Not forged packs.
+    private static func holdsAsideAnything(of room: String, in store: Store) throws -> Bool {
         try store.storedAside(upTo: .max).contains { $0.room == room && $0.schemaVersion != PackIntake.neverReopened }
     }
 
@@ -150,46 +152,68 @@ extension SyncClient {
     }
 
     /// Makes and sends the room's snapshot, if this device still holds its whole history: caught up,
-    /// with nothing kept aside and no change past a gap, and no newer snapshot heard of meanwhile.
-    private func sendSnapshot(of room: String, connection id: Int) {
-        snapshotsPlanned.remove(room)
+    /// with nothing kept aside and no change past a gap, and no newer snapshot heard of meanwhile. The
+    /// snapshot is read and encoded off the actor (seconds for a million changes), and sent only if the
+    /// connection it was made for is still the one open.
+    private func sendSnapshot(of room: String, connection id: Int) async {
+        // Planned until sent or given up: frames that arrive while it is made plan no second one.
+        defer { snapshotsPlanned.remove(room) }
         guard let connection, connection.id == id, let state = session.rooms[room], state.caughtUp,
             state.cursor.isAtHead, state.takesPushes, let threshold = configuration.snapshotThreshold
         else { return }
         let position = state.cursor.watermark
         guard position >= 1, (known(room)?.position ?? 0) < position else { return }
-        do {
-            guard try !holdsAsideAnything(of: room) else { return }
-            let cut = try store.frontier(room: room)
-            let total = cut.vector.entries.values.reduce(0, +)
-            guard total >= Self.changesForNextSnapshot(after: known(room), threshold: threshold) else {
-                return
+        let needed = Self.changesForNextSnapshot(after: known(room), threshold: threshold)
+        let (store, key, logger) = (self.store, state.credentials?.key, self.logger)
+        let made = await Task.detached(priority: .utility) {
+            do {
+                return try Self.makeSnapshot(of: room, in: store, position: position, needed: needed, sealedWith: key)
+            } catch {
+                logger.error("could not make a snapshot: \(error)", metadata: ["room": "\(room)"])
+                return nil
             }
-            let held = try store.changes(room: room, notIn: VersionVector())
-            // A change past a gap would be left out of a cut of contiguous timelines.
-            guard held.allSatisfy({ cut.vector.contains($0.id) }), UInt64(held.count) == total else { return }
-            let replica = try store.replica(for: room)
-            guard let key = try store.authorKey(of: replica), cut.vector[replica] > 0 else { return }
-            let parts = PackCodec.encodeSnapshot(
-                room: room,
-                position: position,
-                cut: cut,
-                changes: held.map(\.payload),
-                schemaVersion: held.map(\.schemaVersion).max() ?? WireSchema.current,
-                signedBy: key,
-                sealedWith: state.credentials?.key
-            )
-            hear(KnownSnapshot(position: position, changes: total), in: room)
-            statistics.snapshotsUploaded += 1
-            logger.info(
-                "sending a snapshot",
-                metadata: [
-                    "room": "\(room)", "position": "\(position)", "changes": "\(total)", "parts": "\(parts.count)",
-                ]
-            )
-            perform(parts.map { .send(.push(room: room, pack: $0)) })
-        } catch {
-            logger.error("could not make a snapshot: \(error)", metadata: ["room": "\(room)"])
-        }
+        }.value
+        guard let made, self.connection?.id == id, session.rooms[room]?.takesPushes == true else { return }
+        hear(KnownSnapshot(position: position, changes: made.changes), in: room)
+        statistics.snapshotsUploaded += 1
+        logger.info(
+            "sending a snapshot",
+            metadata: [
+                "room": "\(room)", "position": "\(position)", "changes": "\(made.changes)",
+                "parts": "\(made.parts.count)",
+            ]
+        )
+        perform(made.parts.map { .send(.push(room: room, pack: $0)) })
+    }
+
+    /// The room's snapshot standing for `position`, in parts, when the store holds at least `needed`
+    /// changes of it, all inside its contiguous frontier, and nothing of it kept aside; `nil` otherwise.
+    private static func makeSnapshot(
+        of room: String,
+        in store: Store,
+        position: UInt64,
+        needed: UInt64,
+        sealedWith key: RoomKey?
+    ) throws -> (parts: [[UInt8]], changes: UInt64)? {
+        guard try !holdsAsideAnything(of: room, in: store) else { return nil }
+        let cut = try store.frontier(room: room)
+        let total = cut.vector.entries.values.reduce(0, +)
+        guard total >= needed else { return nil }
+        let held = try store.changes(room: room, notIn: VersionVector())
+        // A change past a gap would be left out of a cut of contiguous timelines; one stored between the
+        // two reads makes them disagree, and the snapshot waits for the next chance.
+        guard held.allSatisfy({ cut.vector.contains($0.id) }), UInt64(held.count) == total else { return nil }
+        let replica = try store.replica(for: room)
+        guard let author = try store.authorKey(of: replica), cut.vector[replica] > 0 else { return nil }
+        let parts = PackCodec.encodeSnapshot(
+            room: room,
+            position: position,
+            cut: cut,
+            changes: held.map(\.payload),
+            schemaVersion: held.map(\.schemaVersion).max() ?? WireSchema.current,
+            signedBy: author,
+            sealedWith: key
+        )
+        return (parts, total)
     }
 }
