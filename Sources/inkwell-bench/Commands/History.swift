@@ -50,30 +50,20 @@ extension InkwellBench {
                     value: Double(result.compactedBytes) / 1e6
                 ),
                 Figure(workload: name, figure: "server keeps, compacted, count", value: Double(result.compactedCount)),
-                Figure(workload: name, figure: "new device from packs, s", value: result.fromPacks.seconds),
-                Figure(
-                    workload: name,
-                    figure: "new device from packs, MB received",
-                    value: Double(result.fromPacks.bytesReceived) / 1e6
-                ),
-                Figure(
-                    workload: name,
-                    figure: "new device from packs, store MB",
-                    value: Double(result.fromPacks.storeBytes) / 1e6
-                ),
-                Figure(workload: name, figure: "new device from snapshot, s", value: result.fromSnapshot.seconds),
-                Figure(
-                    workload: name,
-                    figure: "new device from snapshot, MB received",
-                    value: Double(result.fromSnapshot.bytesReceived) / 1e6
-                ),
-                Figure(
-                    workload: name,
-                    figure: "new device from snapshot, store MB",
-                    value: Double(result.fromSnapshot.storeBytes) / 1e6
-                ),
             ]
-            for figure in figures { print(json ? figure.json : figure.row) }
+            let syncs =
+                Self.figures(of: result.fromPacks, as: "new device from packs", in: name)
+                + Self.figures(of: result.fromSnapshot, as: "new device from snapshot", in: name)
+            for figure in figures + syncs { print(json ? figure.json : figure.row) }
+        }
+
+        /// A new device's first sync: its time, what it received, and its store on disk.
+        private static func figures(of sync: HistoryRun.Sync, as label: String, in workload: String) -> [Figure] {
+            [
+                Figure(workload: workload, figure: "\(label), s", value: sync.seconds),
+                Figure(workload: workload, figure: "\(label), MB received", value: Double(sync.bytesReceived) / 1e6),
+                Figure(workload: workload, figure: "\(label), store MB", value: Double(sync.storeBytes) / 1e6),
+            ]
         }
     }
 }
