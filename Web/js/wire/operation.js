@@ -19,6 +19,7 @@ import * as schema from './schema.js';
  *   | {op: 'set', stroke: string, attribute: 'colour' | 'width' | 'transform' | 'zOrder' | 'deleted', value: any}
  *   | {op: 'undo' | 'redo', change: ChangeId}
  *   | {op: 'clear'}
+ *   | {op: 'settle', through: number, inactive: number[]}
  *   | {op: 'unknown', kind?: number, bytes: Uint8Array}} Operation
  */
 
@@ -78,6 +79,13 @@ export function encodeOperation(operation, replica) {
     case 'clear':
       kind = { case: 'clear', value: {} };
       break;
+    case 'settle': {
+      // Whether it is well formed is the board's to say (it depends on the change's seq): any seqs encode.
+      if (!Array.isArray(operation.inactive)) throw WireError.invalidField('settle.inactive');
+      const inactive = operation.inactive.map((seq) => settleSeq(seq, 'settle.inactive'));
+      kind = { case: 'settle', value: { through: settleSeq(operation.through, 'settle.through'), inactive } };
+      break;
+    }
     case 'unknown':
       if (!(operation.bytes instanceof Uint8Array)) throw WireError.invalidField('unknown.bytes');
       return operation.bytes;
@@ -147,6 +155,16 @@ function decodeKnown(wire, replica) {
     }
     case 'clear':
       return { op: 'clear' };
+    case 'settle': {
+      // Seqs beyond 2^53 − 1 cannot be Numbers: the operation is kept as unknown, bytes intact (and no
+      // settle naming one is well formed, as every change's seq is a Number).
+      const { through, inactive } = value;
+      if (typeof through !== 'number') throw WireError.unrepresentable('settle.through');
+      if (!inactive.every((/** @type {unknown} */ seq) => typeof seq === 'number')) {
+        throw WireError.unrepresentable('settle.inactive');
+      }
+      return { op: 'settle', through, inactive };
+    }
   }
   return null;
 }
@@ -219,6 +237,12 @@ function changeRefSeq(change) {
   }
   if (!Number.isSafeInteger(reference.seq) || reference.seq < 1) throw WireError.invalidField('change.seq');
   return reference.seq;
+}
+
+/** @param {unknown} value @param {string} name */
+function settleSeq(value, name) {
+  if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < 0) throw WireError.invalidField(name);
+  return /** @type {number} */ (value);
 }
 
 /** @param {unknown} value */

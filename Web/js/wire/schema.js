@@ -74,6 +74,8 @@ export const SetAttribute = descriptor('set_attribute', [
 
 export const Clear = descriptor('clear', []);
 
+export const Settle = descriptor('settle', [field(1, 'through', 'uint64'), field(2, 'inactive', 'uint64', repeated)]);
+
 export const Operation = descriptor('operation', [
   field(1, 'addStroke', 'message', of(() => AddStroke, { oneof: 'kind' })),
   field(2, 'appendPoints', 'message', of(() => AppendPoints, { oneof: 'kind' })),
@@ -82,6 +84,7 @@ export const Operation = descriptor('operation', [
   field(5, 'undo', 'message', of(() => ChangeRef, { oneof: 'kind' })),
   field(6, 'redo', 'message', of(() => ChangeRef, { oneof: 'kind' })),
   field(7, 'clear', 'message', of(() => Clear, { oneof: 'kind' })),
+  field(8, 'settle', 'message', of(() => Settle, { oneof: 'kind' })),
 ]);
 
 // pack.proto

@@ -100,6 +100,15 @@ test('64-bit values beyond 2^53 − 1 are refused where they would be Numbers, k
   const decoded = decodeChange(withUndo);
   assert.deepEqual(decoded.operations, [{ op: 'unknown', kind: 5, bytes: undo }]);
   assert.deepEqual(encodeChange(decoded), withUndo);
+  // So does a settle reaching beyond 2^53, or listing a seq beyond it (no change can carry it well formed).
+  for (const settle of [varintField(1, big), concat(varintField(1, 3), varintField(2, big))]) {
+    const operation = field(8, settle);
+    const board = field(4, new TextEncoder().encode('main'));
+    const header = concat(field(1, replica), varintField(2, 1), board, varintField(5, 1));
+    const withSettle = concat(header, field(6, operation));
+    assert.deepEqual(decodeChange(withSettle).operations, [{ op: 'unknown', kind: 8, bytes: operation }]);
+    assert.deepEqual(encodeChange(decodeChange(withSettle)), withSettle);
+  }
   // A stroke id is a string, so a 64-bit seq survives in it.
   const append = { op: 'appendPoints', stroke: `${'b2'.repeat(16)}-${big}-1`, points: [[1, 2]], pressures: null };
   assert.deepEqual(decodeChange(encodeChange({ ...change, operations: [append] })).operations, [append]);
@@ -117,6 +126,10 @@ test('encoders refuse values their fields cannot hold', () => {
     () => encodeChange({ ...change, operations: [{ op: 'erase', stroke: 'not-a-stroke', intervals: [] }] }),
     () => encodeChange({ ...change, operations: [{ op: 'set', stroke: `${'a1'.repeat(16)}-1-0`, attribute: 'size', value: 1 }] }),
     () => encodeChange({ ...change, operations: [{ op: 'paint' }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'settle', through: -1, inactive: [] }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'settle', through: 1, inactive: [1.5] }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'settle', through: 2 ** 53, inactive: [] }] }),
+    () => encodeChange({ ...change, operations: [{ op: 'settle', through: 1 }] }),
     () => encodePoints([[1]]),
     () => encodeClientFrame({ type: 'welcome' }),
     () => encodeClientFrame({ type: 'hello', protocolVersion: 1, minimumProtocolVersion: 1, device: new Uint8Array(15), agent: '' }),

@@ -3,8 +3,10 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
+import { fromHex, toHex } from '../../js/wire/bytes.js';
 import { decodeChange, encodeChange } from '../../js/wire/change.js';
 import { WireError } from '../../js/wire/errors.js';
+import { decodeOperation, encodeOperation } from '../../js/wire/operation.js';
 import { decodePack, encodePack } from '../../js/wire/pack.js';
 import { packId } from '../../js/wire/pack-id.js';
 import { decodePoints, encodePoints, gridScale, pointsFromResiduals, residuals } from '../../js/wire/points.js';
@@ -23,6 +25,32 @@ test(`random changes round-trip exactly (INKWELL_SEED=${SEED})`, () => {
     assert.deepEqual(decoded, change, `round ${round}, INKWELL_SEED=${SEED}`);
     assert.deepEqual(encodeChange(decoded), bytes);
   }
+});
+
+test(`settles round-trip exactly, those the board ignores too (INKWELL_SEED=${SEED})`, () => {
+  const rng = random(SEED ^ 0x5e771e);
+  const seq = () => [0, 1, 2 ** 53 - 1, 1 + rng.below(1_000_000)][rng.below(4)];
+  for (let round = 0; round < 500; round++) {
+    const change = randomChange(rng);
+    const settle = { op: 'settle', through: seq(), inactive: Array.from({ length: rng.below(6) }, seq) };
+    change.operations.splice(rng.below(change.operations.length + 1), 0, settle);
+    const bytes = encodeChange(change);
+    const decoded = decodeChange(bytes);
+    assert.deepEqual(decoded, change, `round ${round}, INKWELL_SEED=${SEED}`);
+    assert.deepEqual(encodeChange(decoded), bytes);
+  }
+});
+
+test('a settle is field 8 of an operation, its inactive seqs packed; unpacked ones read the same', () => {
+  const replica = new Uint8Array(16).fill(0xa1);
+  const settle = { op: 'settle', through: 299, inactive: [3, 3, 200] };
+  assert.equal(toHex(encodeOperation(settle, replica)), '420908ab0212040303c801');
+  assert.deepEqual(decodeOperation(fromHex('420908ab0212040303c801'), replica), settle);
+  const unpacked = decodeOperation(fromHex('4206080510031004'), replica);
+  assert.deepEqual(unpacked, { op: 'settle', through: 5, inactive: [3, 4] });
+  assert.equal(toHex(encodeOperation(unpacked, replica)), '4206080512020304');
+  assert.equal(toHex(encodeOperation({ op: 'settle', through: 0, inactive: [] }, replica)), '4200');
+  assert.deepEqual(decodeOperation(fromHex('4200'), replica), { op: 'settle', through: 0, inactive: [] });
 });
 
 test('points go on the coarsest power-of-two grid that holds them, as in Swift', () => {
