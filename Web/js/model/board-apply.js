@@ -2,16 +2,19 @@
 //
 // Every operation commutes with every other: adds are a grow-only set, appends are ordered by the
 // creator's seq, erases are a union, attributes and undo are last-writer-wins registers ordered by
-// position, and clears hide what was added before the latest active one. An operation on a stroke that
-// has not arrived is kept in the stroke's record and takes effect when the stroke does.
+// position, clears hide what was added before the latest active one, and settles fix activity and end
+// appends whichever comes first. An operation on a stroke that has not arrived is kept in the stroke's
+// record and takes effect when the stroke does.
 
 import { insertWrite } from './attribute-history.js';
+import { refreshActivity, settleActivity } from './board-activity.js';
+import { addSettle, isVoidAppend, noteAppend, voidAppends } from './board-settles.js';
 import { restack } from './board-stack.js';
 import { ORIGIN, emptyDelta } from './board-state.js';
 import { changeKey, comparePositions, parseChangeId, position, strokeId } from './ids.js';
 import { readOperation } from './operation.js';
 import { isStamp } from './stamp.js';
-import { appendToRecord, layOutPoints, newRecord, recomputeVisibility } from './stroke-record.js';
+import { appendToRecord, dropAppendsAfter, layOutPoints, newRecord, recomputeVisibility } from './stroke-record.js';
 
 /**
  * @typedef {import('./board-state.js').BoardState} BoardState
@@ -24,13 +27,15 @@ import { appendToRecord, layOutPoints, newRecord, recomputeVisibility } from './
  * Applies a change; applying it again, or a change for another board, does nothing.
  *
  * Malformed operations (bad sizes, non-finite numbers, appends by anyone but the creator, undo of
- * someone else's change) and unknown ones are ignored identically on every replica. A change whose id
- * or stamp is malformed is not applied at all.
+ * someone else's change, a settle reaching its own change) and unknown ones are ignored identically on
+ * every replica, and so are appends a settle made void. A change whose id or stamp is malformed is not
+ * applied at all.
  * @param {BoardState} state
  * @param {any} change the JSON form `{id, stamp, board, operations}`
  * @returns {BoardDelta}
  * - Complexity: O(size of the change) plus O(log strokes) per restacked stroke; O(strokes) for a clear
- *   or for undoing one.
+ *   or for undoing one; a settle revisits the changes whose activity it changes and the strokes whose
+ *   appends it voids.
  */
 export function applyChange(state, change) {
   const delta = emptyDelta();
@@ -70,7 +75,9 @@ function applyOperation(state, operation, at, delta) {
     case 'appendPoints': {
       const { stroke, id, points, pressures } = operation;
       if (at.replica !== stroke.replica || !(at.seq > stroke.seq)) return;
+      if (isVoidAppend(state, at.replica, stroke.seq, at.seq)) return;
       const append = { key: at.key, seq: at.seq, points, pressures, firstIndex: 0 };
+      noteAppend(state, at.replica, { seq: at.seq, stroke: stroke.seq, id });
       appendToRecord(recordFor(state, id), append, state.isActive);
       note(state, at.key, { kind: 'append', id });
       restack(state, id, delta);
@@ -101,17 +108,15 @@ function applyOperation(state, operation, at, delta) {
       const target = operation.target;
       if (target.replica !== at.replica) return;
       const key = changeKey(target);
-      const wasActive = state.isActive(key);
       let register = state.activity.get(key);
       if (register === undefined) {
         register = { value: true, at: ORIGIN };
         state.activity.set(key, register);
       }
-      if (comparePositions(at, register.at) > 0) {
-        register.value = operation.kind === 'redo';
-        register.at = at;
-      }
-      if (state.isActive(key) !== wasActive) revisit(state, key, delta);
+      if (comparePositions(at, register.at) <= 0) return;
+      register.value = operation.kind === 'redo';
+      register.at = at;
+      if (refreshActivity(state, target.replica, target.seq)) revisit(state, key, delta);
       return;
     }
     case 'clear': {
@@ -121,6 +126,19 @@ function applyOperation(state, operation, at, delta) {
       clears.splice(index, 0, at);
       note(state, at.key, { kind: 'clear' });
       updateLatestActiveClear(state, delta);
+      return;
+    }
+    case 'settle': {
+      // Whatever becomes of its own change: a settle is not noted as an effect, so undo cannot reach it.
+      const { through, inactive } = operation;
+      if (!(through < at.seq)) return;
+      const settle = { seq: at.seq, index: at.index, through, inactive };
+      const from = addSettle(state, at.replica, settle);
+      for (const key of settleActivity(state, at.replica, settle, from)) revisit(state, key, delta);
+      for (const id of voidAppends(state, at.replica, through)) {
+        dropAppendsAfter(state.records.get(id), through, state.isActive);
+        restack(state, id, delta);
+      }
       return;
     }
   }

@@ -1,12 +1,16 @@
 // Internal consistency of a board, as Sources/InkwellBoard/State/BoardState+Invariants.swift: run by the tests.
 
+import { isInactive } from './board-activity.js';
+import { isVoidAppend } from './board-settles.js';
 import { compareEntries, sameEntry, stackEntry } from './board-stack.js';
+import { changeKey, parseStrokeId } from './ids.js';
 
 /**
  * Throws if the stack does not hold exactly the strokes that should be visible, sorted, with matching
- * index entries, or if a record's derived arrays disagree.
+ * index entries, if a record's derived arrays disagree, if the inactive set is not what the settles and
+ * registers say, or if a void append was kept.
  * @param {import('./board-state.js').BoardState} state
- * - Complexity: O(strokes · log strokes).
+ * - Complexity: O(strokes · log strokes + registers + settled seqs).
  */
 export function checkBoardInvariants(state) {
   const { stack, stackEntries, records } = state;
@@ -20,6 +24,52 @@ export function checkBoardInvariants(state) {
     check(record.pressures === null || record.pressures.length === record.points.length, 'pressure count');
     check(record.added !== null || record.points.length === 0, 'points laid out before the add arrived');
   }
+  checkActivity(state);
+  checkAppends(state);
+}
+
+/** The inactive set holds exactly the changes that the settles or registers make inactive. */
+function checkActivity(state) {
+  const asked = new Map();
+  const ask = (replica, seq) => asked.set(changeKey({ replica, seq }), { replica, seq });
+  for (const key of state.activity.keys()) ask(...splitKey(key));
+  for (const [replica, settles] of state.settles) {
+    for (const settle of settles.list) for (const seq of settle.inactive) ask(replica, seq);
+  }
+  for (const key of state.inactive) ask(...splitKey(key));
+  for (const [key, { replica, seq }] of asked) {
+    check(state.inactive.has(key) === isInactive(state, replica, seq), `change ${key} has the wrong activity`);
+  }
+  let count = 0;
+  for (const [replica, seqs] of state.inactiveSeqs) {
+    for (const seq of seqs) check(state.inactive.has(changeKey({ replica, seq })), 'inactive seqs and keys disagree');
+    count += seqs.size;
+  }
+  check(count === state.inactive.size, 'inactive seqs and keys disagree');
+}
+
+/** No record keeps a void append, and the index of appends holds exactly the ones kept. */
+function checkAppends(state) {
+  let kept = 0;
+  for (const record of state.records.values()) {
+    const stroke = parseStrokeId(record.id);
+    for (const append of record.appends) {
+      check(!isVoidAppend(state, stroke.replica, stroke.seq, append.seq), `void append kept on ${record.id}`);
+    }
+    kept += record.appends.length;
+  }
+  let indexed = 0;
+  for (const entries of state.appends.values()) {
+    for (let i = 1; i < entries.length; i++) check(entries[i - 1].seq <= entries[i].seq, 'appends not sorted by seq');
+    indexed += entries.length;
+  }
+  check(kept === indexed, 'records and the index of appends disagree');
+}
+
+/** @param {string} key @returns {[string, number]} */
+function splitKey(key) {
+  const [replica, seq] = key.split('-');
+  return [replica, Number(seq)];
 }
 
 function check(condition, message) {

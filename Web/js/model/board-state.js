@@ -12,11 +12,17 @@ import { ZERO_STAMP } from './stamp.js';
  *   {kind: 'clear'}
  * )} Effect
  * @typedef {{z: number, position: Position, id: string}} StackEntry
+ * @typedef {{seq: number, stroke: number, id: string}} AppendEntry an append in change `seq` to the stroke
+ *   `id`, added in change `stroke` of the same replica
  * @typedef {{
  *   board: string,
  *   records: Map<string, import('./stroke-record.js').StrokeRecord>,
  *   applied: Set<string>,
  *   activity: Map<string, {value: boolean, at: Position}>,
+ *   settles: Map<string, import('./board-settles.js').Settles>,
+ *   inactive: Set<string>,
+ *   inactiveSeqs: Map<string, Set<number>>,
+ *   appends: Map<string, AppendEntry[]>,
  *   effects: Map<string, Effect[]>,
  *   clears: Position[],
  *   latestActiveClear: Position | null,
@@ -51,8 +57,16 @@ export function newBoardState(board) {
     records: new Map(),
     /** Every change applied (by change key), so applying one again changes nothing. */
     applied: new Set(),
-    /** Undo/redo registers per target change key; a change with none is active. */
+    /** Undo/redo registers per target change key; a change with none is active, unless a settle says. */
     activity: new Map(),
+    /** The well-formed settles of each replica. */
+    settles: new Map(),
+    /** Every change key that is inactive now (by its settle, or else its register), so asking is one lookup. */
+    inactive: new Set(),
+    /** The same, as seqs by replica: what a settle arriving may make active again. */
+    inactiveSeqs: new Map(),
+    /** Each replica's appends that are not void, by seq: those a settle arriving later may make void. */
+    appends: new Map(),
     /** What each change touched, so that undoing it revisits exactly that. */
     effects: new Map(),
     /** Every clear, sorted; the latest active one hides strokes added before it. */
@@ -61,11 +75,7 @@ export function newBoardState(board) {
     /** Visible strokes, bottom to top, sorted by (z, add position). */
     stack: [],
     stackEntries: new Map(),
-    isActive: (key) => {
-      if (state.activity.size === 0) return true;
-      const register = state.activity.get(key);
-      return register === undefined ? true : register.value;
-    },
+    isActive: (key) => !state.inactive.has(key),
   };
   return state;
 }

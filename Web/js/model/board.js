@@ -8,9 +8,10 @@ import { applyChange } from './board-apply.js';
 import { encodeDrawing } from './board-canonical.js';
 import { drawingStroke } from './board-drawing.js';
 import { checkBoardInvariants } from './board-invariants.js';
+import { settlement, settledThrough } from './board-settles.js';
 import { emptyDelta, newBoardState } from './board-state.js';
 import { fnv1a64 } from './canonical-encoder.js';
-import { changeKey, parseChangeId, parseStrokeId, strokeId } from './ids.js';
+import { changeKey, parseChangeId, parseReplicaId, parseStrokeId, strokeId } from './ids.js';
 
 /**
  * @typedef {import('./board-state.js').BoardDelta} BoardDelta
@@ -77,12 +78,40 @@ export class Board {
   }
 
   /**
-   * Whether a change is active: not undone, or redone since. True for changes not seen yet.
+   * Whether a change is active: as the earliest settle covering it says, or else not undone, or redone
+   * since. True for changes not seen yet that nothing makes inactive.
    * @param {ChangeId} id
    */
   isActive(id) {
     const parsed = parseChangeId(id);
     return parsed === null || this.#state.isActive(changeKey(parsed));
+  }
+
+  /**
+   * The largest `through` of a replica's settles on this board: its changes up to there are settled.
+   * @param {string} replica
+   * @returns {number} 0 if it has settled none
+   */
+  settledThrough(replica) {
+    const parsed = parseReplicaId(replica);
+    return parsed === null ? 0 : settledThrough(this.#state, parsed);
+  }
+
+  /**
+   * The settle operation by which `replica` settles its changes on this board through `through`: it
+   * lists those above its latest settle that are inactive now, so that settling changes nothing visible.
+   * Its `through` is lower when more are inactive than a settle may list.
+   * @param {string} replica
+   * @param {number} through
+   * @returns {{op: 'settle', through: number, inactive: number[]} | null} null when the replica's settles
+   *   reach `through` already
+   * @throws {TypeError} for a malformed replica id
+   * - Complexity: O(i log i) for the replica's i inactive changes.
+   */
+  settlement(replica, through) {
+    const parsed = parseReplicaId(replica);
+    if (parsed === null) throw new TypeError('a replica id is 32 hex digits');
+    return settlement(this.#state, parsed, through);
   }
 
   /**

@@ -12,6 +12,7 @@ export const LIMITS = Object.freeze({
   maximumCoordinate: 1e9,
   maximumIntervalsPerErase: 10_000,
   maximumWidth: 1_000,
+  maximumSettledInactive: 100_000,
 });
 
 /** The attribute names of `set` operations, in Swift's `Attribute` order (its raw values 1…5). */
@@ -27,7 +28,8 @@ export const ATTRIBUTES = Object.freeze(['colour', 'width', 'transform', 'zOrder
  *   {kind: 'erase', stroke: StrokeRef, id: string, intervals: Pair[]} |
  *   {kind: 'set', stroke: StrokeRef, id: string, attribute: string, value: unknown} |
  *   {kind: 'undo' | 'redo', target: ChangeId} |
- *   {kind: 'clear'}
+ *   {kind: 'clear'} |
+ *   {kind: 'settle', through: number, inactive: Set<number>}
  * )} Operation
  */
 
@@ -63,7 +65,8 @@ export function readOperation(op) {
     case 'set': {
       const stroke = parseStrokeId(op.stroke);
       const value = readAttributeValue(op.attribute, op.value);
-      if (stroke === null || value === undefined) return null;
+      // Deleting is a tombstone: only undoing the delete brings a stroke back.
+      if (stroke === null || value === undefined || (op.attribute === 'deleted' && value === false)) return null;
       return { kind: 'set', stroke, id: strokeId(stroke, stroke.index), attribute: op.attribute, value };
     }
     case 'undo':
@@ -73,6 +76,13 @@ export function readOperation(op) {
     }
     case 'clear':
       return { kind: 'clear' };
+    case 'settle': {
+      // The rest of being well formed, `through` below the seq of the change carrying it, is the board's check.
+      const { through, inactive } = op;
+      if (!isSeq(through) || !Array.isArray(inactive) || inactive.length > LIMITS.maximumSettledInactive) return null;
+      if (!inactive.every((seq) => isSeq(seq) && seq <= through)) return null;
+      return { kind: 'settle', through, inactive: new Set(inactive) };
+    }
     default:
       return null;
   }
@@ -99,6 +109,10 @@ function readInk(points, pressures) {
     floats[i] = pressure;
   }
   return { points: copied, pressures: floats };
+}
+
+function isSeq(value) {
+  return Number.isSafeInteger(value) && value >= 1;
 }
 
 function isCoordinate(value) {

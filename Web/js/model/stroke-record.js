@@ -83,6 +83,21 @@ export function appendToRecord(record, append, isActive) {
   else recomputeVisibility(record, isActive);
 }
 
+/**
+ * Takes out the appends of changes after `seq`, void now that a settle through `seq` closed the stroke,
+ * and lays out what is left.
+ * @param {StrokeRecord} record
+ * @param {number} seq
+ * @param {IsActive} isActive
+ * - Complexity: O(points).
+ */
+export function dropAppendsAfter(record, seq, isActive) {
+  record.appends = record.appends.filter((append) => append.seq <= seq);
+  if (record.added === null) return;
+  layOutPoints(record);
+  recomputeVisibility(record, isActive);
+}
+
 /** Inserts an append in seq order; returns whether it went last. */
 function insertAppend(record, append) {
   const appends = record.appends;

@@ -1,10 +1,11 @@
-// Random sessions made here (every operation kind, malformed and unknown ones too) converge under any
-// delivery order, and every delta names every stroke whose drawing changed. Seeded: INKWELL_SEED reruns.
+// Random sessions made here (every operation kind, malformed and unknown ones too, settles honest,
+// dishonest, out of order and malformed) converge under any delivery order, and every delta names every
+// stroke whose drawing changed. Seeded: INKWELL_SEED reruns.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Board } from '../../js/model/board.js';
-import { add, testAuthor } from './support/authors.mjs';
+import { add, strokeOf, testAuthor } from './support/authors.mjs';
 import { reproducibly, runSeed, seededRandom } from './support/random.mjs';
 
 /** Three authors drawing on one board for `steps` changes; each sees the others' changes at once or later. */
@@ -21,7 +22,8 @@ function randomSession(random, steps) {
     const author = authors[step % 3];
     const visible = model.strokes();
     const target = visible.length > 0 ? random.pick(visible) : null;
-    const roll = random.int(0, 99);
+    const own = visible.filter((stroke) => stroke.id.startsWith(author.replica));
+    const roll = random.int(0, 109);
     let operations = [];
     if (roll < 28) {
       const ink = points();
@@ -29,9 +31,11 @@ function randomSession(random, steps) {
       operations.push(add(ink, { colour: random.int(0, 0xffffffff), width: random.int(1, 80) / 4, pressures }));
       if (random.int(0, 9) === 0) operations.push(add(points()));
     } else if (roll < 42 && target) {
+      // Mostly to my own strokes, the only appends that count: settles may have made them void.
+      const stroke = own.length > 0 && random.int(0, 3) > 0 ? random.pick(own) : target;
       const ink = points();
-      const pressures = target.pressures && random.bool() ? ink.map(() => 0.5) : null;
-      operations.push({ op: 'appendPoints', stroke: target.id, points: ink, pressures });
+      const pressures = stroke.pressures && random.bool() ? ink.map(() => 0.5) : null;
+      operations.push({ op: 'appendPoints', stroke: stroke.id, points: ink, pressures });
     } else if (roll < 62 && target) {
       const last = target.points.length - 1;
       const intervals = Array.from({ length: random.int(1, 3) }, () => {
@@ -58,8 +62,10 @@ function randomSession(random, steps) {
       }
     } else if (roll < 97) {
       operations.push({ op: 'clear' });
-    } else {
+    } else if (roll < 100) {
       operations.push({ op: 'unknown', kind: 77, bytes: '01' }, add([[NaN, 1]]));
+    } else {
+      operations.push(...randomSettles(random, model, author));
     }
     if (operations.length === 0) operations = [add(points())];
     const change = author.makeChange('main', operations);
@@ -69,6 +75,45 @@ function randomSession(random, steps) {
     for (const other of authors) if (other !== author && random.int(0, 3) > 0) other.witness(change.stamp);
   }
   return { changes, model };
+}
+
+/**
+ * Settles for `author`'s next change: honest (what the board shows), dishonest (any list), reaching
+ * back behind earlier ones, two in one change, or malformed (reaching the change itself, listing a seq
+ * outside `1…through`).
+ */
+function randomSettles(random, model, author) {
+  const seq = author.seq + 1;
+  if (seq < 2 || random.int(0, 5) === 0) {
+    const reachingItself = { op: 'settle', through: seq, inactive: [] };
+    return [random.pick([reachingItself, { op: 'settle', through: Math.max(seq - 1, 1), inactive: [0] }])];
+  }
+  const through = () => random.int(Math.max(1, seq - 40), seq - 1);
+  // What the board shows; behind the author's furthest settle, a settle that lists nothing.
+  const honest = (reach) => model.settlement(author.replica, reach) ?? { op: 'settle', through: reach, inactive: [] };
+  switch (random.int(0, 3)) {
+    case 0:
+    case 1:
+      return [honest(through())];
+    case 2: {
+      const reach = through();
+      const inactive = Array.from({ length: random.int(0, 4) }, () => random.int(Math.max(1, reach - 30), reach));
+      return [{ op: 'settle', through: reach, inactive }];
+    }
+    default:
+      return [honest(through()), honest(through())];
+  }
+}
+
+/**
+ * What the drawing need not show: whether each change is active, and the points of every stroke added,
+ * visible or not (a late clear hides most of a session's strokes, and with them what settles did).
+ */
+function hidden(board, changes) {
+  return changes.map((change) => ({
+    active: board.isActive(change.id),
+    points: change.operations.map((op, index) => op.op === 'addStroke' && board.points(strokeOf(change, index))),
+  }));
 }
 
 /** Each visible stroke, serialised, by id: arrays are live, so compare strings. */
@@ -91,6 +136,7 @@ test('random sessions converge in any delivery order, with duplicates', () => {
         board.checkInvariants();
         assert.equal(board.hash(), expected, `session ${session}, round ${round}`);
         assert.deepEqual(board.strokes(), model.strokes(), `session ${session}, round ${round}`);
+        assert.deepEqual(hidden(board, changes), hidden(model, changes), `session ${session}, round ${round}`);
       }
     }
   });
