@@ -1,13 +1,16 @@
 // The local author: the one place this browser's changes get their ids and stamps, as Swift's
-// `LocalAuthor` (Sources/InkwellClient), plus the user's undo and redo stacks per board.
+// `LocalAuthor` (Sources/InkwellClient), plus the user's undo and redo stacks per board, and the settles
+// that close what those stacks can no longer reach.
 //
 // Seqs are contiguous per replica; stamps come from a hybrid logical clock that is told about every
 // remote stamp, so a new change sorts after everything this browser has seen.
 
 import { HybridLogicalClock } from './clock.js';
 import { newReplicaId, parseReplicaId } from './ids.js';
+import { readOperation } from './operation.js';
 import { ZERO_STAMP } from './stamp.js';
 import { UndoHistory } from './undo-history.js';
+import { UnsettledChanges } from './unsettled-changes.js';
 
 /**
  * @typedef {import('./ids.js').ChangeId} ChangeId
@@ -23,6 +26,8 @@ export class Author {
   #undoCapacity;
   /** @type {Map<string, UndoHistory>} */
   #histories = new Map();
+  /** @type {Map<string, UnsettledChanges>} */
+  #unsettled = new Map();
 
   /**
    * Resumes an author from what the store holds (a new replica starts at seq 0 and the zero stamp).
@@ -62,8 +67,8 @@ export class Author {
 
   /**
    * Makes this author's next change to a board. It becomes an undo step unless it is only undo/redo
-   * (moves in the history itself) or only appends (the stroke's add is the step: undoing it hides the
-   * appends too), or `undoable` says otherwise.
+   * (moves in the history itself), only appends (the stroke's add is the step: undoing it hides the
+   * appends too) or only settles, or `undoable` says otherwise. A settle in it closes what it covers.
    *
    * The change is returned, not applied: record it, apply it to the board and send it like any other.
    * @param {BoardRef} board
@@ -82,7 +87,10 @@ export class Author {
       operations: [...operations],
     };
     this.#seq += 1;
+    this.unsettled(name).add(change.id.seq);
     if (undoable) this.history(name).record(change.id);
+    const through = settledBy(change);
+    if (through !== null) this.settled(name, through);
     return change;
   }
 
@@ -118,6 +126,35 @@ export class Author {
   }
 
   /**
+   * The change that settles this user's changes on the board, once 256 or more of them that are
+   * not settled yet lie below the oldest one open in the undo or redo stack (below the next seq when
+   * both are empty); else null. It settles through the change before that one, and is no undo step.
+   *
+   * The change is returned, not applied: record it, apply it to the board and send it like any other.
+   * @param {import('./board.js').Board} board the board as it is now: the settle lists what it shows inactive
+   * @returns {Change | null}
+   * - Complexity: O(log n) while none is due, for n changes not settled yet.
+   */
+  settle(board) {
+    const name = boardName(board);
+    const oldest = this.history(name).oldestOpen;
+    const through = this.unsettled(name).due(oldest === null ? this.#seq + 1 : oldest.seq);
+    const settle = through === null ? null : board.settlement(this.replica, through);
+    return settle === null ? null : this.makeChange(board, [settle], { undoable: false });
+  }
+
+  /**
+   * Takes note of a settle of this author's on a board: the changes it covers can no longer be undone
+   * or redone, and no longer count toward the next settle.
+   * @param {BoardRef} board
+   * @param {number} through
+   */
+  settled(board, through) {
+    this.unsettled(board).settle(through);
+    this.history(board).forget((change) => change.seq <= through);
+  }
+
+  /**
    * The user's undo history on a board.
    * @param {BoardRef} board
    * @returns {UndoHistory}
@@ -131,6 +168,21 @@ export class Author {
     }
     return history;
   }
+
+  /**
+   * This author's changes on a board that none of its settles covers yet.
+   * @param {BoardRef} board
+   * @returns {UnsettledChanges}
+   */
+  unsettled(board) {
+    const name = boardName(board);
+    let unsettled = this.#unsettled.get(name);
+    if (unsettled === undefined) {
+      unsettled = new UnsettledChanges();
+      this.#unsettled.set(name, unsettled);
+    }
+    return unsettled;
+  }
 }
 
 /**
@@ -140,8 +192,23 @@ export class Author {
 export function isUndoStep(operations) {
   return (
     Array.isArray(operations) &&
-    operations.some((operation) => !['undo', 'redo', 'appendPoints'].includes(operation?.op))
+    operations.some((operation) => !['undo', 'redo', 'appendPoints', 'settle'].includes(operation?.op))
   );
+}
+
+/**
+ * How far the well-formed settles in a change reach: their largest `through`, or null if it has none.
+ * @param {{id: ChangeId, operations: object[]}} change
+ * @returns {number | null}
+ */
+export function settledBy(change) {
+  let through = null;
+  for (const op of change.operations) {
+    if (op?.op !== 'settle') continue;
+    const settle = readOperation(op);
+    if (settle?.kind === 'settle' && settle.through < change.id.seq) through = Math.max(through ?? 0, settle.through);
+  }
+  return through;
 }
 
 function boardName(board) {

@@ -40,6 +40,19 @@ export class UndoHistory {
   }
 
   /**
+   * The oldest change still open, in either stack, or null when both are empty: the changes before it
+   * can never be undone or redone again from here, so they may be settled.
+   * @returns {ChangeId | null}
+   */
+  get oldestOpen() {
+    // `done` is oldest first and `undone` newest first: each undo takes the newest step left.
+    const done = this.#done[0];
+    const undone = this.#undone[this.#undone.length - 1];
+    if (done === undefined || undone === undefined) return done ?? undone ?? null;
+    return done.seq < undone.seq ? done : undone;
+  }
+
+  /**
    * Records a change the user just made; a new action clears what could be redone.
    * @param {ChangeId} change
    */
@@ -72,11 +85,11 @@ export class UndoHistory {
   }
 
   /**
-   * Forgets changes that a baseline has compacted: they can no longer be undone.
-   * @param {(change: ChangeId) => boolean} isCompacted
+   * Forgets changes that can no longer be undone or redone: settled, or compacted into a baseline.
+   * @param {(change: ChangeId) => boolean} isClosed
    */
-  forget(isCompacted) {
-    this.#done = this.#done.filter((change) => !isCompacted(change));
-    this.#undone = this.#undone.filter((change) => !isCompacted(change));
+  forget(isClosed) {
+    this.#done = this.#done.filter((change) => !isClosed(change));
+    this.#undone = this.#undone.filter((change) => !isClosed(change));
   }
 }

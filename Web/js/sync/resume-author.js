@@ -1,8 +1,8 @@
 // The author of a reloaded page: the timeline it leased, resumed after its last seq, a clock after every
 // stamp of its own and every other stamp the store holds (within the protocol's lead of now), and the
-// user's undo history rebuilt from the timeline's own changes.
+// user's undo history and what is left to settle rebuilt from the timeline's own changes.
 
-import { Author, isUndoStep } from '../model/author.js';
+import { Author, isUndoStep, settledBy } from '../model/author.js';
 import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
 
 /**
@@ -25,14 +25,19 @@ export function resumeAuthor({ replica, lastSeq, board, changes, stamps = [], no
   // earlier version) does not drag the clock there.
   for (const change of changes) if (change.id.replica !== replica) author.witness(change.stamp);
   for (const stamp of stamps) author.witness(stamp);
-  // Replaying the timeline's steps rebuilds exactly the stacks the user left.
+  // Replaying the timeline's steps rebuilds exactly the stacks the user left (a settle is no step, and
+  // closes what it covers), and counts what is not settled yet.
   const history = author.history(board);
+  const unsettled = author.unsettled(board);
   for (const change of own) {
     if (change.board !== board) continue;
+    unsettled.add(change.id.seq);
     const [first] = change.operations;
     if (change.operations.length === 1 && first?.op === 'undo') history.undo();
     else if (change.operations.length === 1 && first?.op === 'redo') history.redo();
     else if (isUndoStep(change.operations)) history.record(change.id);
+    const through = settledBy(change);
+    if (through !== null) author.settled(board, through);
   }
   return author;
 }

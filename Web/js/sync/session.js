@@ -495,7 +495,8 @@ export class Session extends EventTarget {
 
   /**
    * Makes a change of this user's: applied to the board now (a `change` event), stored with its place in
-   * the outbox in one transaction, and pushed as soon as the connection allows. Works offline.
+   * the outbox in one transaction, and pushed as soon as the connection allows. Works offline. Once enough
+   * of this user's changes can no longer be undone, a change that settles them follows (`#settleIfDue`).
    * @param {object[]} operations in the JSON form of Conformance/board.json
    * @returns {object} the change
    * @throws {SyncError} `closed`; a `TypeError` or `WireError` for operations that cannot be a change (then
@@ -505,21 +506,29 @@ export class Session extends EventTarget {
     this.#checkOpen();
     // Encoded once before the author numbers it, so a change that cannot be encoded uses up no seq.
     encodeChange({ id: { replica: this.device, seq: this.#author.seq + 1 }, stamp: { wall: 0, counter: 0 }, board: BOARD, operations });
-    return this.#record(this.#author.makeChange(this.board, operations));
+    const change = this.#record(this.#author.makeChange(this.board, operations));
+    this.#settleIfDue();
+    return change;
   }
 
   /** Undoes this user's latest change on the board. @returns {object | null} the change, or null if none */
   undo() {
     this.#checkOpen();
     const change = this.#author.undo(this.board);
-    return change === null ? null : this.#record(change);
+    if (change === null) return null;
+    this.#record(change);
+    this.#settleIfDue();
+    return change;
   }
 
   /** Redoes the change this user undid last. @returns {object | null} the change, or null if none */
   redo() {
     this.#checkOpen();
     const change = this.#author.redo(this.board);
-    return change === null ? null : this.#record(change);
+    if (change === null) return null;
+    this.#record(change);
+    this.#settleIfDue();
+    return change;
   }
 
   /**
@@ -632,6 +641,15 @@ export class Session extends EventTarget {
     this.#emit('change', { changes: [change], delta, origin: 'local' });
     this.#publish();
     return change;
+  }
+
+  /**
+   * After a change of this user's: settles the changes the undo and redo stacks no longer reach, once
+   * enough have gathered (docs/ARCHITECTURE.md, "Settling"), in a change recorded like any other.
+   */
+  #settleIfDue() {
+    const settle = this.#author.settle(this.board);
+    if (settle !== null) this.#record(settle);
   }
 
   /** Plans packs for the queue if there is room in flight. */

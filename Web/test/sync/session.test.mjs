@@ -216,6 +216,34 @@ test('undo and redo are this user’s, and their history survives a reload', asy
   await reloaded.close();
 });
 
+test('once 256 changes lie below the 500 open to undo, a change settles them, synced and kept', async () => {
+  const store = new MemoryStore();
+  const server = new FakeServer();
+  const first = await open({ WebSocket: server.WebSocket, storage: store });
+  const local = [];
+  first.addEventListener('change', (event) => local.push(...event.detail.changes));
+  first.commit([stroke(0)]);
+  first.undo();
+  for (let i = 1; i < 755; i++) first.commit([stroke(i)]);
+  // Steps 3…k, the newest 500 open: at k = 756, changes 1…256 lie below seq 257, the oldest open.
+  assert.deepEqual(local.at(-1).operations, [{ op: 'settle', through: 256, inactive: [1] }]);
+  assert.equal(local.filter((change) => change.operations[0].op === 'settle').length, 1);
+  const settle = local.at(-1);
+  await synced(first);
+  assert.ok((await serverChanges(server)).includes(`${first.device}-757`), 'the settle is pushed like any change');
+  const hash = first.board.hash();
+  await first.close();
+
+  const reloaded = await open({ WebSocket: server.WebSocket, storage: store });
+  assert.equal(reloaded.board.hash(), hash);
+  assert.ok(reloaded.board.contains(settle.id));
+  let undone = 0;
+  while (reloaded.undo() !== null) undone += 1;
+  assert.equal(undone, 500);
+  assert.equal(reloaded.board.visibleStrokeCount, 254);
+  await reloaded.close();
+});
+
 test('a change that cannot be encoded is refused and uses up no seq', async () => {
   const session = await open({ WebSocket: new FakeServer().WebSocket, storage: new MemoryStore() });
   assert.throws(() => session.commit([{ op: 'addStroke', colour: -1, width: 2, points: [[0, 0]], pressures: null }]));
