@@ -135,7 +135,77 @@ import Testing
             )
         )
 
+        cases.append(contentsOf: settleCases())
         cases.append(Case(name: "random session", changes: randomSession(seed: 17)))
+        return cases
+    }
+
+    /// Settles: what they fix, which one governs, the appends they void, and what the board ignores.
+    static func settleCases() -> [Case] {
+        var cases: [Case] = []
+        var carol = Author(7)
+        var dave = Author(8)
+
+        let kept = carol.change(add(line(3, y: 120)))
+        let gone = carol.change(add(line(3, y: 125)))
+        let undoGone = carol.change(.undo(gone.id))
+        let settle = carol.change(.settle(through: undoGone.id.seq, inactive: [gone.id.seq]))
+        let lateUndo = carol.change(.undo(kept.id))
+        let lateRedo = carol.change(.redo(gone.id))
+        cases.append(
+            Case(
+                name: "a settle fixes what undo and redo did",
+                changes: [lateRedo, lateUndo, gone, settle, kept, undoGone]
+            )
+        )
+
+        let liar = carol.change(.settle(through: lateRedo.id.seq, inactive: [kept.id.seq]))
+        let honest = carol.change(.settle(through: lateRedo.id.seq, inactive: []))
+        cases.append(
+            Case(
+                name: "the earliest settle governs, whatever the registers say",
+                changes: [honest, kept, lateUndo, liar, gone]
+            )
+        )
+
+        let growing = carol.change(add(line(2, y: 130)))
+        let before = carol.change(.appendPoints(stroke(of: growing), points: [Point(20, 130)], pressures: nil))
+        let closing = carol.change(.settle(through: before.id.seq, inactive: []))
+        let after = carol.change(.appendPoints(stroke(of: growing), points: [Point(30, 130)], pressures: nil))
+        cases.append(
+            Case(name: "a settle voids the appends after it", changes: [after, growing, before, closing])
+        )
+        cases.append(Case(name: "an append the settle does not reach", changes: [after, growing, before]))
+
+        let target = dave.change(add(line(3, y: 140)))
+        let undone = dave.change(.undo(target.id))
+        let outOfBounds = dave.change(
+            .settle(through: 0, inactive: []),
+            .settle(through: 9, inactive: [target.id.seq]),
+            .settle(through: undone.id.seq, inactive: [undone.id.seq + 1])
+        )
+        let others = carol.change(.settle(through: carol.seq, inactive: [target.id.seq]))
+        cases.append(
+            Case(
+                name: "ignored: settles out of bounds, settles of another's changes",
+                changes: [outOfBounds, target, others]
+            )
+        )
+        let activeAgain = dave.change(.settle(through: undone.id.seq, inactive: []))
+        let undoSettle = dave.change(.undo(activeAgain.id))
+        cases.append(
+            Case(
+                name: "a settle works whatever its own change's fate",
+                changes: [undoSettle, target, undone, activeAgain]
+            )
+        )
+
+        let doomed = carol.change(add(line(3, y: 150)))
+        dave.saw(doomed)
+        let delete = carol.change(.set(stroke(of: doomed), .deleted(true)))
+        dave.saw(delete)
+        let revive = dave.change(.set(stroke(of: doomed), .deleted(false)))
+        cases.append(Case(name: "deleting is a tombstone", changes: [revive, doomed, delete]))
         return cases
     }
 
@@ -245,6 +315,8 @@ enum VectorJSON {
             return ["op": "redo", "change": Self.id(target)]
         case .clear:
             return ["op": "clear"]
+        case .settle(let through, let inactive):
+            return ["op": "settle", "through": through, "inactive": inactive]
         case .unknown(let kind, let bytes):
             return ["op": "unknown", "kind": kind, "bytes": bytes.map { String(format: "%02x", $0) }.joined()]
         }

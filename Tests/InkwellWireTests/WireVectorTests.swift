@@ -272,6 +272,18 @@ enum WireVectors {
             ),
             ("clear", change(bob, 1, [.clear])),
             (
+                "settles, with an empty list and with a large seq",
+                change(
+                    alice,
+                    14,
+                    [.settle(through: 13, inactive: [3, 7]), .settle(through: 1, inactive: [])]
+                )
+            ),
+            (
+                "a settle reaching a safe seq",
+                change(bob, (1 << 53) - 1, [.settle(through: (1 << 53) - 2, inactive: [(1 << 53) - 2, 1])])
+            ),
+            (
                 "empty and single-point strokes",
                 change(
                     bob,
@@ -1314,6 +1326,8 @@ enum WireJSON {
             return ["op": "redo", "change": Self.id(target)]
         case .clear:
             return ["op": "clear"]
+        case .settle(let through, let inactive):
+            return ["op": "settle", "through": through, "inactive": inactive]
         case .unknown(let kind, let bytes):
             return ["op": "unknown", "kind": kind, "bytes": WireHex.encode(bytes)]
         }

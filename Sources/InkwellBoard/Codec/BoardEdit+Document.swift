@@ -76,7 +76,7 @@ extension BoardEdit: DocumentEdit {
 
     /// The strokes this change names, as ``StrokeID/description``s, without repeats, in operation order.
     ///
-    /// Undo, redo and clear name no stroke directly: what they touch depends on the board, so a view
+    /// Undo, redo, clear and settle name no stroke directly: what they touch depends on the board, so a view
     /// redraws the board.
     ///
     /// - Complexity: O(operations).
@@ -88,7 +88,7 @@ extension BoardEdit: DocumentEdit {
             switch operation {
             case .addStroke: stroke = StrokeID(change: change, index: UInt32(index))
             case .appendPoints(let target, _, _), .erase(let target, _), .set(let target, _): stroke = target
-            case .undo, .redo, .clear, .unknown: continue
+            case .undo, .redo, .clear, .settle, .unknown: continue
             }
             if seen.insert(stroke).inserted { entities.append(stroke.description) }
         }

@@ -50,6 +50,11 @@ enum OperationCodec {
             wire.kind = .redo(reference)
         case .clear:
             wire.kind = .clear(WireClear())
+        case .settle(let through, let inactive):
+            var settle = WireSettle()
+            settle.through = through
+            settle.inactive = inactive
+            wire.kind = .settle(settle)
         case .unknown(_, let bytes):
             return Data(bytes)
         }
@@ -102,6 +107,8 @@ enum OperationCodec {
             return .redo(ChangeID(replica: change.replica, seq: reference.seq))
         case .clear:
             return .clear
+        case .settle(let settle):
+            return .settle(through: settle.through, inactive: settle.inactive)
         case nil:
             return nil
         }

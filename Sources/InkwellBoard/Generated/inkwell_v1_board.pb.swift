@@ -95,6 +95,14 @@ nonisolated struct WireOperation: Sendable {
     set {kind = .clear(newValue)}
   }
 
+  var settle: WireSettle {
+    get {
+      if case .settle(let v)? = kind {return v}
+      return WireSettle()
+    }
+    set {kind = .settle(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -105,6 +113,7 @@ nonisolated struct WireOperation: Sendable {
     case undo(WireChangeRef)
     case redo(WireChangeRef)
     case clear(WireClear)
+    case settle(WireSettle)
 
   }
 
@@ -330,6 +339,24 @@ nonisolated struct WireClear: Sendable {
   init() {}
 }
 
+/// The author's own changes through `through` are settled: each is active unless its seq is listed in
+/// `inactive`, whatever undo and redo say, and appends to strokes they added are void from change
+/// `through + 1` on. Only the author's changes on the same board, and only seqs below the change that
+/// carries it (see docs/ARCHITECTURE.md, "Settling").
+nonisolated struct WireSettle: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var through: UInt64 = 0
+
+  var inactive: [UInt64] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 /// Ink points, quantised and delta-encoded so that a point costs a few bytes.
 nonisolated struct WirePoints: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -365,7 +392,7 @@ fileprivate nonisolated let _protobuf_package = "inkwell.v1"
 
 nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Operation"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_stroke\0\u{3}append_points\0\u{1}erase\0\u{3}set_attribute\0\u{1}undo\0\u{1}redo\0\u{1}clear\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_stroke\0\u{3}append_points\0\u{1}erase\0\u{3}set_attribute\0\u{1}undo\0\u{1}redo\0\u{1}clear\0\u{1}settle\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -464,6 +491,19 @@ nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._Messa
           self.kind = .clear(v)
         }
       }()
+      case 8: try {
+        var v: WireSettle?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .settle(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .settle(v)
+        }
+      }()
       default: break
       }
     }
@@ -502,6 +542,10 @@ nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._Messa
     case .clear?: try {
       guard case .clear(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .settle?: try {
+      guard case .settle(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
     case nil: break
     }
@@ -879,6 +923,41 @@ nonisolated extension WireClear: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
   }
 
   static func ==(lhs: WireClear, rhs: WireClear) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireSettle: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Settle"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}through\0\u{1}inactive\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.through) }()
+      case 2: try { try decoder.decodeRepeatedUInt64Field(value: &self.inactive) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.through != 0 {
+      try visitor.visitSingularUInt64Field(value: self.through, fieldNumber: 1)
+    }
+    if !self.inactive.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.inactive, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireSettle, rhs: WireSettle) -> Bool {
+    if lhs.through != rhs.through {return false}
+    if lhs.inactive != rhs.inactive {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -112,7 +112,7 @@ public struct InteropSession: Sendable {
             case .clear:
                 let position = change.opStamp(index)
                 messages.append(contentsOf: board.strokesAdded(before: position).flatMap { hideWhole($0, in: board) })
-            case .set, .redo, .unknown:
+            case .set, .redo, .settle, .unknown:
                 continue
             }
         }

@@ -17,6 +17,9 @@ public enum BoardOperation: Hashable, Sendable {
     case redo(ChangeID)
     /// Hides every stroke added before this change in the total order.
     case clear
+    /// Fixes the fate of the author's own changes through `through`: each is active unless its seq is in
+    /// `inactive`, whatever undo and redo say, and strokes they added take no more appends.
+    case settle(through: UInt64, inactive: [UInt64])
     /// An operation from a newer schema: kept so it syncs on, ignored by this version.
     case unknown(kind: UInt32, bytes: [UInt8])
 }

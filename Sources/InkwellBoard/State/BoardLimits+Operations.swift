@@ -31,4 +31,23 @@ extension BoardLimits {
     static func acceptsUndo(of target: ChangeID, in change: ChangeID) -> Bool {
         target.replica == change.replica
     }
+
+    /// The settle a board takes in from `change`'s operation at `index`, or `nil` when it ignores it: it
+    /// must settle only changes before its own, and name only those as inactive.
+    static func settlement(
+        through: UInt64,
+        inactive: [UInt64],
+        in change: ChangeID,
+        index: Int
+    ) -> Settlements.Entry? {
+        guard through >= 1, through < change.seq, inactive.count <= maximumSettledInactive,
+            inactive.allSatisfy({ $0 >= 1 && $0 <= through })
+        else { return nil }
+        return Settlements.Entry(
+            seq: change.seq,
+            index: index,
+            through: through,
+            inactive: Array(Set(inactive)).sorted()
+        )
+    }
 }

@@ -56,9 +56,12 @@ extension BoardState {
             note(.stroke(id), of: change)
 
         case .appendPoints(let id, let points, let pressures):
-            guard BoardLimits.acceptsAppend(to: id, by: change, points, pressures) else { return }
+            guard BoardLimits.acceptsAppend(to: id, by: change, points, pressures),
+                settlements[change.replica]?.voids(appendIn: change.seq, toStrokeAddedIn: id.change.seq) != true
+            else { return }
             let append = StrokeRecord.Append(change: change, points: points, pressures: pressures)
             update(id, delta: &delta) { record, isActive in record.append(append, isActive: isActive) }
+            strokesWithAppends.insert(id)
             note(.append(id), of: change)
 
         case .erase(let id, let intervals):
@@ -70,7 +73,8 @@ extension BoardState {
             note(.erase(id), of: change)
 
         case .set(let id, let value):
-            guard value.isValid else { return }
+            // Deleting is a tombstone: a stroke comes back when the change that deleted it is undone.
+            guard value.isValid, value != .deleted(false) else { return }
             update(id, delta: &delta) { record, _ in
                 record.attributes[value.attribute, default: AttributeHistory()]
                     .insert(.init(position: position, value: value))
@@ -79,18 +83,28 @@ extension BoardState {
 
         case .undo(let target), .redo(let target):
             guard BoardLimits.acceptsUndo(of: target, in: change) else { return }
-            let wasActive = isActive(target)
             if case .undo = operation {
                 activity[target, default: LWWRegister(true, at: .origin)].set(false, at: position)
             } else {
                 activity[target, default: LWWRegister(true, at: .origin)].set(true, at: position)
             }
-            if isActive(target) != wasActive { revisit(target, delta: &delta) }
+            refreshActivity(of: target, delta: &delta)
 
         case .clear:
             clears.insert(position, at: clears.firstIndex { $0 > position } ?? clears.endIndex)
             note(.clear, of: change)
             updateLatestActiveClear(delta: &delta)
+
+        case .settle(let through, let inactive):
+            guard
+                let entry = BoardLimits.settlement(
+                    through: through,
+                    inactive: inactive,
+                    in: change,
+                    index: Int(position.index)
+                )
+            else { return }
+            settle(entry, by: change.replica, delta: &delta)
 
         case .unknown:
             // Kept by the change log so it syncs on and takes effect after an upgrade; no effect here.

@@ -15,6 +15,13 @@ extension BoardState: InvariantChecking {
         for (id, record) in records {
             try require(stackEntry(for: id) == record.stacked, "stroke \(id) stacked wrongly")
         }
+        var ruled = Set(activity.keys).union(inactive)
+        for (replica, settled) in settlements {
+            for entry in settled.entries { ruled.formUnion(entry.inactive.map { ChangeID(replica: replica, seq: $0) }) }
+        }
+        for change in ruled {
+            try require(activityByRule(of: change) == isActive(change), "change \(change) has the wrong activity")
+        }
         for record in records.values {
             try require(record.pressures == nil || record.pressures!.count == record.points.count, "pressure count")
             try require(record.added != nil || record.points.isEmpty, "points laid out before the add arrived")
@@ -60,6 +67,13 @@ extension BoardState {
             encoder.write(activity[target]!)
         }
         encoder.write(clears)
+        for replica in settlements.keys.sorted() {
+            replica.encode(to: &encoder)
+            for entry in settlements[replica]!.entries {
+                encoder.write([entry.seq, UInt64(entry.index), entry.through] + entry.inactive)
+            }
+        }
+        encoder.write(inactive.sorted())
         encoder.write(applied.ids.sorted())
         return encoder.bytes + canonicalEncoding()
     }

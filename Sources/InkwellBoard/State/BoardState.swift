@@ -20,8 +20,16 @@ public struct BoardState: Sendable {
     /// The change being applied and what its operations touched so far; stored in ``applied`` when the
     /// change is done (an undo inside the change that targets it sees these).
     var applying: (change: ChangeID, effects: Effects)?
-    /// Undo/redo registers per target change; a change with none is active.
+    /// Undo/redo registers per target change; a change with none is active. A settled change's
+    /// register no longer counts: its settle says.
     var activity: [ChangeID: LWWRegister<Bool>] = [:]
+    /// Each replica's settles on this board.
+    var settlements: [ReplicaID: Settlements] = [:]
+    /// Every change that is not active now, by its register or its settle: kept as one set so that the
+    /// hot question "is this change active?" is one lookup, or none while nothing was ever undone.
+    var inactive: Set<ChangeID> = []
+    /// Strokes that have appends, so that a settle finds the appends it voids without visiting every stroke.
+    var strokesWithAppends: Set<StrokeID> = []
     /// Every clear, sorted; the latest active one hides strokes added before it.
     var clears: [OpStamp] = []
     var latestActiveClear: OpStamp?
@@ -40,21 +48,22 @@ public struct BoardState: Sendable {
 
     /// Whether `change` is active: not undone, or redone since.
     public func isActive(_ change: ChangeID) -> Bool {
-        activity.isEmpty ? true : activity[change]?.value ?? true
+        inactive.isEmpty ? true : !inactive.contains(change)
     }
 
     /// ``isActive(_:)`` holding only the activity registers, for passing into mutations of `records`:
     /// capturing `self` would share `records`' storage and force a copy of the whole board on every
     /// such mutation. A struct, not a closure, so that making one allocates nothing.
-    var activeCheck: ActivityCheck { ActivityCheck(activity: activity) }
+    var activeCheck: ActivityCheck { ActivityCheck(inactive: inactive) }
 }
 
-/// Whether a change is active (not undone, or redone since), from the board's undo/redo registers.
+/// Whether a change is active (not undone, or redone since, or as its settle says), from the board's
+/// set of inactive changes.
 struct ActivityCheck {
-    let activity: [ChangeID: LWWRegister<Bool>]
+    let inactive: Set<ChangeID>
 
     func callAsFunction(_ change: ChangeID) -> Bool {
-        activity.isEmpty ? true : activity[change]?.value ?? true
+        inactive.isEmpty ? true : !inactive.contains(change)
     }
 }
 
@@ -107,6 +116,7 @@ public enum BoardLimits {
     public static let maximumPointsPerOperation = 100_000
     public static let maximumCoordinate = 1e9
     public static let maximumIntervalsPerErase = 10_000
+    public static let maximumSettledInactive = 100_000
 
     static func accepts(_ points: [Point], _ pressures: [Float]?) -> Bool {
         guard !points.isEmpty, points.count <= maximumPointsPerOperation else { return false }

@@ -1,0 +1,143 @@
+import InkwellGeometry
+public import InkwellSync
+
+extension BoardState {
+    /// The changes among `changes` inside `cut` that no longer matter: dropping them, with the cut standing
+    /// for them, leaves the drawing as it is now and after any changes still to come
+    /// (docs/ARCHITECTURE.md, "Settling").
+    ///
+    /// `cut` must be a prefix of every timeline that this board has applied, or that an earlier
+    /// compaction dropped as inert; `changes` are changes of this board that it has applied. Changes
+    /// outside the cut are never inert.
+    ///
+    /// - Complexity: O(size of the changes) plus O(points + erases) for each stroke they add.
+    public func inertChanges(among changes: some Sequence<BoardChange>, through cut: VersionVector) -> [ChangeID] {
+        let rule = InertnessRule(board: self, cut: cut)
+        return changes.compactMap { change in
+            guard change.payload.board == board, cut.contains(change.id), contains(change.id) else { return nil }
+            let inert = change.payload.operations.indices.allSatisfy {
+                rule.isInert(change.payload.operations[$0], at: change.opStamp($0))
+            }
+            return inert ? change.id : nil
+        }
+    }
+}
+
+/// What a cut fixes of a board: which changes' fate is settled within it, and which strokes are dead.
+private struct InertnessRule {
+    let board: BoardState
+    let cut: VersionVector
+    /// The latest `clear` whose change is fixed-active: every stroke added before it is dead.
+    let latestFixedClear: OpStamp?
+
+    init(board: BoardState, cut: VersionVector) {
+        self.board = board
+        self.cut = cut
+        var latest: OpStamp?
+        for clear in board.clears.reversed() where Self.fixedActivity(of: clear.change, in: board, within: cut) == true
+        {
+            latest = clear
+            break
+        }
+        self.latestFixedClear = latest
+    }
+
+    /// Whether the operation at `position`, inside the cut, can never matter again.
+    func isInert(_ operation: BoardOperation, at position: OpStamp) -> Bool {
+        let change = position.change
+        switch operation {
+        case .addStroke(let style, let points, let pressures):
+            return !BoardLimits.acceptsStroke(style, points, pressures)
+                || isDead(StrokeID(change: change, index: position.index))
+
+        case .appendPoints(let id, let points, let pressures):
+            return !BoardLimits.acceptsAppend(to: id, by: change, points, pressures)
+                || board.settlements[change.replica]?.voids(appendIn: change.seq, toStrokeAddedIn: id.change.seq)
+                    == true
+                || isGone(id)
+
+        case .erase(let id, let intervals):
+            return BoardLimits.erasedIntervals(intervals) == nil || fixedActivity(of: change) == false || isGone(id)
+
+        case .set(let id, let value):
+            guard value.isValid, value != .deleted(false), fixedActivity(of: change) != false, !isGone(id) else {
+                return true
+            }
+            let writes = board.records[id]?.attributes[value.attribute]?.writes ?? []
+            return writes.contains { $0.position > position && fixedActivity(of: $0.position.change) == true }
+
+        case .undo(let target), .redo(let target):
+            // A settled change's register no longer counts; a change of the cut that this board does not
+            // hold is another board's, or was dropped as inert, and never arrives here.
+            return !BoardLimits.acceptsUndo(of: target, in: change)
+                || board.settledThrough(of: target.replica) >= target.seq
+                || (cut.contains(target) && !board.contains(target))
+
+        case .clear:
+            return fixedActivity(of: change) == false || latestFixedClear.map { $0 > position } ?? false
+
+        case .settle, .unknown:
+            return false
+        }
+    }
+
+    /// Active or inactive for good, if a settle inside the cut governs `change`; `nil` otherwise.
+    func fixedActivity(of change: ChangeID) -> Bool? {
+        Self.fixedActivity(of: change, in: board, within: cut)
+    }
+
+    /// A change's governing settle is fixed when its own change is inside the cut: every earlier settle of
+    /// its author is then known.
+    static func fixedActivity(of change: ChangeID, in board: BoardState, within cut: VersionVector) -> Bool? {
+        guard let governing = board.settlements[change.replica]?.governing(change.seq),
+            governing.seq <= cut[change.replica]
+        else { return nil }
+        return governing.isActive(change.seq)
+    }
+
+    /// Dead, or never a stroke of this board: its change is inside the cut and added none here.
+    func isGone(_ id: StrokeID) -> Bool {
+        isDead(id) || (cut.contains(id.change) && board.records[id]?.added == nil)
+    }
+
+    /// Whether a stroke is hidden for good: nothing still to come can show it again.
+    func isDead(_ id: StrokeID) -> Bool {
+        guard let record = board.records[id], let added = record.added else { return false }
+        let addition = fixedActivity(of: added.position.change)
+        if addition == false { return true }
+        if let clear = latestFixedClear, added.position < clear { return true }
+        if let deletions = record.attributes[.deleted]?.writes,
+            deletions.contains(where: { fixedActivity(of: $0.position.change) == true })
+        {
+            return true
+        }
+        // Erased away: settled, so no append can still come, and hidden by what is fixed alone.
+        guard addition == true, record.appends.allSatisfy({ fixedActivity(of: $0.change) != nil }) else {
+            return false
+        }
+        return record.isErasedAway(
+            erasing: { fixedActivity(of: $0) == true },
+            hidingAppend: { fixedActivity(of: $0) == false }
+        )
+    }
+}
+
+extension StrokeRecord {
+    /// Whether nothing of the stroke shows once the erases `erasing` accepts, and the appends
+    /// `hidingAppend` accepts, hide their parts: ``recomputeVisibility(isActive:)`` on chosen changes.
+    ///
+    /// - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
+    func isErasedAway(erasing: (ChangeID) -> Bool, hidingAppend: (ChangeID) -> Bool) -> Bool {
+        var hidden = IntervalSet()
+        for change in erases.keys.sorted() where erasing(change) {
+            for interval in erases[change]! { hidden.insert(interval) }
+        }
+        for append in appends where hidingAppend(append.change) {
+            hidden.insert(
+                ParameterInterval(Double(append.firstIndex - 1), Double(append.firstIndex + append.points.count))
+            )
+        }
+        if points.count == 1 { return hidden.contains(0) }
+        return hidden.gaps(in: 0, lastParameter).isEmpty
+    }
+}
