@@ -52,7 +52,7 @@ test('a settle follows once 256 closed changes gather below the oldest open one'
   // Steps 1…9 and 12…k, 20 of them open: at k = 276, changes 1…256 are below seq 257, the oldest open.
   assert.equal(page.settles.length, 1);
   const [settle] = page.settles;
-  assert.deepEqual(settle.id.seq, 277);
+  assert.equal(settle.id.seq, 277);
   assert.deepEqual(settle.operations, [{ op: 'settle', through: 256, inactive: [10] }]);
   assert.ok(!isUndoStep(settle.operations));
   assert.equal(page.author.unsettled('main').through, 256);

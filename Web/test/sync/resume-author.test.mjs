@@ -24,7 +24,7 @@ function page(author, changes = []) {
     board.apply(change);
     changes.push(change);
   };
-  /** One user action, from `roll`: draw, stream into the last stroke, undo or redo. */
+  /** One user action, as `random` picks it: draw, stream into the last stroke drawn, undo or redo. */
   const act = (random) => {
     const roll = random.int(0, 9);
     const last = changes.findLast((change) => change.operations[0].op === 'addStroke');
