@@ -87,8 +87,15 @@ extension SyncClient {
             case .send(let message):
                 guard let connection else { continue }
                 var isPush = false
-                if case .push = message { isPush = true }
-                if isPush { statistics.packsPushed += 1 }
+                if case .push(let room, let bytes) = message {
+                    isPush = true
+                    statistics.packsPushed += 1
+                    // Pushed first time or again after a reconnection: either way in flight, and its ack
+                    // makes its changes ones a snapshot must hold.
+                    if let pack = session.inFlight.first(where: { $0.room == room && $0.bytes == bytes }) {
+                        connection.snapshots.pushed(pack.id, room: room, changes: pack.changes)
+                    }
+                }
                 connection.outgoing.yield(.frame(SyncCodec.encode(message), isPush: isPush))
             case .persistWatermark(let room, let position):
                 do {

@@ -18,6 +18,8 @@ extension SyncClient {
     struct Connection: Sendable {
         let id: Int
         let outgoing: AsyncStream<Outgoing>.Continuation
+        /// What the connection has learnt of each room's log, for checking snapshots.
+        let snapshots: SnapshotTracker
     }
 
     /// How one connection ended.
@@ -150,10 +152,11 @@ extension SyncClient {
         logger: Logger
     ) async throws {
         let (outgoing, continuation) = AsyncStream.makeStream(of: Outgoing.self)
-        await opened(Connection(id: id, outgoing: continuation))
+        let tracker = SnapshotTracker()
+        await opened(Connection(id: id, outgoing: continuation, snapshots: tracker))
         let closeTimeout = configuration.closeTimeout
         var reader = PackIntake(store: store, clock: clock, documentTypes: configuration.documentTypes)
-        reader.snapshots = SnapshotTracker()
+        reader.snapshots = tracker
         let intake = reader
         let rate = configuration.maximumPushesPerSecond
         try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -205,6 +208,9 @@ extension SyncClient {
         case .rebase(let room, let parts, let position, let head):
             let result = try intake.ingestRebase(room: room, parts: parts, position: position, logger: logger)
             await rebased(result, room: room, position: position, head: head, bytes: bytes.count, id: id)
+        case .ack(let room, let pack, let serverSeq):
+            intake.snapshots?.acknowledged(pack, room: room, position: serverSeq)
+            await received(message, bytes: bytes.count, id: id)
         default:
             await received(message, bytes: bytes.count, id: id)
         }

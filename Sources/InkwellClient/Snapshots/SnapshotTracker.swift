@@ -35,6 +35,9 @@ final class SnapshotTracker: Sendable {
     }
 
     private let rooms = Mutex<[String: RoomTrack]>([:])
+    /// This device's packs pushed on this connection and not acknowledged yet: their room, and the newest
+    /// change of each replica in them.
+    private let pushed = Mutex<[PackID: (room: String, newest: [ReplicaID: UInt64])]>([:])
 
     /// Starts tracking `room` unless it is already: `base` is what this device holds now.
     func start(room: String, base: @autoclosure () throws -> (VersionVector, UInt64)) rethrows {
@@ -50,6 +53,22 @@ final class SnapshotTracker: Sendable {
     /// A pack at `position` held changes of `replica` up to `seq`.
     func received(room: String, position: UInt64, replica: ReplicaID, seq: UInt64) {
         rooms.withLock { $0[room]?.received.append((position, replica, seq)) }
+    }
+
+    /// This device pushed `pack`, holding `changes`, to `room`: once acknowledged it counts as received at
+    /// the position the server gives it, so that a snapshot that leaves out this device's own changes is
+    /// refused even if they were made after the connection started.
+    func pushed(_ pack: PackID, room: String, changes: [ChangeID]) {
+        var newest: [ReplicaID: UInt64] = [:]
+        for change in changes { newest[change.replica] = max(newest[change.replica] ?? 0, change.seq) }
+        pushed.withLock { $0[pack] = (room, newest) }
+    }
+
+    /// The server stored `pack` at `position`. Called by the reading task as the ack comes, so before
+    /// any snapshot that the server logged after it is reviewed.
+    func acknowledged(_ pack: PackID, room: String, position: UInt64) {
+        guard let entry = pushed.withLock({ $0.removeValue(forKey: pack) }), entry.room == room else { return }
+        for (replica, seq) in entry.newest { received(room: room, position: position, replica: replica, seq: seq) }
     }
 
     /// What a snapshot standing for `position` must hold, as far as this connection can tell.

@@ -190,6 +190,12 @@ struct SnapshotEndToEndTests {
             let bob = try Self.client(try Store.inMemory(), server, seed: seed &+ 1)
             var recorded: [BoardChange] = []
             try await whileRunning([mallory, bob]) {
+                // Bob hears of the room before he draws: his own changes come after his connection started
+                // tracking it, and only their acks tell him where they lie.
+                try await Self.draw(mallory, 1, into: &recorded, using: &random)
+                try await eventually("Bob holds Mallory's first stroke") {
+                    (try? bob.store.frontier(room: Self.room).vector.changeCount) == 1
+                }
                 try await Self.draw(bob, 20, into: &recorded, using: &random)
                 try await Self.draw(mallory, 300, points: 60, into: &recorded, using: &random)
                 try await mallory.waitUntilSynced(timeout: .seconds(60))

@@ -1,0 +1,35 @@
+import InkwellSync
+import Testing
+
+@testable import InkwellClient
+@testable import InkwellWire
+
+@Suite struct SnapshotTrackerTests {
+    let own = ReplicaID(high: 1, low: 1)
+    let other = ReplicaID(high: 2, low: 2)
+
+    /// A device's own changes pushed after it started following the room still count once acknowledged,
+    /// at the position the server gave them: a snapshot standing for that position must hold them.
+    @Test func acknowledgedPushesCountAtTheirPosition() {
+        let tracker = SnapshotTracker()
+        tracker.start(room: "r", base: (VersionVector([other: 3]), 4))
+        let pack = PackID(bytes: Array(repeating: 7, count: 32))!
+        tracker.pushed(pack, room: "r", changes: (1...20).map { ChangeID(replica: own, seq: $0) })
+        #expect(tracker.required(room: "r", through: 9)[own] == 0, "not acknowledged yet")
+
+        tracker.acknowledged(pack, room: "r", position: 9)
+        #expect(tracker.required(room: "r", through: 9)[own] == 20)
+        #expect(tracker.required(room: "r", through: 8)[own] == 0, "stored after a snapshot standing for 8")
+        #expect(tracker.required(room: "r", through: 9)[other] == 3)
+    }
+
+    @Test func anAckForAnotherRoomOrAnUnknownPackChangesNothing() {
+        let tracker = SnapshotTracker()
+        tracker.start(room: "r", base: (VersionVector(), 0))
+        let pack = PackID(bytes: Array(repeating: 1, count: 32))!
+        tracker.pushed(pack, room: "r", changes: [ChangeID(replica: own, seq: 1)])
+        tracker.acknowledged(PackID(bytes: Array(repeating: 2, count: 32))!, room: "r", position: 1)
+        tracker.acknowledged(pack, room: "elsewhere", position: 1)
+        #expect(tracker.required(room: "r", through: 5).isEmpty)
+    }
+}
