@@ -141,6 +141,37 @@ import Testing
         #expect(BoardState.after([settle]).canonicalEncoding() != board.canonicalEncoding())
     }
 
+    /// The engine asks through `DocumentTypes`: the board's rule for a type registered by its document,
+    /// none for one registered by its edits alone, and none in a document holding a change it cannot read.
+    @Test func theEngineFindsTheBoardsInertChangesThroughItsTypes() {
+        var alice = Author(1)
+        let drawn = alice.change(add(line(4)))
+        let undo = alice.change(.undo(drawn.id))
+        let settle = alice.change(.settle(through: 2, inactive: [1]))
+        var other = Author(1, board: "other")
+        other.seq = alice.seq
+        let elsewhere = other.change(add(line(2)))
+        let encoded = [drawn, undo, settle, elsewhere].map(\.encoded)
+        let cut = vector(alice, 4)
+
+        #expect(
+            DocumentTypes(documents: [BoardState.self]).inertChanges(among: encoded, through: cut) == [
+                drawn.id, undo.id,
+            ]
+        )
+        #expect(DocumentTypes([BoardEdit.self]).inertChanges(among: encoded, through: cut).isEmpty)
+
+        var newer = alice.change(.clear).encoded
+        newer.payload.schemaVersion = BoardEdit.schemaVersion + 1
+        #expect(
+            DocumentTypes(documents: [BoardState.self]).inertChanges(
+                among: encoded + [newer],
+                through: vector(alice, 5)
+            )
+            .isEmpty
+        )
+    }
+
     private func vector(_ author: Author, _ seq: UInt64) -> VersionVector {
         VersionVector([author.replica: seq])
     }

@@ -8,10 +8,16 @@ extension BoardState {
     ///
     /// `cut` must be a prefix of every timeline that this board has applied, or that an earlier
     /// compaction dropped as inert; `changes` are changes of this board that it has applied. Changes
-    /// outside the cut are never inert.
+    /// outside the cut are never inert, and none is while any change holds an operation of a newer
+    /// schema.
     ///
     /// - Complexity: O(size of the changes) plus O(points + erases) for each stroke they add.
-    public func inertChanges(among changes: some Sequence<BoardChange>, through cut: VersionVector) -> [ChangeID] {
+    public func inertChanges(among changes: [BoardChange], through cut: VersionVector) -> [ChangeID] {
+        // An operation of a newer schema might bring back what this version calls dead.
+        let unread = changes.contains { change in
+            change.payload.operations.contains { if case .unknown = $0 { true } else { false } }
+        }
+        guard !unread else { return [] }
         let rule = InertnessRule(board: self, cut: cut)
         return changes.compactMap { change in
             guard change.payload.board == board, cut.contains(change.id), contains(change.id) else { return nil }

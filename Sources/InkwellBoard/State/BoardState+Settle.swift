@@ -54,7 +54,8 @@ extension BoardState {
 
     /// The operation with which `replica` settles its changes on this board through `through`: it names
     /// those of them applied here that are inactive now, after the furthest it settled before. `nil` when
-    /// that already reaches `through`.
+    /// that already reaches `through`. When more than ``BoardLimits/maximumSettledInactive`` of them are
+    /// inactive, it settles only as far as that many.
     ///
     /// - Complexity: O(inactive changes).
     public func settlement(of replica: ReplicaID, through: UInt64) -> BoardOperation? {
@@ -62,8 +63,11 @@ extension BoardState {
         guard through > previous else { return nil }
         let undone = inactive.filter {
             $0.replica == replica && $0.seq > previous && $0.seq <= through && contains($0)
-        }
-        return .settle(through: through, inactive: undone.map(\.seq).sorted())
+        }.map(\.seq).sorted()
+        let limit = BoardLimits.maximumSettledInactive
+        guard undone.count > limit else { return .settle(through: through, inactive: undone) }
+        // A list past the limit would be ignored: settle as far as it fits.
+        return .settle(through: undone[limit] - 1, inactive: Array(undone.prefix(limit)))
     }
 }
 

@@ -22,4 +22,18 @@ public protocol ReplicatedDocument: Sendable {
 
     /// A fingerprint of the whole state: equal on every replica that applied the same changes.
     var fingerprint: String { get }
+
+    /// The changes among `changes` inside `cut` that no longer matter: a snapshot may leave them out and
+    /// let its cut stand for them, and the document, built from the others, shows the same now and after
+    /// anything still to come.
+    ///
+    /// `cut` is a prefix of every timeline, all of which this document has applied (or an earlier
+    /// compaction dropped as inert); `changes` are changes of this document that it has applied.
+    ///
+    /// A type without such a rule keeps the default: none.
+    func inertChanges(among changes: [Change<Edit>], through cut: VersionVector) -> [ChangeID]
+}
+
+extension ReplicatedDocument {
+    public func inertChanges(among changes: [Change<Edit>], through cut: VersionVector) -> [ChangeID] { [] }
 }
