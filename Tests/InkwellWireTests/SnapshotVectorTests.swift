@@ -151,6 +151,8 @@ enum SnapshotVectors {
         let whole = cut(of: changes)
         var longer = whole
         longer.include(ChangeID(replica: other.replica, seq: 99), Stamp(rawValue: 1))
+        var vast = whole
+        vast.include(ChangeID(replica: other.replica, seq: 1_000_000), Stamp(rawValue: 1))
         var restamped = Cut()
         for (replica, seq) in whole.vector.entries {
             restamped.include(
@@ -169,6 +171,7 @@ enum SnapshotVectors {
             ),
             ("a part missing", [part(Array(changes[..<5]), cut: whole, parts: 2)]),
             ("stands for more than it holds, which receivers that hold the rest check", [part(changes, cut: longer)]),
+            ("stands for a million changes in one part, the rest having stopped mattering", [part(changes, cut: vast)]),
             ("holds a change twice", [part(Array(changes.dropLast()) + [changes[0]], cut: whole)]),
             ("a last change stamped otherwise", [part(changes, cut: restamped)]),
             ("its author holds no timeline in it", [part(theirs, cut: cut(of: theirs))]),
