@@ -1,0 +1,192 @@
+// Which changes stop mattering within a cut, as Sources/InkwellBoard/State/BoardState+Inert.swift
+// (docs/ARCHITECTURE.md, "Settling", "Which changes stop mattering"): dropping them, with the cut standing
+// for them, leaves the drawing as it is now and after any changes still to come. A page checks by this
+// rule that a room snapshot leaves out only what stopped mattering here.
+
+import { governingSettle, isVoidAppend, settledThrough } from './board-settles.js';
+import { changeKey, comparePositions, parseChangeId, position, strokeId } from './ids.js';
+import { readOperation } from './operation.js';
+import { isErasedAway } from './stroke-record.js';
+
+/**
+ * @typedef {import('./board-state.js').BoardState} BoardState
+ * @typedef {import('./ids.js').ChangeId} ChangeId
+ * @typedef {import('./ids.js').Position} Position
+ * @typedef {import('./ids.js').StrokeRef} StrokeRef
+ * @typedef {Map<string, number>} Cut by replica: its changes 1 through the seq given
+ */
+
+/** The operation kinds this version reads: any other is of a newer schema. */
+const KNOWN = new Set(['addStroke', 'appendPoints', 'erase', 'set', 'undo', 'redo', 'clear', 'settle']);
+
+/**
+ * The changes among `changes` inside `cut` that no longer matter, in the order given.
+ *
+ * `cut` must be a prefix of every timeline that this board has applied, or that an earlier compaction
+ * dropped as inert; `changes` are changes of this board that it has applied. Changes outside the cut
+ * are never inert, and none is while any change holds an operation of a newer schema.
+ * @param {BoardState} state
+ * @param {Iterable<any>} changes in the JSON form
+ * @param {Cut} cut
+ * @returns {ChangeId[]}
+ * - Complexity: O(size of the changes) plus O(points + erases) for each stroke they touch.
+ */
+export function inertChanges(state, changes, cut) {
+  const list = [...changes];
+  // An operation of a newer schema might bring back what this version calls dead.
+  const unread = list.some((change) => Array.isArray(change?.operations) && change.operations.some(isUnread));
+  if (unread) return [];
+  const rule = new InertnessRule(state, cut);
+  const inert = [];
+  for (const change of list) {
+    if (change?.board !== state.board || !Array.isArray(change.operations)) continue;
+    const id = parseChangeId(change.id);
+    if (id === null || !rule.inCut(id) || !state.applied.has(changeKey(id))) continue;
+    const stamp = change.stamp;
+    if (change.operations.every((op, index) => rule.isInert(op, position(stamp, id, index)))) inert.push(id);
+  }
+  return inert;
+}
+
+/** @param {any} op */
+function isUnread(op) {
+  return op === null || typeof op !== 'object' || !KNOWN.has(op.op);
+}
+
+/** What a cut fixes of a board: which changes' fate is settled within it, and which strokes are dead. */
+class InertnessRule {
+  #state;
+  #cut;
+  /** The latest `clear` whose change is fixed-active: every stroke added before it is dead. @type {Position | null} */
+  #latestFixedClear = null;
+  /** Whether each stroke asked about is dead: several operations may ask of one. @type {Map<string, boolean>} */
+  #dead = new Map();
+
+  /** @param {BoardState} state @param {Cut} cut */
+  constructor(state, cut) {
+    this.#state = state;
+    this.#cut = cut;
+    for (let i = state.clears.length - 1; i >= 0; i--) {
+      if (this.fixedActivity(state.clears[i]) === true) {
+        this.#latestFixedClear = state.clears[i];
+        break;
+      }
+    }
+  }
+
+  /** Whether a change is inside the cut. @param {ChangeId} id */
+  inCut(id) {
+    return id.seq <= (this.#cut.get(id.replica) ?? 0);
+  }
+
+  /**
+   * Whether the operation at `at`, inside the cut, can never matter again.
+   * @param {any} op in the JSON form
+   * @param {Position} at
+   */
+  isInert(op, at) {
+    const state = this.#state;
+    const operation = readOperation(op);
+    switch (op.op) {
+      case 'addStroke':
+        return operation === null || this.#isDead(strokeId(at, at.index));
+      case 'appendPoints': {
+        if (operation?.kind !== 'appendPoints') return true;
+        const { stroke } = operation;
+        return (
+          at.replica !== stroke.replica ||
+          !(at.seq > stroke.seq) ||
+          isVoidAppend(state, at.replica, stroke.seq, at.seq) ||
+          this.#isGone(stroke, operation.id)
+        );
+      }
+      case 'erase':
+        return (
+          operation?.kind !== 'erase' ||
+          this.fixedActivity(at) === false ||
+          this.#isGone(operation.stroke, operation.id)
+        );
+      case 'set': {
+        // Malformed, or `deleted: false`, which the board ignores.
+        if (operation?.kind !== 'set') return true;
+        if (this.fixedActivity(at) === false || this.#isGone(operation.stroke, operation.id)) return true;
+        const writes = state.records.get(operation.id)?.attributes.get(operation.attribute) ?? [];
+        for (let i = writes.length - 1; i >= 0 && comparePositions(writes[i].position, at) > 0; i--) {
+          if (this.fixedActivity(writes[i].position) === true) return true;
+        }
+        return false;
+      }
+      case 'undo':
+      case 'redo': {
+        // A settled change's register no longer counts; a change of the cut that this board does not hold
+        // is another board's, or was dropped as inert, and never arrives here.
+        if (operation?.kind !== op.op) return true;
+        const { target } = operation;
+        return (
+          target.replica !== at.replica ||
+          settledThrough(state, target.replica) >= target.seq ||
+          (this.inCut(target) && !state.applied.has(changeKey(target)))
+        );
+      }
+      case 'clear':
+        return (
+          this.fixedActivity(at) === false ||
+          (this.#latestFixedClear !== null && comparePositions(this.#latestFixedClear, at) > 0)
+        );
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Active or inactive for good, if a settle inside the cut governs the change; null otherwise. A
+   * change's governing settle is fixed when its own change is inside the cut: every earlier settle of its
+   * author is then known.
+   * @param {{replica: string, seq: number}} change
+   * @returns {boolean | null}
+   */
+  fixedActivity({ replica, seq }) {
+    const governing = governingSettle(this.#state, replica, seq);
+    if (governing === null || governing.seq > (this.#cut.get(replica) ?? 0)) return null;
+    return !governing.inactive.has(seq);
+  }
+
+  /**
+   * Dead, or never a stroke of this board: its change is inside the cut and added none here.
+   * @param {StrokeRef} stroke @param {string} id
+   */
+  #isGone(stroke, id) {
+    return this.#isDead(id) || (this.inCut(stroke) && (this.#state.records.get(id)?.added ?? null) === null);
+  }
+
+  /** Whether a stroke is hidden for good: nothing still to come can show it again. @param {string} id */
+  #isDead(id) {
+    let dead = this.#dead.get(id);
+    if (dead === undefined) {
+      dead = this.#deadNow(id);
+      this.#dead.set(id, dead);
+    }
+    return dead;
+  }
+
+  /** Works out whether a stroke not asked about yet is dead. @param {string} id */
+  #deadNow(id) {
+    const record = this.#state.records.get(id);
+    if (record === undefined || record.added === null) return false;
+    const added = record.added.position;
+    const addition = this.fixedActivity(added);
+    if (addition === false) return true;
+    if (this.#latestFixedClear !== null && comparePositions(added, this.#latestFixedClear) < 0) return true;
+    const deletions = record.attributes.get('deleted') ?? [];
+    if (deletions.some((write) => this.fixedActivity(write.position) === true)) return true;
+    // Erased away: settled, so no append can still come, and hidden by what is fixed alone.
+    const { replica } = added;
+    if (addition !== true) return false;
+    if (!record.appends.every(({ seq }) => this.fixedActivity({ replica, seq }) !== null)) return false;
+    return isErasedAway(
+      record,
+      (change) => this.fixedActivity(change) === true,
+      (seq) => this.fixedActivity({ replica, seq }) === false,
+    );
+  }
+}
