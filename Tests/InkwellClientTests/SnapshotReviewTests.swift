@@ -13,28 +13,27 @@ import Testing
     static let theirs = try! AuthorKey(rawRepresentation: [UInt8](repeating: 0x32, count: 32))
 
     static func change(_ key: AuthorKey, _ seq: UInt64, colour: UInt32 = 1) -> [UInt8] {
+        change(
+            key,
+            seq,
+            [.addStroke(StrokeStyle(colour: Colour(rgba: colour), width: 1), points: [.init(0, 0)], pressures: nil)]
+        )
+    }
+
+    static func change(_ key: AuthorKey, _ seq: UInt64, _ operations: [BoardOperation]) -> [UInt8] {
         ChangeCodec.encode(
             BoardChange(
                 id: ChangeID(replica: key.replica, seq: seq),
                 stamp: Stamp(wallMilliseconds: 1_800_000_000_000 + seq),
-                payload: BoardEdit(
-                    board: "main",
-                    operations: [
-                        .addStroke(
-                            StrokeStyle(colour: Colour(rgba: colour), width: 1),
-                            points: [.init(0, 0)],
-                            pressures: nil
-                        )
-                    ]
-                )
+                payload: BoardEdit(board: "main", operations: operations)
             )
         )
     }
 
-    /// Their changes 1...3 and mine 1...2, as one snapshot by them.
-    static func snapshot(_ changes: [[UInt8]]) throws -> RoomSnapshot {
+    /// `changes` as one snapshot by them, standing for `standingFor` too when given.
+    static func snapshot(_ changes: [[UInt8]], standingFor: [[UInt8]] = []) throws -> RoomSnapshot {
         var cut = Cut()
-        for bytes in changes {
+        for bytes in changes + standingFor {
             let header = try ChangeCodec.header(of: bytes)
             cut.include(ChangeID(replica: header.replica, seq: header.seq), header.stamp)
         }
@@ -56,7 +55,13 @@ import Testing
             let header = try ChangeCodec.header(of: bytes)
             byID[ChangeID(replica: header.replica, seq: header.seq)] = bytes
         }
-        return try SnapshotReview.review(snapshot, held: { byID[$0] }, required: required, own: mine.replica)
+        return try SnapshotReview.review(
+            snapshot,
+            held: byID,
+            required: required,
+            own: mine.replica,
+            types: DocumentTypes(documents: [BoardState.self])
+        )
     }
 
     @Test func aConsistentSnapshotBringsWhatWasNotHeld() throws {
@@ -65,7 +70,7 @@ import Testing
             held: [Self.whole[0], Self.whole[3], Self.whole[4]],
             required: VersionVector([Self.theirs.replica: 1, Self.mine.replica: 1])
         )
-        guard case .accepted(let new) = verdict else {
+        guard case .accepted(let new, _) = verdict else {
             Issue.record("refused: \(verdict)")
             return
         }
@@ -105,5 +110,48 @@ import Testing
             Issue.record("accepted a change of mine I never made")
             return
         }
+    }
+
+    /// Their stroke, undone and settled, stopped mattering: a snapshot may leave it out, and one that
+    /// leaves out a stroke that still shows is refused.
+    @Test func aSnapshotMayLeaveOutOnlyWhatStoppedMattering() throws {
+        let drawn = Self.change(Self.theirs, 1)
+        let undone = Self.change(Self.theirs, 2, [.undo(ChangeID(replica: Self.theirs.replica, seq: 1))])
+        let settled = Self.change(Self.theirs, 3, [.settle(through: 2, inactive: [1])])
+        let mine = [Self.change(Self.mine, 1), Self.change(Self.mine, 2)]
+        let held = [drawn, undone, settled] + mine
+
+        let lean = try Self.snapshot([settled] + mine, standingFor: [drawn, undone])
+        let verdict = try Self.review(lean, held: held, required: VersionVector())
+        guard case .accepted(let new, let leftOut) = verdict else {
+            Issue.record("refused: \(verdict)")
+            return
+        }
+        #expect(new.isEmpty)
+        #expect(leftOut == [1, 2].map { ChangeID(replica: Self.theirs.replica, seq: $0) })
+
+        let lying = try Self.snapshot([drawn, undone, settled, mine[0]], standingFor: [mine[1]])
+        guard case .refused(let reason, let missingOwn) = try Self.review(lying, held: held, required: VersionVector())
+        else {
+            Issue.record("accepted a snapshot that leaves out a stroke that still shows")
+            return
+        }
+        #expect(reason.contains("still matters"))
+        #expect(missingOwn == [ChangeID(replica: Self.mine.replica, seq: 2)], "my stroke goes back out")
+    }
+
+    /// A device that still holds a stroke deleted while it was away learns from the deletion the snapshot
+    /// keeps that the stroke's add stopped mattering.
+    @Test func aDeviceHoldingAnOldStrokeChecksItsDeletion() throws {
+        let drawn = Self.change(Self.theirs, 1)
+        let stroke = StrokeID(change: ChangeID(replica: Self.theirs.replica, seq: 1), index: 0)
+        let deleted = Self.change(Self.theirs, 2, [.set(stroke, .deleted(true))])
+        let settled = Self.change(Self.theirs, 3, [.settle(through: 2, inactive: [])])
+        let lean = try Self.snapshot([deleted, settled], standingFor: [drawn])
+        guard case .accepted(_, let leftOut) = try Self.review(lean, held: [drawn], required: VersionVector()) else {
+            Issue.record("refused a snapshot whose proof it holds")
+            return
+        }
+        #expect(leftOut == [ChangeID(replica: Self.theirs.replica, seq: 1)])
     }
 }

@@ -168,7 +168,7 @@ enum SnapshotVectors {
                 ]
             ),
             ("a part missing", [part(Array(changes[..<5]), cut: whole, parts: 2)]),
-            ("claims more than it holds", [part(changes, cut: longer)]),
+            ("stands for more than it holds, which receivers that hold the rest check", [part(changes, cut: longer)]),
             ("holds a change twice", [part(Array(changes.dropLast()) + [changes[0]], cut: whole)]),
             ("a last change stamped otherwise", [part(changes, cut: restamped)]),
             ("its author holds no timeline in it", [part(theirs, cut: cut(of: theirs))]),

@@ -63,12 +63,17 @@ private struct InertnessRule {
                 || isGone(id)
 
         case .erase(let id, let intervals):
-            return BoardLimits.erasedIntervals(intervals) == nil || fixedActivity(of: change) == false || isGone(id)
+            guard BoardLimits.erasedIntervals(intervals) != nil else { return true }
+            let fate = fixedActivity(of: change)
+            // A fixed-active erase is the proof that a stroke was erased away, for a device that still holds it.
+            return fate == false || (fate == nil && isGone(id))
 
         case .set(let id, let value):
-            guard value.isValid, value != .deleted(false), fixedActivity(of: change) != false, !isGone(id) else {
-                return true
-            }
+            guard value.isValid, value != .deleted(false) else { return true }
+            let fate = fixedActivity(of: change)
+            // Likewise a fixed-active deletion: a device that still holds the stroke learns from it.
+            if value == .deleted(true), fate == true { return false }
+            guard fate != false, !isGone(id) else { return true }
             let writes = board.records[id]?.attributes[value.attribute]?.writes ?? []
             return writes.contains { $0.position > position && fixedActivity(of: $0.position.change) == true }
 

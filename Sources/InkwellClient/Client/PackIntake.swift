@@ -69,7 +69,7 @@ struct PackIntake: Sendable {
                 pack = try PackCodec.decode(stored.bytes, room: room, understanding: understanding, key: key)
             } catch .snapshotPart {
                 if let outcome = try takePart(stored, room: room, key: key, rebase: nil, logger: logger) {
-                    if case .accepted(let new) = outcome.verdict { snapshotChanges += new }
+                    if case .accepted(let new, _) = outcome.verdict { snapshotChanges += new }
                     result.snapshots.append(outcome)
                 }
                 continue

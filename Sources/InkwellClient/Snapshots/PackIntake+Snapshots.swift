@@ -82,9 +82,10 @@ extension PackIntake {
             snapshot = try assembly.assembly.assembled()
             verdict = try SnapshotReview.review(
                 snapshot,
-                held: { held[$0] },
+                held: held,
                 required: snapshots.required(room: room, through: snapshot.position),
-                own: own
+                own: own,
+                types: documentTypes
             )
         } catch let error as WireError {
             logger.error("snapshot refused", metadata: ["snapshot": "\(part.cover.id)", "reason": "\(error)"])
@@ -99,7 +100,7 @@ extension PackIntake {
             )
         }
         switch verdict {
-        case .accepted(let new):
+        case .accepted(let new, _):
             snapshots.settled(room: room, through: snapshot.position)
             logger.info(
                 "snapshot checked",
@@ -143,7 +144,7 @@ extension PackIntake {
                 continue
             }
             result.snapshots.append(outcome)
-            guard case .accepted(let new) = outcome.verdict else { continue }
+            guard case .accepted(let new, _) = outcome.verdict else { continue }
             for (change, bytes) in new {
                 decoded[change.id] = change
                 changes.append(

@@ -11,7 +11,12 @@ import InkwellWire
 /// - every change it holds that this device holds too has the same bytes: no change is altered;
 /// - its cut covers `required`, what this device knows came in packs through the snapshot's position:
 ///   nothing it stands for is left out. For its own timeline, that is every change the server has
-///   acknowledged before.
+///   acknowledged before;
+/// - every change this device holds inside the cut that the snapshot leaves out stopped mattering by
+///   this device's own rule (`DocumentTypes.inertChanges(among:through:)`), over everything it holds
+///   together with what the snapshot holds. The rule keeps the proof of what it leaves out (settles,
+///   the latest clear, the erases and deletions that killed a stroke), so a device that still holds an
+///   old change can check it, a rebasing one included.
 ///
 /// A device that holds nothing (a new one) can check only the first point: it takes the snapshot on its
 /// author's word, as it would take the packs on their authors'. That is why the server drops packs only
@@ -19,22 +24,25 @@ import InkwellWire
 enum SnapshotReview {
     enum Verdict {
         /// Consistent with what this device holds; `new` are the changes it did not hold, each with
-        /// its bytes as the snapshot carries them.
-        case accepted(new: [(change: EncodedChange, bytes: [UInt8])])
+        /// its bytes as the snapshot carries them, and `leftOut` the changes it holds inside the cut that
+        /// the snapshot does not.
+        case accepted(new: [(change: EncodedChange, bytes: [UInt8])], leftOut: [ChangeID])
         /// Not taken, and why. `missingOwn` are this device's own changes the snapshot leaves out,
         /// though the server acknowledged them: they go back to the outbox to be pushed again.
         case refused(String, missingOwn: [ChangeID])
     }
 
     /// - Parameters:
-    ///   - held: this device's bytes of a change, if it holds it.
+    ///   - held: this device's bytes of every change it holds of the room.
     ///   - required: for each replica, the seq through which the snapshot must hold its changes.
     ///   - own: this device's replica in the room, if it has one.
+    ///   - types: the rules by which changes stop mattering.
     static func review(
         _ snapshot: RoomSnapshot,
-        held: (ChangeID) throws -> [UInt8]?,
+        held: [ChangeID: [UInt8]],
         required: VersionVector,
-        own: ReplicaID?
+        own: ReplicaID?,
+        types: DocumentTypes
     ) throws -> Verdict {
         var missingOwn: [ChangeID] = []
         if let own, required[own] > snapshot.cut.vector[own] {
@@ -47,6 +55,8 @@ enum SnapshotReview {
             )
         }
         var new: [(change: EncodedChange, bytes: [UInt8])] = []
+        var holds: [EncodedChange] = []
+        holds.reserveCapacity(snapshot.changes.count)
         for bytes in snapshot.changes {
             let change: EncodedChange
             do {
@@ -54,7 +64,8 @@ enum SnapshotReview {
             } catch {
                 return .refused("it holds a change that does not decode: \(error)", missingOwn: [])
             }
-            if let mine = try held(change.id) {
+            holds.append(change)
+            if let mine = held[change.id] {
                 guard mine == bytes else {
                     return .refused("its change \(change.id) differs from the one held here", missingOwn: [])
                 }
@@ -64,6 +75,37 @@ enum SnapshotReview {
                 new.append((change, bytes))
             }
         }
-        return .accepted(new: new)
+        let inSnapshot = Set(holds.map(\.id))
+        let leftOut = held.keys.filter { snapshot.cut.vector.contains($0) && !inSnapshot.contains($0) }.sorted()
+        guard !leftOut.isEmpty else { return .accepted(new: new, leftOut: leftOut) }
+        let stillMatter = try stillMattering(leftOut, held: held, holds: holds, cut: snapshot.cut.vector, types: types)
+        if let first = stillMatter.first {
+            return .refused(
+                "it leaves out \(first), which still matters here",
+                missingOwn: stillMatter.filter { $0.replica == own }
+            )
+        }
+        return .accepted(new: new, leftOut: leftOut)
+    }
+
+    /// Which of `leftOut` still matter by this device's rule over what it holds and what the snapshot
+    /// holds: a change it cannot decode, or of a type or schema it cannot read, always does.
+    ///
+    /// - Complexity: O(room) to decode what is held and build its documents.
+    private static func stillMattering(
+        _ leftOut: [ChangeID],
+        held: [ChangeID: [UInt8]],
+        holds: [EncodedChange],
+        cut: VersionVector,
+        types: DocumentTypes
+    ) throws -> [ChangeID] {
+        let inSnapshot = Set(holds.map(\.id))
+        var all = holds
+        for (id, bytes) in held where !inSnapshot.contains(id) {
+            guard let change = try? ChangeCodec.decode(bytes) else { continue }
+            all.append(change)
+        }
+        let inert = types.inertChanges(among: all, through: cut)
+        return leftOut.filter { !inert.contains($0) }
     }
 }
