@@ -1,7 +1,8 @@
 // Which changes stop mattering within a cut, as Sources/InkwellBoard/State/BoardState+Inert.swift
 // (docs/ARCHITECTURE.md, "Settling", "Which changes stop mattering"): dropping them, with the cut standing
 // for them, leaves the drawing as it is now and after any changes still to come. A page checks by this
-// rule that a room snapshot leaves out only what stopped mattering here.
+// rule that a room snapshot leaves out only what stopped mattering here; so that any device can, the rule
+// keeps the proof: a fixed-active erase or deletion is never inert, nor a settle or the latest fixed clear.
 
 import { governingSettle, isVoidAppend, settledThrough } from './board-settles.js';
 import { changeKey, comparePositions, parseChangeId, position, strokeId } from './ids.js';
@@ -100,16 +101,19 @@ class InertnessRule {
           this.#isGone(stroke, operation.id)
         );
       }
-      case 'erase':
-        return (
-          operation?.kind !== 'erase' ||
-          this.fixedActivity(at) === false ||
-          this.#isGone(operation.stroke, operation.id)
-        );
+      case 'erase': {
+        if (operation?.kind !== 'erase') return true;
+        const fate = this.fixedActivity(at);
+        // A fixed-active erase is the proof that a stroke was erased away, for a device that still holds it.
+        return fate === false || (fate === null && this.#isGone(operation.stroke, operation.id));
+      }
       case 'set': {
         // Malformed, or `deleted: false`, which the board ignores.
         if (operation?.kind !== 'set') return true;
-        if (this.fixedActivity(at) === false || this.#isGone(operation.stroke, operation.id)) return true;
+        const fate = this.fixedActivity(at);
+        // Likewise a fixed-active deletion: a device that still holds the stroke learns from it.
+        if (operation.attribute === 'deleted' && fate === true) return false;
+        if (fate === false || this.#isGone(operation.stroke, operation.id)) return true;
         const writes = state.records.get(operation.id)?.attributes.get(operation.attribute) ?? [];
         for (let i = writes.length - 1; i >= 0 && comparePositions(writes[i].position, at) > 0; i--) {
           if (this.fixedActivity(writes[i].position) === true) return true;
