@@ -72,6 +72,7 @@ import { PresenceChannel } from './presence-channel.js';
 import { seededRandom } from './random.js';
 import { loadRoom } from './room-loader.js';
 import { takeSnapshots } from './snapshot-intake.js';
+import { readHeld } from './snapshot-review.js';
 import { SnapshotTracker } from './snapshot-tracker.js';
 import { ServerClock } from './server-clock.js';
 import { sameStatus, syncStatus } from './status.js';
@@ -751,12 +752,15 @@ export class Session extends EventTarget {
     const keys = { roomKey: this.#roomKey };
     const intake = rebase === null ? await readPacks(this.#room, frame.packs, { now }, keys) : await readRebase(this.#room, frame.packs, keys);
     const tracker = this.#tracker();
+    /** @type {Promise<Map<string, import('./snapshot-review.js').Held>> | null} */
+    let holdings = null;
     let taken;
     try {
       taken = await takeSnapshots(intake, {
         tracker,
         rebase,
         held: (wanted) => this.#heldBytes(wanted, intake),
+        holdings: () => (holdings ??= this.#holdings(intake)),
         own: this.#own,
         acknowledged: new Set(this.#signers.keys()),
       });
@@ -880,6 +884,40 @@ export class Session extends EventTarget {
     });
     for (const item of aside) if (item.kind === 'change') note(item.bytes);
     return held;
+  }
+
+  /**
+   * Every change this page holds of the room, for a snapshot's review: on the board or held for review,
+   * read in the frame under way, kept aside (a newer schema, another type, a stamp ahead), or stored by
+   * another tab of the room and not received here yet.
+   * @param {import('./pack-intake.js').Intake} intake
+   * @returns {Promise<Map<string, import('./snapshot-review.js').Held>>}
+   * - Complexity: O(changes held), plus decoding those kept aside or stored by another tab.
+   */
+  async #holdings(intake) {
+    /** @type {Map<string, import('./snapshot-review.js').Held>} */
+    const holdings = new Map();
+    const take = (/** @type {any} */ change) => holdings.set(changeKey(change), { change, board: change.board });
+    for (const change of this.#applied) take(change);
+    for (const change of this.#held.changes()) take(change);
+    for (const { change } of intake.changes) take(change);
+    const [keys, aside] = await this.#writes.enqueue(() => Promise.all([this.#store.loadKeys(this.#room), this.#store.loadAside(this.#room)]));
+    const note = (/** @type {Uint8Array} */ bytes) => {
+      try {
+        const { replica, seq } = changeOrigin(bytes);
+        const key = `${replica}-${seq}`;
+        if (!holdings.has(key)) holdings.set(key, readHeld(bytes));
+      } catch {
+        // Not a change: nothing held.
+      }
+    };
+    for (const item of [...aside, ...intake.aside]) if (item.kind === 'change') note(item.bytes);
+    const missing = keys.filter((key) => !holdings.has(key));
+    if (missing.length > 0) {
+      const stored = await this.#writes.enqueue(() => this.#store.loadChanges(this.#room, missing));
+      for (const bytes of stored) if (bytes !== undefined) note(bytes);
+    }
+    return holdings;
   }
 
   /**
