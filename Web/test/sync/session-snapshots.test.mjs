@@ -131,7 +131,7 @@ test('a snapshot that leaves out a change the page received before its position 
   assert.equal(events[1].accepted, true);
 });
 
-test('a snapshot may stand for more than it holds, but not leave out what still matters here, nor forge this page', async (t) => {
+test('a snapshot may stand for more than it holds, not leave out what matters here, nor forge this page', async (t) => {
   const { server, session, events } = await syncedRoom(t);
   const held = await logged(server, 3);
   // Standing for peer's change 3 too, which never came here: nothing held is left out.
