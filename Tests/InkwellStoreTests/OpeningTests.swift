@@ -39,13 +39,13 @@ import Testing
             let store = try Store(path: directory.file)
             try store.append([change(a, 1)])
         }
-        try markAsWrittenByNewerVersion(directory.file, schema: 8)
+        try markAsWrittenByNewerVersion(directory.file, schema: 9)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.file))
         let error = #expect(throws: StoreError.self) { try Store(path: directory.file) }
-        #expect(error == StoreError.newerSchema(found: 8, supported: 7))
+        #expect(error == StoreError.newerSchema(found: 9, supported: 8))
         #expect(
             error?.description
-                == "this store was written by a newer version of Inkwell (schema 8); this version understands up to 7"
+                == "this store was written by a newer version of Inkwell (schema 9); this version understands up to 8"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file)) == before)
     }

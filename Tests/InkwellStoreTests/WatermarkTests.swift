@@ -37,13 +37,14 @@ import Testing
         let opened = try kind.open()
         let store = opened.store
         #expect(try store.heardSnapshot(room: "room") == nil)
-        try store.hearSnapshot(room: "room", position: 40, changes: 1_000)
-        try store.hearSnapshot(room: "room", position: 30, changes: 2_000)
+        try store.hearSnapshot(room: "room", position: 40, changes: 1_000, held: 300)
+        try store.hearSnapshot(room: "room", position: 30, changes: 2_000, held: 400)
         #expect(try store.heardSnapshot(room: "room")?.position == 40)
         #expect(try store.heardSnapshot(room: "room")?.changes == 1_000)
-        try store.hearSnapshot(room: "room", position: 41, changes: 1_500)
+        try store.hearSnapshot(room: "room", position: 41, changes: 1_500, held: 200)
         #expect(try store.heardSnapshot(room: "room")?.changes == 1_500)
+        #expect(try store.heardSnapshot(room: "room")?.held == 200)
         #expect(try store.heardSnapshot(room: "other") == nil)
-        #expect(throws: StoreError.outOfRange()) { try store.hearSnapshot(room: "room", position: 0, changes: 1) }
+        #expect(throws: StoreError.outOfRange()) { try store.hearSnapshot(room: "room", position: 0, changes: 1, held: 1) }
     }
 }

@@ -8,9 +8,10 @@ struct SnapshotOutcome: Sendable {
     let room: String
     let snapshot: SnapshotID
     let author: ReplicaID
-    /// The position it stands for, and the number of changes its cut names.
+    /// The position it stands for, the number of changes its cut names, and how many of them it holds.
     let position: UInt64
     let changeCount: UInt64
+    let held: UInt64
     let verdict: SnapshotReview.Verdict
     /// The positions its parts came at.
     let partPositions: [UInt64]
@@ -27,10 +28,12 @@ extension PackIntake {
     /// other author's contiguous changes, and this device's own changes the server acknowledged.
     func startTracking(_ room: String) throws {
         guard let snapshots, !snapshots.isTracking(room) else { return }
-        try snapshots.start(room: room, base: try held(room))
+        try snapshots.start(room: room, base: try Self.held(room, in: store))
     }
 
-    private func held(_ room: String) throws -> (VersionVector, UInt64) {
+    /// What the store holds of `room` for tracking: every other author's contiguous changes, this
+    /// device's own that the server acknowledged, and the watermark.
+    static func held(_ room: String, in store: Store) throws -> (VersionVector, UInt64) {
         var vector = try store.frontier(room: room).vector
         let own = try store.replica(for: room)
         vector[own] = 0
@@ -95,6 +98,7 @@ extension PackIntake {
                 author: part.author,
                 position: part.cover.position,
                 changeCount: part.cover.changeCount,
+                held: 0,
                 verdict: .refused("\(error)", missingOwn: []),
                 partPositions: assembly.positions
             )
@@ -123,7 +127,8 @@ extension PackIntake {
             snapshot: snapshot.id,
             author: snapshot.author,
             position: snapshot.position,
-            changeCount: UInt64(snapshot.changes.count),
+            changeCount: snapshot.cut.vector.changeCount,
+            held: UInt64(snapshot.changes.count),
             verdict: verdict,
             partPositions: assembly.positions
         )

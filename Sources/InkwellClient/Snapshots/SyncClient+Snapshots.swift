@@ -6,11 +6,12 @@ import Logging
 /// Room snapshots: checking those that arrive, taking one in place of packs the server no longer keeps,
 /// and sending one when this device holds a room's whole history.
 extension SyncClient {
-    /// What this client knows of a room's newest snapshot: the position it stands for and the changes
-    /// it holds.
+    /// What this client knows of a room's newest snapshot: the position it stands for, the changes its
+    /// cut stands for, and those it holds (the rest stopped mattering).
     struct KnownSnapshot: Hashable, Sendable {
         var position: UInt64
         var changes: UInt64
+        var held: UInt64
     }
 
     /// Handles the snapshots whose last part came in a frame: an accepted one is checked, signed, to the
@@ -21,7 +22,10 @@ extension SyncClient {
             switch outcome.verdict {
             case .accepted:
                 statistics.snapshotsChecked += 1
-                hear(KnownSnapshot(position: outcome.position, changes: outcome.changeCount), in: outcome.room)
+                hear(
+                    KnownSnapshot(position: outcome.position, changes: outcome.changeCount, held: outcome.held),
+                    in: outcome.room
+                )
                 sendCheck(of: outcome)
             case .refused(_, let missingOwn):
                 statistics.snapshotsRefused += 1
@@ -45,7 +49,7 @@ extension SyncClient {
     func known(_ room: String) -> KnownSnapshot? {
         if let known = knownSnapshots[room] { return known }
         guard let heard = try? store.heardSnapshot(room: room) else { return nil }
-        let known = KnownSnapshot(position: heard.position, changes: heard.changes)
+        let known = KnownSnapshot(position: heard.position, changes: heard.changes, held: heard.held)
         knownSnapshots[room] = known
         return known
     }
@@ -55,7 +59,12 @@ extension SyncClient {
         guard (known(room)?.position ?? 0) < snapshot.position else { return }
         knownSnapshots[room] = snapshot
         do {
-            try store.hearSnapshot(room: room, position: snapshot.position, changes: snapshot.changes)
+            try store.hearSnapshot(
+                room: room,
+                position: snapshot.position,
+                changes: snapshot.changes,
+                held: snapshot.held
+            )
         } catch {
             logger.warning("could not keep the snapshot heard of: \(error)", metadata: ["room": "\(room)"])
         }
@@ -142,13 +151,13 @@ extension SyncClient {
         }
     }
 
-    /// The changes a room must hold before its next snapshot: `threshold` more than the newest one, and
-    /// half as many again as it holds, as the server asks (its bytes, not its changes, but they grow
-    /// together). Snapshots then grow geometrically, so all a room's snapshots together cost at most about
-    /// three times its last one to send.
+    /// The changes a room must hold before its next snapshot: `threshold` more than the newest one stands
+    /// for, and half as many again as it holds, as the server asks (its bytes, not its changes, but they
+    /// grow together). A room whose changes keep mattering gets snapshots that grow geometrically, so all
+    /// of them together cost at most about three times its last to send; one whose history stops mattering
+    /// gets one every `threshold` changes, each the size of what still matters.
     static func changesForNextSnapshot(after known: KnownSnapshot?, threshold: Int) -> UInt64 {
-        let changes = known?.changes ?? 0
-        return changes + max(UInt64(threshold), changes / 2)
+        (known?.changes ?? 0) + max(UInt64(threshold), (known?.held ?? 0) / 2)
     }
 
     /// Makes and sends the room's snapshot, if this device still holds its whole history: caught up,
@@ -164,56 +173,81 @@ extension SyncClient {
         let position = state.cursor.watermark
         guard position >= 1, (known(room)?.position ?? 0) < position else { return }
         let needed = Self.changesForNextSnapshot(after: known(room), threshold: threshold)
-        let (store, key, logger) = (self.store, state.credentials?.key, self.logger)
+        // The cut is what came through the position, as a receiver reckons it: every change a receiver
+        // caught up to the position holds, so it can check what the snapshot leaves out.
+        do {
+            try connection.snapshots.start(room: room, base: PackIntake.held(room, in: store))
+        } catch {
+            logger.error("could not read what the room holds: \(error)", metadata: ["room": "\(room)"])
+            return
+        }
+        let within = connection.snapshots.required(room: room, through: position)
+        let (store, key, logger, types) = (self.store, state.credentials?.key, self.logger, configuration.documentTypes)
         let made = await Task.detached(priority: .utility) {
             do {
-                return try Self.makeSnapshot(of: room, in: store, position: position, needed: needed, sealedWith: key)
+                return try Self.makeSnapshot(
+                    of: room,
+                    in: store,
+                    position: position,
+                    within: within,
+                    needed: needed,
+                    types: types,
+                    sealedWith: key
+                )
             } catch {
                 logger.error("could not make a snapshot: \(error)", metadata: ["room": "\(room)"])
                 return nil
             }
         }.value
         guard let made, self.connection?.id == id, session.rooms[room]?.takesPushes == true else { return }
-        hear(KnownSnapshot(position: position, changes: made.changes), in: room)
+        hear(KnownSnapshot(position: position, changes: made.changes, held: made.held), in: room)
         statistics.snapshotsUploaded += 1
         logger.info(
             "sending a snapshot",
             metadata: [
                 "room": "\(room)", "position": "\(position)", "changes": "\(made.changes)",
-                "parts": "\(made.parts.count)",
+                "held": "\(made.held)", "parts": "\(made.parts.count)",
             ]
         )
         perform(made.parts.map { .send(.push(room: room, pack: $0)) })
     }
 
-    /// The room's snapshot standing for `position`, in parts, when the store holds at least `needed`
-    /// changes of it, all inside its contiguous frontier, and nothing of it kept aside; `nil` otherwise.
+    /// The room's snapshot standing for `position`, in parts: its cut is `within`, what came through the
+    /// position; it holds the changes inside the cut that still matter by `types`' rules. `nil` unless the
+    /// store holds every change of the cut, at least `needed`, and nothing of the room kept aside.
     private static func makeSnapshot(
         of room: String,
         in store: Store,
         position: UInt64,
+        within: VersionVector,
         needed: UInt64,
+        types: DocumentTypes,
         sealedWith key: RoomKey?
-    ) throws -> (parts: [[UInt8]], changes: UInt64)? {
+    ) throws -> (parts: [[UInt8]], changes: UInt64, held: UInt64)? {
         guard try !holdsAsideAnything(of: room, in: store) else { return nil }
-        let cut = try store.frontier(room: room)
-        let total = cut.vector.entries.values.reduce(0, +)
+        let total = within.changeCount
         guard total >= needed else { return nil }
         let held = try store.changes(room: room, notIn: VersionVector())
-        // A change past a gap would be left out of a cut of contiguous timelines; one stored between the
-        // two reads makes them disagree, and the snapshot waits for the next chance.
-        guard held.allSatisfy({ cut.vector.contains($0.id) }), UInt64(held.count) == total else { return nil }
+        let inside = held.filter { within.contains($0.id) }
+        // A change of the cut this store lacks (past a gap, or left out of a snapshot it took) would be
+        // stood for without being held: the snapshot waits for a device that holds them all.
+        guard UInt64(inside.count) == total else { return nil }
+        var cut = Cut()
+        for change in inside where change.id.seq == within[change.id.replica] { cut.include(change.id, change.stamp) }
         let replica = try store.replica(for: room)
         guard let author = try store.authorKey(of: replica), cut.vector[replica] > 0 else { return nil }
+        let encoded = held.compactMap { try? ChangeCodec.decode($0.payload) }
+        let inert = types.inertChanges(among: encoded, through: cut.vector)
+        let kept = inside.filter { !inert.contains($0.id) }
         let parts = PackCodec.encodeSnapshot(
             room: room,
             position: position,
             cut: cut,
-            changes: held.map(\.payload),
-            schemaVersion: held.map(\.schemaVersion).max() ?? WireSchema.current,
+            changes: kept.map(\.payload),
+            schemaVersion: kept.map(\.schemaVersion).max() ?? WireSchema.current,
             signedBy: author,
             sealedWith: key
         )
-        return (parts, total)
+        return (parts, total, UInt64(kept.count))
     }
 }

@@ -7,7 +7,7 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 7
+    static let version = 8
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -18,6 +18,7 @@ enum StoreSchema {
         migrator.registerMigration("v5", migrate: createVersion5)
         migrator.registerMigration("v6", migrate: createVersion6)
         migrator.registerMigration("v7", migrate: createVersion7)
+        migrator.registerMigration("v8", migrate: createVersion8)
         return migrator
     }
 
@@ -213,6 +214,17 @@ enum StoreSchema {
                     changes INTEGER NOT NULL CHECK (changes >= 0)
                 ) WITHOUT ROWID;
                 PRAGMA user_version = 7;
+                """
+        )
+    }
+
+    /// Version 8: how many changes that snapshot holds, besides how many it stands for. A snapshot leaves
+    /// out what stopped mattering, so the next is spaced by what one holds, not by the room's history.
+    private static func createVersion8(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE room_snapshot_heard ADD COLUMN held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0);
+                PRAGMA user_version = 8;
                 """
         )
     }

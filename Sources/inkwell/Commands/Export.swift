@@ -74,7 +74,7 @@ extension Inkwell {
                 try await running.value
                 if let refusal { throw ValidationError("the server refused the room: \(refusal)") }
             }
-            let replica = try await Replica(store: store, documentTypes: DocumentTypes([BoardEdit.self]))
+            let replica = try await Replica(store: store, documentTypes: DocumentTypes(documents: [BoardState.self]))
             let state = try await replica.open(BoardState.self, room: room, document: board)
             await replica.stop()
             try BoardReport(room: room, board: board, state: state).write(svg: svg)

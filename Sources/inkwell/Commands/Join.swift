@@ -84,7 +84,7 @@ extension Inkwell {
             let replica = try await Replica(
                 store: store,
                 server: target.syncURL,
-                documentTypes: DocumentTypes([BoardEdit.self]),
+                documentTypes: DocumentTypes(documents: [BoardState.self]),
                 logger: logger
             )
             try await replica.open(BoardState.self, room: room, document: board)

@@ -20,6 +20,7 @@ struct SnapshotEndToEndTests {
         var configuration = endToEndConfiguration(seed: seed)
         configuration.snapshotThreshold = threshold
         configuration.snapshotDelay = .zero
+        configuration.documentTypes = DocumentTypes(documents: [BoardState.self])
         return configuration
     }
 
@@ -176,6 +177,100 @@ struct SnapshotEndToEndTests {
             for store in [alice.store, bob.store, dave] {
                 #expect(try boardState(store, room: Self.room).canonicalHash == reference.canonicalHash)
             }
+        }
+    }
+
+    /// A client's change that settles its own changes so far, as the page's undo stacks let it.
+    static func settle(_ client: SyncClient) async throws -> BoardChange {
+        let replica = try client.store.replica(for: room)
+        let board = try boardState(client.store, room: room)
+        let settle = try #require(board.settlement(of: replica, through: try client.store.lastSeq(of: replica)))
+        return try await client.record(BoardEdit(board: "main", operations: [settle]), room: room)
+    }
+
+    /// Alice deletes most of what she drew and Bob half of what Dave drew before he left; both settle.
+    /// Their snapshot leaves out what stopped mattering, the server keeps only that, and every device,
+    /// a new one and Dave back after the retention with the deleted strokes still in his store, shows the
+    /// same board.
+    @Test func aSnapshotLeavesOutWhatStoppedMatteringAndEveryDeviceStillAgrees() async throws {
+        let seed = seed("aSnapshotLeavesOutWhatStoppedMatteringAndEveryDeviceStillAgrees")
+        var random = SeededGenerator(seed: seed)
+        let folder = try TemporaryDirectory("dave")
+        let davePath = folder.url.appendingPathComponent("dave.sqlite").path
+        try await Self.serve(retentionSeconds: 3) { server in
+            let alice = try Self.client(try Store.inMemory(), server, seed: seed, threshold: 100)
+            let bob = try Self.client(try Store.inMemory(), server, seed: seed &+ 1)
+            var recorded: [BoardChange] = []
+            try await whileRunning([alice, bob]) {
+                var daves: [StrokeID] = []
+                do {
+                    let dave = try Self.client(try Store(path: davePath), server, seed: seed &+ 3)
+                    try await whileRunning([dave]) {
+                        for _ in 0..<12 {
+                            let drawn = try await dave.record(randomStroke(count: 30, using: &random), room: Self.room)
+                            recorded.append(drawn)
+                            daves.append(StrokeID(change: drawn.id))
+                        }
+                        try await dave.waitUntilSynced(timeout: .seconds(60))
+                    }
+                }
+                try await bob.waitUntilSynced(timeout: .seconds(60))
+                var alices: [StrokeID] = []
+                for _ in 0..<150 {
+                    let drawn = try await alice.record(randomStroke(count: 30, using: &random), room: Self.room)
+                    recorded.append(drawn)
+                    alices.append(StrokeID(change: drawn.id))
+                }
+                for first in stride(from: 0, to: 100, by: 10) {
+                    let deletions = alices[first..<first + 10].map { BoardOperation.set($0, .deleted(true)) }
+                    recorded.append(
+                        try await alice.record(BoardEdit(board: "main", operations: deletions), room: Self.room)
+                    )
+                }
+                try await bob.waitUntilSynced(timeout: .seconds(60))
+                let bobDeletes = daves.prefix(6).map { BoardOperation.set($0, .deleted(true)) }
+                recorded.append(try await bob.record(BoardEdit(board: "main", operations: bobDeletes), room: Self.room))
+                recorded.append(try await Self.settle(alice))
+                recorded.append(try await Self.settle(bob))
+                // Present for longer than the retention, so Dave, away, holds nothing back.
+                let started = ContinuousClock.now
+                while ContinuousClock.now - started < .seconds(4) {
+                    try await Self.draw(alice, 10, into: &recorded, using: &random)
+                    try await Self.draw(bob, 2, into: &recorded, using: &random)
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                try await eventually("Alice sends a snapshot that leaves out what stopped mattering, and Bob checks it")
+                {
+                    guard let heard = try bob.store.heardSnapshot(room: Self.room) else { return false }
+                    return heard.held + 100 <= heard.changes
+                }
+                try await alice.waitUntilSynced(timeout: .seconds(60))
+                try await bob.waitUntilSynced(timeout: .seconds(60))
+                try await Self.draw(bob, 2, into: &recorded, using: &random)
+                try await Task.sleep(for: .milliseconds(500))
+                let dave = try Self.client(try Store(path: davePath), server, seed: seed &+ 5)
+                try await whileRunning([dave]) {
+                    try await dave.waitUntilSynced(timeout: .seconds(60))
+                    #expect(await dave.statistics.rebases == 1, "Dave starts from the snapshot")
+                    #expect(await dave.statistics.snapshotsRefused == 0, "Dave can check what it left out")
+                }
+                #expect(await bob.statistics.snapshotsRefused == 0)
+            }
+            var carolStore = try Store.inMemory()
+            try await eventually("a new device starts from the snapshot") {
+                carolStore = try Store.inMemory()
+                let carol = try Self.client(carolStore, server, seed: seed &+ 6)
+                try await whileRunning([carol]) { try await carol.waitUntilSynced(timeout: .seconds(60)) }
+                return await carol.statistics.rebases == 1
+            }
+            let reference = referenceState(recorded)
+            for store in [alice.store, bob.store, try Store(path: davePath), carolStore] {
+                #expect(try boardState(store, room: Self.room).canonicalHash == reference.canonicalHash)
+            }
+            let held = try carolStore.changes(room: Self.room, document: "main").count
+            print("lean snapshot: a new device holds \(held) of \(recorded.count) changes")
+            #expect(held + 100 <= recorded.count, "the deleted strokes never reach a new device")
+            try carolStore.checkInvariants()
         }
     }
 
