@@ -79,6 +79,8 @@ export async function takeSnapshots(intake, { tracker, rebase, held, holdings, o
     }
     const mine = await held(snapshot.keys);
     holding ??= await holdings();
+    // Decoded only for a second snapshot in the frame: a new device's first brings every change.
+    for (const [key, bytes] of taken) if (!holding.has(key)) holding.set(key, readHeld(bytes));
     const verdict = reviewSnapshot(snapshot, {
       held: (key) => taken.get(key) ?? mine.get(key),
       holdings: holding,
@@ -88,10 +90,7 @@ export async function takeSnapshots(intake, { tracker, rebase, held, holdings, o
     });
     if (verdict.accepted) {
       tracker.settled(snapshot.position);
-      for (const change of verdict.fresh) {
-        taken.set(change.key, change.bytes);
-        holding.set(change.key, readHeld(change.bytes));
-      }
+      for (const change of verdict.fresh) taken.set(change.key, change.bytes);
     }
     outcomes.push({ id: snapshot.id, author, position: snapshot.position, snapshot, positions: pending.positions, verdict });
   }
