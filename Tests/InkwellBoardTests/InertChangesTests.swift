@@ -41,6 +41,11 @@ import Testing
             )
 
             let secondCut = session.randomCut(atLeast: cut, using: &generator)
+            let laterInert = Set(fullLater.inertChanges(among: history + later, through: secondCut))
+            #expect(
+                inert.isSubset(of: laterInert),
+                "seed \(seed): what stopped mattering within a cut stopped mattering within a later one"
+            )
             let secondInert = Set(compacted.inertChanges(among: kept + later, through: secondCut))
             let keptAgain = (kept + later).filter { !secondInert.contains($0.id) }
             session.run(steps: 200, using: &generator)
@@ -98,7 +103,7 @@ import Testing
         )
     }
 
-    @Test func aDeletedOrClearedStrokeIsInertAndTheDeletionAndTheClearStay() {
+    @Test func aDeletedOrClearedStrokeIsInertAndTheProofOfItsEndStays() {
         var alice = Author(1)
         var bob = Author(2)
         let deleted = alice.change(add(line(3)))
@@ -109,12 +114,14 @@ import Testing
         let clear = bob.change(.clear)
         alice.saw(clear)
         let after = alice.change(add(line(3, y: 9)))
-        let settles = [alice.change(.settle(through: 4, inactive: [])), bob.change(.settle(through: 2, inactive: []))]
-        let all = [deleted, delete, cleared, recolour, clear, after] + settles
+        let deleteAfter = alice.change(.set(stroke(of: after), .deleted(true)))
+        let settles = [alice.change(.settle(through: 5, inactive: [])), bob.change(.settle(through: 2, inactive: []))]
+        let all = [deleted, delete, cleared, recolour, clear, after, deleteAfter] + settles
         let board = BoardState.after(all)
         #expect(
-            Set(board.inertChanges(among: all, through: vector(alice, 5, bob, 3)))
-                == [deleted.id, cleared.id, recolour.id]
+            Set(board.inertChanges(among: all, through: vector(alice, 6, bob, 3)))
+                == [deleted.id, delete.id, cleared.id, recolour.id, after.id],
+            "the clear proves the first stroke's end, so its deletion goes too; the last one's deletion stays"
         )
     }
 

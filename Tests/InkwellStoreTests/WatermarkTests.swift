@@ -45,6 +45,8 @@ import Testing
         #expect(try store.heardSnapshot(room: "room")?.changes == 1_500)
         #expect(try store.heardSnapshot(room: "room")?.held == 200)
         #expect(try store.heardSnapshot(room: "other") == nil)
-        #expect(throws: StoreError.outOfRange()) { try store.hearSnapshot(room: "room", position: 0, changes: 1, held: 1) }
+        #expect(throws: StoreError.outOfRange()) {
+            try store.hearSnapshot(room: "room", position: 0, changes: 1, held: 1)
+        }
     }
 }

@@ -54,7 +54,7 @@ private struct InertnessRule {
         switch operation {
         case .addStroke(let style, let points, let pressures):
             return !BoardLimits.acceptsStroke(style, points, pressures)
-                || isDead(StrokeID(change: change, index: position.index))
+                || death(of: StrokeID(change: change, index: position.index)) != nil
 
         case .appendPoints(let id, let points, let pressures):
             return !BoardLimits.acceptsAppend(to: id, by: change, points, pressures)
@@ -63,17 +63,16 @@ private struct InertnessRule {
                 || isGone(id)
 
         case .erase(let id, let intervals):
-            guard BoardLimits.erasedIntervals(intervals) != nil else { return true }
-            let fate = fixedActivity(of: change)
-            // A fixed-active erase is the proof that a stroke was erased away, for a device that still holds it.
-            return fate == false || (fate == nil && isGone(id))
+            // An erase may be the proof that its stroke was erased away, for a device that still holds the
+            // stroke: it goes only with a stroke whose end it cannot have caused, or undone for good.
+            return BoardLimits.erasedIntervals(intervals) == nil || fixedActivity(of: change) == false
+                || isGoneWithoutProof(id)
 
         case .set(let id, let value):
-            guard value.isValid, value != .deleted(false) else { return true }
-            let fate = fixedActivity(of: change)
-            // Likewise a fixed-active deletion: a device that still holds the stroke learns from it.
-            if value == .deleted(true), fate == true { return false }
-            guard fate != false, !isGone(id) else { return true }
+            guard value.isValid, value != .deleted(false), fixedActivity(of: change) != false else { return true }
+            // Likewise a deletion.
+            if value == .deleted(true) { return isGoneWithoutProof(id) }
+            guard !isGone(id) else { return true }
             let writes = board.records[id]?.attributes[value.attribute]?.writes ?? []
             return writes.contains { $0.position > position && fixedActivity(of: $0.position.change) == true }
 
@@ -106,30 +105,52 @@ private struct InertnessRule {
         return governing.isActive(change.seq)
     }
 
-    /// Dead, or never a stroke of this board: its change is inside the cut and added none here.
-    func isGone(_ id: StrokeID) -> Bool {
-        isDead(id) || (cut.contains(id.change) && board.records[id]?.added == nil)
+    /// Why a stroke is hidden for good: nothing still to come can show it again.
+    enum Death {
+        /// Its add is fixed-inactive, or a fixed-active clear came after it: proved by settles and the clear,
+        /// which stay.
+        case undone, cleared
+        /// A fixed-active deletion, or fixed-active erases that leave nothing: proved by those, which stay.
+        case deleted, erasedAway
     }
 
-    /// Whether a stroke is hidden for good: nothing still to come can show it again.
-    func isDead(_ id: StrokeID) -> Bool {
-        guard let record = board.records[id], let added = record.added else { return false }
+    /// Dead, or never a stroke of this board: its change is inside the cut and added none here.
+    func isGone(_ id: StrokeID) -> Bool {
+        death(of: id) != nil || neverExists(id)
+    }
+
+    /// Gone in a way whose proof does not lie in the erases and deletions aimed at it.
+    func isGoneWithoutProof(_ id: StrokeID) -> Bool {
+        switch death(of: id) {
+        case .undone, .cleared: true
+        case .deleted, .erasedAway: false
+        case nil: neverExists(id)
+        }
+    }
+
+    func neverExists(_ id: StrokeID) -> Bool {
+        cut.contains(id.change) && board.records[id]?.added == nil
+    }
+
+    func death(of id: StrokeID) -> Death? {
+        guard let record = board.records[id], let added = record.added else { return nil }
         let addition = fixedActivity(of: added.position.change)
-        if addition == false { return true }
-        if let clear = latestFixedClear, added.position < clear { return true }
+        if addition == false { return .undone }
+        if let clear = latestFixedClear, added.position < clear { return .cleared }
         if let deletions = record.attributes[.deleted]?.writes,
             deletions.contains(where: { fixedActivity(of: $0.position.change) == true })
         {
-            return true
+            return .deleted
         }
         // Erased away: settled, so no append can still come, and hidden by what is fixed alone.
         guard addition == true, record.appends.allSatisfy({ fixedActivity(of: $0.change) != nil }) else {
-            return false
+            return nil
         }
-        return record.isErasedAway(
+        let erased = record.isErasedAway(
             erasing: { fixedActivity(of: $0) == true },
             hidingAppend: { fixedActivity(of: $0) == false }
         )
+        return erased ? .erasedAway : nil
     }
 }
 
