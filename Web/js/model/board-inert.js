@@ -2,7 +2,8 @@
 // (docs/ARCHITECTURE.md, "Settling", "Which changes stop mattering"): dropping them, with the cut standing
 // for them, leaves the drawing as it is now and after any changes still to come. A page checks by this
 // rule that a room snapshot leaves out only what stopped mattering here; so that any device can, the rule
-// keeps the proof: a fixed-active erase or deletion is never inert, nor a settle or the latest fixed clear.
+// keeps the proof of a stroke's end: an erase or deletion goes only with a stroke that died in a way whose
+// proof lies elsewhere (its add undone for good, or a clear), and settles and the latest fixed clear stay.
 
 import { governingSettle, isVoidAppend, settledThrough } from './board-settles.js';
 import { changeKey, comparePositions, parseChangeId, position, strokeId } from './ids.js';
@@ -15,6 +16,9 @@ import { isErasedAway } from './stroke-record.js';
  * @typedef {import('./ids.js').Position} Position
  * @typedef {import('./ids.js').StrokeRef} StrokeRef
  * @typedef {Map<string, number>} Cut by replica: its changes 1 through the seq given
+ * @typedef {'undone' | 'cleared' | 'deleted' | 'erasedAway'} Death why a stroke is hidden for good: its add
+ *   is fixed-inactive, or a fixed-active clear came after it (proved by the settles and the clear, which
+ *   stay); or a fixed-active deletion, or fixed-active erases that leave nothing (proved by those)
  */
 
 /** The operation kinds this version reads: any other is of a newer schema. */
@@ -60,8 +64,8 @@ class InertnessRule {
   #cut;
   /** The latest `clear` whose change is fixed-active: every stroke added before it is dead. @type {Position | null} */
   #latestFixedClear = null;
-  /** Whether each stroke asked about is dead: several operations may ask of one. @type {Map<string, boolean>} */
-  #dead = new Map();
+  /** How each stroke asked about died, or null: several operations may ask of one. @type {Map<string, Death | null>} */
+  #deaths = new Map();
 
   /** @param {BoardState} state @param {Cut} cut */
   constructor(state, cut) {
@@ -90,7 +94,7 @@ class InertnessRule {
     const operation = readOperation(op);
     switch (op.op) {
       case 'addStroke':
-        return operation === null || this.#isDead(strokeId(at, at.index));
+        return operation === null || this.#death(strokeId(at, at.index)) !== null;
       case 'appendPoints': {
         if (operation?.kind !== 'appendPoints') return true;
         const { stroke } = operation;
@@ -101,19 +105,20 @@ class InertnessRule {
           this.#isGone(stroke, operation.id)
         );
       }
-      case 'erase': {
-        if (operation?.kind !== 'erase') return true;
-        const fate = this.fixedActivity(at);
-        // A fixed-active erase is the proof that a stroke was erased away, for a device that still holds it.
-        return fate === false || (fate === null && this.#isGone(operation.stroke, operation.id));
-      }
+      case 'erase':
+        // An erase may be the proof that its stroke was erased away, for a device that still holds the
+        // stroke: it goes only with a stroke whose end it cannot have caused, or undone for good.
+        return (
+          operation?.kind !== 'erase' ||
+          this.fixedActivity(at) === false ||
+          this.#isGoneWithoutProof(operation.stroke, operation.id)
+        );
       case 'set': {
         // Malformed, or `deleted: false`, which the board ignores.
-        if (operation?.kind !== 'set') return true;
-        const fate = this.fixedActivity(at);
-        // Likewise a fixed-active deletion: a device that still holds the stroke learns from it.
-        if (operation.attribute === 'deleted' && fate === true) return false;
-        if (fate === false || this.#isGone(operation.stroke, operation.id)) return true;
+        if (operation?.kind !== 'set' || this.fixedActivity(at) === false) return true;
+        // Likewise a deletion.
+        if (operation.attribute === 'deleted') return this.#isGoneWithoutProof(operation.stroke, operation.id);
+        if (this.#isGone(operation.stroke, operation.id)) return true;
         const writes = state.records.get(operation.id)?.attributes.get(operation.attribute) ?? [];
         for (let i = writes.length - 1; i >= 0 && comparePositions(writes[i].position, at) > 0; i--) {
           if (this.fixedActivity(writes[i].position) === true) return true;
@@ -160,37 +165,52 @@ class InertnessRule {
    * @param {StrokeRef} stroke @param {string} id
    */
   #isGone(stroke, id) {
-    return this.#isDead(id) || (this.inCut(stroke) && (this.#state.records.get(id)?.added ?? null) === null);
+    return this.#death(id) !== null || this.#neverExists(stroke, id);
   }
 
-  /** Whether a stroke is hidden for good: nothing still to come can show it again. @param {string} id */
-  #isDead(id) {
-    let dead = this.#dead.get(id);
-    if (dead === undefined) {
-      dead = this.#deadNow(id);
-      this.#dead.set(id, dead);
+  /**
+   * Gone in a way whose proof does not lie in the erases and deletions aimed at it.
+   * @param {StrokeRef} stroke @param {string} id
+   */
+  #isGoneWithoutProof(stroke, id) {
+    const death = this.#death(id);
+    return death === null ? this.#neverExists(stroke, id) : death === 'undone' || death === 'cleared';
+  }
+
+  /** @param {StrokeRef} stroke @param {string} id */
+  #neverExists(stroke, id) {
+    return this.inCut(stroke) && (this.#state.records.get(id)?.added ?? null) === null;
+  }
+
+  /** Why a stroke is hidden for good, so nothing still to come shows it again; null if it is not. @param {string} id */
+  #death(id) {
+    let death = this.#deaths.get(id);
+    if (death === undefined) {
+      death = this.#deathNow(id);
+      this.#deaths.set(id, death);
     }
-    return dead;
+    return death;
   }
 
-  /** Works out whether a stroke not asked about yet is dead. @param {string} id */
-  #deadNow(id) {
+  /** Works out `#death` for a stroke not asked about yet. @param {string} id @returns {Death | null} */
+  #deathNow(id) {
     const record = this.#state.records.get(id);
-    if (record === undefined || record.added === null) return false;
+    if (record === undefined || record.added === null) return null;
     const added = record.added.position;
     const addition = this.fixedActivity(added);
-    if (addition === false) return true;
-    if (this.#latestFixedClear !== null && comparePositions(added, this.#latestFixedClear) < 0) return true;
+    if (addition === false) return 'undone';
+    if (this.#latestFixedClear !== null && comparePositions(added, this.#latestFixedClear) < 0) return 'cleared';
     const deletions = record.attributes.get('deleted') ?? [];
-    if (deletions.some((write) => this.fixedActivity(write.position) === true)) return true;
+    if (deletions.some((write) => this.fixedActivity(write.position) === true)) return 'deleted';
     // Erased away: settled, so no append can still come, and hidden by what is fixed alone.
     const { replica } = added;
-    if (addition !== true) return false;
-    if (!record.appends.every(({ seq }) => this.fixedActivity({ replica, seq }) !== null)) return false;
-    return isErasedAway(
+    if (addition !== true) return null;
+    if (!record.appends.every(({ seq }) => this.fixedActivity({ replica, seq }) !== null)) return null;
+    const erased = isErasedAway(
       record,
       (change) => this.fixedActivity(change) === true,
       (seq) => this.fixedActivity({ replica, seq }) === false,
     );
+    return erased ? 'erasedAway' : null;
   }
 }

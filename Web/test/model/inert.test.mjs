@@ -60,7 +60,7 @@ test('a stroke erased away is inert once its erases are settled, and the erases 
   assert.deepEqual(open, [], 'an erase that may still be undone keeps the stroke');
 });
 
-test('a deleted or cleared stroke is inert, an earlier write superseded; the deletion and the clear stay', () => {
+test('a deleted or cleared stroke is inert, an earlier write superseded; the proof of a stroke’s end stays', () => {
   const alice = testAuthor(1);
   const bob = testAuthor(2);
   const deleted = alice.makeChange('main', [add(line(3))]);
@@ -71,15 +71,18 @@ test('a deleted or cleared stroke is inert, an earlier write superseded; the del
   const clear = bob.makeChange('main', [{ op: 'clear' }]);
   alice.witness(clear.stamp);
   const after = alice.makeChange('main', [add(line(3, 9))]);
-  const red = alice.makeChange('main', [set(after, 'colour', 0xff0000ff)]);
-  const blue = alice.makeChange('main', [set(after, 'colour', 0x0000ffff)]);
-  const settles = [alice.makeChange('main', [settle(6)]), bob.makeChange('main', [settle(2)])];
+  const deleteAfter = alice.makeChange('main', [set(after, 'deleted', true)]);
+  const kept = alice.makeChange('main', [add(line(3, 12))]);
+  const red = alice.makeChange('main', [set(kept, 'colour', 0xff0000ff)]);
+  const blue = alice.makeChange('main', [set(kept, 'colour', 0x0000ffff)]);
+  const settles = [alice.makeChange('main', [settle(8)]), bob.makeChange('main', [settle(2)])];
   const lateUndo = alice.makeChange('main', [{ op: 'undo', change: blue.id }]);
-  const all = [deleted, deletion, cleared, recolour, clear, after, red, blue, ...settles, lateUndo];
+  const all = [deleted, deletion, cleared, recolour, clear, after, deleteAfter, kept, red, blue, ...settles, lateUndo];
   const board = boardAfter(all);
-  const expected = [deleted, cleared, recolour, red, lateUndo].map((change) => changeKey(change.id));
-  assert.deepEqual(inertKeys(board, all, cut([alice, 8], [bob, 3])), new Set(expected));
-  assert.equal(board.stroke(strokeOf(after)).colour, 0x0000ffff, 'the late undo is void');
+  // The clear proves the first stroke's end, so its deletion goes too; the last one's deletion stays.
+  const expected = [deleted, deletion, cleared, recolour, after, red, lateUndo].map((change) => changeKey(change.id));
+  assert.deepEqual(inertKeys(board, all, cut([alice, 10], [bob, 3])), new Set(expected));
+  assert.equal(board.stroke(strokeOf(kept)).colour, 0x0000ffff, 'the late undo is void');
 });
 
 test('a change that is not inert shows when dropped; none is inert beside an operation of a newer schema', () => {
@@ -278,10 +281,15 @@ test('dropping the inert changes keeps the drawing, after later changes, and aft
       session.run(200);
       const later = session.changes.slice(history.length);
       const compacted = boardAfter([...kept, ...later]);
+      const fullLater = boardAfter(session.changes);
       const showed = `round ${round}: a later change showed what was dropped`;
-      assert.equal(compacted.hash(), boardAfter(session.changes).hash(), showed);
+      assert.equal(compacted.hash(), fullLater.hash(), showed);
 
       const second = session.randomCut(first);
+      const laterInert = inertKeys(fullLater, session.changes, second);
+      for (const key of inert) {
+        assert.ok(laterInert.has(key), `round ${round}: ${key} stopped mattering within a cut, not within a later one`);
+      }
       const left = [...kept, ...later];
       const inertAgain = inertKeys(compacted, left, second);
       const keptAgain = left.filter((change) => !inertAgain.has(changeKey(change.id)));
