@@ -23,6 +23,9 @@ extension InkwellBench {
         @Option(help: "Changes per pushed pack (a device's outbox packs what waited together).")
         var perPack = 10
 
+        @Option(help: "The share of changes that delete one of their author's strokes; authors then settle as pages do.")
+        var deleting = 0.0
+
         @Option(help: "The server's retention, in seconds: the authors must have been away this long.")
         var retention = 5.0
 
@@ -34,12 +37,13 @@ extension InkwellBench {
                 throw ValidationError("--changes, --authors and --per-pack must be at least 1")
             }
             guard retention > 0 else { throw ValidationError("--retention must be positive") }
+            guard (0..<1).contains(deleting) else { throw ValidationError("--deleting is a share below 1") }
         }
 
         func run() async throws {
-            let corpus = HistoryCorpus(changes: changes, authors: authors, perPack: perPack)
+            let corpus = HistoryCorpus(changes: changes, authors: authors, perPack: perPack, deleting: deleting)
             let result = try await HistoryRun(corpus: corpus, retentionSeconds: retention).measure()
-            let name = "history \(changes / 1_000)k×\(perPack)"
+            let name = "history \(changes / 1_000)k×\(perPack)" + (deleting > 0 ? " deleting \(deleting)" : "")
             let figures = [
                 Figure(workload: name, figure: "encoded changes, MB", value: Double(corpus.bytes) / 1e6),
                 Figure(workload: name, figure: "server keeps, packs, MB", value: Double(result.packsBytes) / 1e6),

@@ -100,6 +100,7 @@ struct HistoryRun {
             var configuration = SyncClient.Configuration()
             configuration.snapshotThreshold = threshold
             configuration.snapshotDelay = .zero
+            configuration.documentTypes = DocumentTypes(documents: [BoardState.self])
             return try SyncClient(
                 store: store,
                 url: URL(string: server.url)!,
