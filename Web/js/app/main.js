@@ -129,13 +129,6 @@ async function start() {
    */
   let preview = null;
   session.addEventListener('change', (event) => {
-    if (preview !== null && event.detail.removed !== undefined) {
-      // A rebase took changes away: the preview is built again from what the session holds now.
-      preview = session.previewBoard();
-      scene.board = preview;
-      renderer.noteDelta(event.detail.delta);
-      return;
-    }
     renderer.noteDelta(preview === null ? event.detail.delta : preview.applyAll(event.detail.changes));
   });
   // Packs that failed verification (or, sealed, did not open) were kept aside, not drawn: the sync

@@ -95,15 +95,6 @@ export class Author {
   }
 
   /**
-   * Makes sure this author's next change has a seq above `seq`: a room snapshot this page took in place of
-   * what it held (a rebase) stands for its changes through `seq`, made here or not.
-   * @param {number} seq
-   */
-  skipPast(seq) {
-    if (seq > this.#seq) this.#seq = seq;
-  }
-
-  /**
    * Takes note of a stamp made elsewhere (call it for every remote change applied), so later changes sort
    * after it. One beyond the protocol's lead of `now` is not witnessed (see clock.js).
    * @param {Stamp} stamp

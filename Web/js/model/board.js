@@ -65,24 +65,6 @@ export class Board {
   }
 
   /**
-   * Forgets every change applied and applies `changes` instead: for a page that took changes away (a
-   * rebase onto a room snapshot, which leaves out what stopped mattering).
-   * @param {Iterable<object>} changes
-   * @returns {BoardDelta} everything may have changed; `strokes` names those visible before or after
-   * - Complexity: O(size of the changes), as applying them to a new board.
-   */
-  rebuild(changes) {
-    const before = this.#state.stack.map((entry) => entry.id);
-    this.#state = newBoardState(this.#state.board);
-    const delta = this.applyAll(changes);
-    for (const id of before) delta.strokes.add(id);
-    for (const entry of this.#state.stack) delta.strokes.add(entry.id);
-    delta.reordered = true;
-    delta.everything = true;
-    return delta;
-  }
-
-  /**
    * Whether a change has been applied.
    * @param {ChangeId} id
    */

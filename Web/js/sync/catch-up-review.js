@@ -59,17 +59,6 @@ export class HeldChanges {
     return this.#changes.has(key);
   }
 
-  /**
-   * Lets go of the changes among `keys` (a rebase removed them).
-   * @param {Iterable<string>} keys
-   * @returns {number} how many were held
-   */
-  remove(keys) {
-    let removed = 0;
-    for (const key of keys) if (this.#changes.delete(key)) removed += 1;
-    return removed;
-  }
-
   /** The changes, oldest first. @returns {Change[]} */
   changes() {
     return [...this.#changes.values()];

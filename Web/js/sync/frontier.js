@@ -29,26 +29,6 @@ export class Frontier {
     while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
   }
 
-  /**
-   * Notes that every change of each timeline through its seq in `cut` is held, or stood for by a room
-   * snapshot this page took in place of what it held there (a rebase).
-   * @param {Map<string, number>} cut by replica
-   * - Complexity: O(replicas of the cut), plus the seqs past a gap that it reaches.
-   */
-  hold(cut) {
-    for (const [replica, seq] of cut) {
-      const timeline = this.#timelines.get(replica);
-      if (timeline === undefined) {
-        this.#timelines.set(replica, { through: seq, beyond: new Set() });
-        continue;
-      }
-      if (seq <= timeline.through) continue;
-      timeline.through = seq;
-      for (const beyond of timeline.beyond) if (beyond <= seq) timeline.beyond.delete(beyond);
-      while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
-    }
-  }
-
   /** The seq through which every change of `replica` is held (0 for none). @param {string} replica */
   through(replica) {
     return this.#timelines.get(replica)?.through ?? 0;

@@ -35,11 +35,10 @@
 // page says so to the server with a check signed by its timeline's key, so the server may drop the packs it
 // stands for; refused, it is counted (`diagnostics`, a `snapshot` event), and this page's own changes it
 // left out go back to the outbox. A subscription from before the packs the server still keeps starts with
-// such a snapshot (a `rebase` frame): taken, it replaces what the page holds inside its cut (the changes it
-// leaves out, which stopped mattering, are removed from the store and the board, its own acknowledged ones
-// included), the cut is kept as the room's floor (a late copy of a removed change is not taken again, and
-// this page's seqs stay above it), and the watermark moves to the position it stands for; refused, the room
-// is not followed on this connection, and the status says so.
+// such a snapshot (a `rebase` frame), checked as any other: taken, its changes the page did not hold are
+// stored, what the page held that it leaves out stays (it stopped mattering: it changes nothing shown),
+// and the watermark moves to the position it stands for; refused, the room is not followed on this
+// connection, and the status says so.
 //
 // Packs kept aside for later (a newer schema, or sealed before this page held the room's key) are opened
 // again when the room is loaded (room-loader.js) and when this tab learns the room's key from another tab
@@ -156,8 +155,7 @@ export async function openSession(options) {
 }
 
 /**
- * A room's sync session. Events: `change` {changes, delta, origin: 'local' | 'remote', removed?}: with
- * `removed` (keys), a rebase took those changes away and the board was rebuilt from what remains; `presence`
+ * A room's sync session. Events: `change` {changes, delta, origin: 'local' | 'remote'}, `presence`
  * {device, peer | null}, `status` (a SyncStatus), `refused` {reasons}: received packs kept aside because
  * they failed verification (one reason each: `badSignature`, `forgedAuthor`, `wrongRoom`, `wrongKey`,
  * `tampered`, `unsealed`, …), `review` {count, authors}: the changes held for review, after each change of
@@ -248,12 +246,6 @@ export class Session extends EventTarget {
   #onOnline = () => this.#unknownRoom.reset();
   /** What this page holds of each timeline of the room (on the board or held for review). */
   #frontier = new Frontier();
-  /**
-   * By replica, the seq through which a rebase took a room snapshot in place of what this page held: a
-   * change inside it that the page does not hold is a late copy of one removed, and is not taken again.
-   * @type {Map<string, number>}
-   */
-  #floor;
   /** What this connection learned of the room's log for snapshots, from its first frame of packs; null before. @type {SnapshotTracker | null} */
   #snapshots = null;
   /** The bound on unfinished snapshot parts (for tests). @type {number | undefined} */
@@ -283,8 +275,6 @@ export class Session extends EventTarget {
     this.#applied.push(...loaded.changes);
     for (const change of loaded.held) this.#held.add(change);
     for (const change of [...loaded.changes, ...loaded.held]) this.#frontier.add(change.id);
-    this.#floor = new Map(loaded.floor);
-    this.#frontier.hold(this.#floor);
     this.#count(loaded.refused);
     this.#snapshotBytes = options.maximumSnapshotBytes;
     this.#own = new Set(loaded.own);
@@ -483,9 +473,7 @@ export class Session extends EventTarget {
       this.diagnostics.changesAhead += pack.ahead;
       this.#earliestAhead = Math.min(this.#earliestAhead, pack.earliestAhead);
     }
-    // The store kept none inside the floor: a late copy of a change a rebase removed.
-    const opened = reopened.flatMap((pack) => pack.changes.map((c) => c.change));
-    this.#applyRemote(opened.filter((change) => this.#beyondFloor(change)), now);
+    this.#applyRemote(reopened.flatMap((pack) => pack.changes.map((c) => c.change)), now);
     const refused = reopened.flatMap((pack) => (pack.refused === null ? [] : [pack.refused]));
     if (refused.length > 0) this.#refused(refused);
     this.#publish();
@@ -755,19 +743,16 @@ export class Session extends EventTarget {
   /**
    * Stores a frame's packs in one transaction, applies their new changes (or holds them, in a catch-up
    * after a gap), then lets the cursor see them. Packs that fail verification and changes stamped too
-   * far ahead are stored aside, and count as seen; so do held changes, which are stored. A change inside
-   * the floor that this page does not hold is a late copy of one a rebase removed: it is not taken. Snapshot
-   * parts are gathered; a snapshot whose last part came is reviewed, and the changes of one taken that this
-   * page did not hold are stored with the frame's. A `rebase` frame's snapshot, taken, replaces what the
-   * page holds inside its cut (`#rebase`), and the frame's positions count as seen only then; refused, the
-   * room is not followed on this connection.
+   * far ahead are stored aside, and count as seen; so do held changes, which are stored. Snapshot parts
+   * are gathered; a snapshot whose last part came is reviewed, and the changes of one taken that this page
+   * did not hold are stored with the frame's. A `rebase` frame's positions count as seen only once its
+   * snapshot is taken; refused, the room is not followed on this connection.
    */
   async #receivePacks(frame) {
     const now = this.#clock.now();
     const rebase = frame.rebase ?? null;
     const keys = { roomKey: this.#roomKey };
     const intake = rebase === null ? await readPacks(this.#room, frame.packs, { now }, keys) : await readRebase(this.#room, frame.packs, keys);
-    intake.changes = intake.changes.filter(({ change }) => this.#beyondFloor(change));
     const tracker = this.#tracker();
     /** @type {Promise<Map<string, import('./snapshot-review.js').Held>> | null} */
     let holdings = null;
@@ -796,9 +781,7 @@ export class Session extends EventTarget {
       const fresh = outcome.verdict.fresh.filter((change) => !known.has(change.key));
       for (const change of fresh) known.add(change.key);
       const read = readChanges(this.#room, fresh.map((change) => change.bytes), outcome.snapshot.schemaVersion, { now });
-      // A rebase's snapshot is taken whole; another's changes stay out of the floor as a late copy would.
-      const kept = rebase === null ? read.changes.filter(({ change }) => this.#beyondFloor(change)) : read.changes;
-      intake.changes.push(...kept);
+      intake.changes.push(...read.changes);
       intake.aside.push(...read.aside);
       intake.ahead += read.ahead;
       intake.earliestAhead = Math.min(intake.earliestAhead, read.earliestAhead);
@@ -809,14 +792,15 @@ export class Session extends EventTarget {
       this.#reviewing && !this.#machine.caughtUp
         ? intake.changes.filter(({ change }) => !this.#own.has(change.id.replica) && !this.board.contains(change.id)).map((c) => c.stored.key)
         : [];
-    const taking = rebase === null ? null : this.#rebaseOf(outcomes, rebase, await holdings);
     let inserted;
     try {
-      const changes = intake.changes.map((c) => c.stored);
       inserted = await this.#writes.enqueue(() =>
-        taking === null
-          ? this.#store.storeRemote(this.#room, changes, intake.aside, hold)
-          : this.#store.rebase(this.#room, { ...taking, changes, aside: intake.aside, hold }),
+        this.#store.storeRemote(
+          this.#room,
+          intake.changes.map((c) => c.stored),
+          intake.aside,
+          hold,
+        ),
       );
     } catch (error) {
       // Not stored, so not seen: the packs come again after the reconnection.
@@ -825,7 +809,6 @@ export class Session extends EventTarget {
       return;
     }
     if (this.#closed) return;
-    if (taking !== null) this.#rebase(taking);
     // Held only if this store took them now: one another tab stored first is on its board already.
     const stored = new Set(inserted);
     this.#applyRemote(intake.changes.map((c) => c.change), now, new Set(hold.filter((key) => stored.has(key))));
@@ -846,63 +829,6 @@ export class Session extends EventTarget {
       }
     }
     if (waitedBefore !== Infinity) await this.#applyDueAhead();
-  }
-
-  /**
-   * What a rebase onto the snapshot taken for `position` removes, in the store's terms: every change this
-   * page holds inside the cut that the snapshot leaves out (its review found each stopped mattering), but
-   * its own not yet acknowledged, which stay queued. Null when no such snapshot was taken.
-   * @param {import('./snapshot-intake.js').SnapshotOutcome[]} outcomes
-   * @param {number} position
-   * @param {Map<string, import('./snapshot-review.js').Held> | null} holdings what the review held it to
-   * @returns {{cut: Map<string, number>, removed: string[], asideRemoved: number[]} | null}
-   */
-  #rebaseOf(outcomes, position, holdings) {
-    for (const { position: standsFor, snapshot, verdict } of outcomes) {
-      if (standsFor !== position || snapshot === null || !verdict.accepted) continue;
-      const pending = new Set(this.#queue.map((change) => change.key));
-      for (const pack of this.#machine.inFlight) for (const key of pack.changeKeys) pending.add(key);
-      const removed = verdict.leftOut.filter((key) => !pending.has(key));
-      const asideRemoved = [];
-      for (const key of removed) {
-        const aside = holdings?.get(key)?.aside;
-        if (aside !== undefined) asideRemoved.push(aside);
-      }
-      const cut = new Map([...snapshot.cut].map(([replica, { seq }]) => [replica, seq]));
-      return { cut, removed, asideRemoved };
-    }
-    return null;
-  }
-
-  /**
-   * After the store took a rebase's snapshot in place of what it held inside the cut: the floor rises to
-   * the cut, the page holds the cut as far as the snapshot tracker can tell, this page's next change gets
-   * a seq above the cut's, and what was removed leaves the board (rebuilt from what remains, a `change`
-   * event naming it `removed`), the changes held for review and the undo history.
-   * @param {{cut: Map<string, number>, removed: string[]}} taking
-   */
-  #rebase({ cut, removed }) {
-    for (const [replica, seq] of cut) this.#floor.set(replica, Math.max(this.#floor.get(replica) ?? 0, seq));
-    this.#frontier.hold(cut);
-    this.#author.skipPast(cut.get(this.#author.replica) ?? 0);
-    if (removed.length === 0) return;
-    const gone = new Set(removed);
-    this.#applied = this.#applied.filter((change) => !gone.has(changeKey(change)));
-    this.#author.history(BOARD).forget((id) => gone.has(`${id.replica}-${id.seq}`));
-    const delta = this.board.rebuild(this.#applied);
-    this.#emit('change', { changes: [], delta, origin: 'remote', removed });
-    if (this.#held.remove(gone) > 0) this.#emitReview();
-  }
-
-  /**
-   * Whether a received change may be taken: beyond the floor, or held here already. Inside it, it is a
-   * late copy of a change a rebase removed.
-   * @param {{id: {replica: string, seq: number}}} change
-   */
-  #beyondFloor(change) {
-    const { replica, seq } = change.id;
-    if (seq > (this.#floor.get(replica) ?? 0)) return true;
-    return this.board.contains(change.id) || this.#held.has(changeKey(change));
   }
 
   /**
@@ -980,22 +906,20 @@ export class Session extends EventTarget {
     const [keys, aside] = await this.#writes.enqueue(() =>
       Promise.all([this.#store.loadKeys(this.#room), this.#store.loadAside(this.#room)]),
     );
-    const note = (/** @type {Uint8Array} */ bytes, /** @type {number | undefined} */ id) => {
+    const note = (/** @type {Uint8Array} */ bytes) => {
       try {
         const { replica, seq } = changeOrigin(bytes);
         const key = `${replica}-${seq}`;
-        if (holdings.has(key)) return;
-        holdings.set(key, id === undefined ? readHeld(bytes) : { ...readHeld(bytes), aside: id });
+        if (!holdings.has(key)) holdings.set(key, readHeld(bytes));
       } catch {
         // Not a change: nothing held.
       }
     };
-    for (const item of aside) if (item.kind === 'change') note(item.bytes, item.id);
-    for (const item of intake.aside) if (item.kind === 'change') note(item.bytes, undefined);
+    for (const item of [...aside, ...intake.aside]) if (item.kind === 'change') note(item.bytes);
     const missing = keys.filter((key) => !holdings.has(key));
     if (missing.length > 0) {
       const stored = await this.#writes.enqueue(() => this.#store.loadChanges(this.#room, missing));
-      for (const bytes of stored) if (bytes !== undefined) note(bytes, undefined);
+      for (const bytes of stored) if (bytes !== undefined) note(bytes);
     }
     return holdings;
   }
@@ -1129,8 +1053,7 @@ export class Session extends EventTarget {
     }
     this.#earliestAhead = review.earliestAhead;
     this.diagnostics.changesAhead = review.waiting;
-    const due = review.due.map((entry) => entry.change).filter((change) => this.#beyondFloor(change));
-    if (!this.#closed) this.#applyRemote(due, now);
+    if (!this.#closed) this.#applyRemote(review.due.map((entry) => entry.change), now);
   }
 
   /** Counts and reports received packs kept aside because they failed verification. @param {string[]} reasons */

@@ -28,9 +28,9 @@ import { bytesEqual } from '../wire/bytes.js';
  * @typedef {import('../wire/snapshot-assembly.js').RoomSnapshot} RoomSnapshot
  * @typedef {{key: string, replica: string, seq: number, bytes: Uint8Array}} NewChange a change the page
  *   did not hold, as the snapshot carries it
- * @typedef {{change: object | null, board: string | null, aside?: number}} Held a change this page holds:
- *   its JSON form, or null when the page cannot read it (another type, a newer schema); `board` the board
- *   it is of, null for another type; `aside` the id of the item its store keeps it aside as, if it does
+ * @typedef {{change: object | null, board: string | null}} Held a change this page holds: its JSON form,
+ *   or null when the page cannot read it (another type, a newer schema); `board` the board it is of, null
+ *   for another type
  * @typedef {{accepted: true, fresh: NewChange[], leftOut: string[]}
  *   | {accepted: false, reason: string, missingOwn: string[]}} Verdict `leftOut`: keys of the changes this
  *   page holds inside the cut that the snapshot does not, in order of replica, then seq; `missingOwn`: keys

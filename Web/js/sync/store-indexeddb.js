@@ -145,16 +145,16 @@ export class IndexedDBStore {
         replicas: replicas.map(({ room, replica, lastSeq }) => ({ room, replica, lastSeq })),
         held: held.map((record) => record.key),
         liveAt: roomRecord?.liveAt ?? null,
-        floor: new Map(roomRecord?.floor ?? []),
       };
     });
   }
 
   /** @param {string} room @returns {Promise<string[]>} */
   async loadKeys(room) {
-    /** @type {string[]} */
-    const ids = await this.#run('changes', 'readonly', (stores) => all(stores.changes.index('room'), room, 'keys'));
-    return ids.map((id) => id.slice(room.length + 1));
+    const ids = await this.#run('changes', 'readonly', ({ changes }) => {
+      return request(changes.index('room').getAllKeys(room));
+    });
+    return ids.map((/** @type {string} */ id) => id.slice(room.length + 1));
   }
 
   /** @param {string} room */
@@ -188,9 +188,8 @@ export class IndexedDBStore {
    * @param {string[]} [hold] keys to mark as held, if their changes are new here
    */
   async storeRemote(room, changes, aside = [], hold = []) {
-    return this.#run(['changes', 'aside', 'held', 'rooms'], 'readwrite', async (stores) => {
-      const fresh = beyondFloor(await request(stores.rooms.get(room)), changes);
-      const inserted = await putRemote(stores, room, fresh, aside);
+    return this.#run(['changes', 'aside', 'held'], 'readwrite', async (stores) => {
+      const inserted = await putRemote(stores, room, changes, aside);
       const held = new Set(hold);
       for (const key of inserted) if (held.has(key)) stores.held.put({ id: `${room}/${key}`, room, key });
       return inserted;
@@ -204,37 +203,9 @@ export class IndexedDBStore {
 
   /** @param {string} room @param {number} id @param {StoredChange[]} changes @param {AsideItem[]} aside */
   async replaceAside(room, id, changes, aside) {
-    return this.#run(['changes', 'aside', 'rooms'], 'readwrite', async (stores) => {
-      const fresh = beyondFloor(await request(stores.rooms.get(room)), changes);
-      const inserted = await putRemote(stores, room, fresh, aside);
-      await request(stores.aside.delete(id));
-      return inserted;
-    });
-  }
-
-  /** @param {string} room @param {import('./store-records.js').Rebase} rebase */
-  async rebase(room, { cut, removed, asideRemoved, changes, aside, hold }) {
-    const names = ['changes', 'outbox', 'aside', 'held', 'rooms', 'replicas'];
-    return this.#run(names, 'readwrite', async (stores) => {
-      for (const key of removed) {
-        const id = `${room}/${key}`;
-        stores.changes.delete(id);
-        stores.outbox.delete(id);
-        stores.held.delete(id);
-      }
-      for (const id of asideRemoved) stores.aside.delete(id);
-      const record = (await request(stores.rooms.get(room))) ?? { room, watermark: 0 };
-      const floor = new Map(record.floor ?? []);
-      for (const [replica, seq] of cut) floor.set(replica, Math.max(floor.get(replica) ?? 0, seq));
-      record.floor = floor;
-      stores.rooms.put(record);
-      for (const timeline of await all(stores.replicas.index('room'), room)) {
-        const seq = cut.get(timeline.replica) ?? 0;
-        if (seq > timeline.lastSeq) stores.replicas.put({ ...timeline, lastSeq: seq });
-      }
+    return this.#run(['changes', 'aside'], 'readwrite', async (stores) => {
       const inserted = await putRemote(stores, room, changes, aside);
-      const held = new Set(hold);
-      for (const key of inserted) if (held.has(key)) stores.held.put({ id: `${room}/${key}`, room, key });
+      await request(stores.aside.delete(id));
       return inserted;
     });
   }
@@ -369,16 +340,6 @@ export class IndexedDBStore {
   }
 }
 
-/**
- * The changes beyond a room's floor: one inside it is a late copy of a change a rebase removed.
- * @param {{floor?: Map<string, number>} | undefined} record the room's record
- * @param {StoredChange[]} changes
- */
-function beyondFloor(record, changes) {
-  const floor = record?.floor;
-  return floor === undefined ? changes : changes.filter((change) => change.seq > (floor.get(change.replica) ?? 0));
-}
-
 /** Puts the changes that are not stored yet, and the aside items; resolves with the keys put. */
 async function putRemote(stores, room, changes, aside) {
   const present = await Promise.all(changes.map((change) => request(stores.changes.getKey(`${room}/${change.key}`))));
@@ -400,9 +361,9 @@ function request(req) {
   return settle(req);
 }
 
-/** @param {IDBIndex} index @param {string} room @param {'values' | 'keys'} [what] the records, or their keys */
-function all(index, room, what = 'values') {
-  return settle(what === 'keys' ? index.getAllKeys(room) : index.getAll(room));
+/** @param {IDBIndex} index @param {string} room */
+function all(index, room) {
+  return settle(index.getAll(room));
 }
 
 /** @param {IDBRequest} req */

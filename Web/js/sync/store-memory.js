@@ -28,11 +28,6 @@ export class MemoryStore {
   #held = new Set();
   /** @type {Map<string, number>} */
   #liveAt = new Map();
-  /**
-   * Each room's floor: the cuts its rebases took in place of what the store held, by replica.
-   * @type {Map<string, Map<string, number>>}
-   */
-  #floors = new Map();
   /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number, keys: CryptoKeyPair | null}[]} */
   #replicas = [];
   /** What this device holds to open each room. @type {Map<string, AccessRecord>} */
@@ -87,7 +82,6 @@ export class MemoryStore {
       replicas: this.#replicas.filter(inRoom).map(({ room: name, replica, lastSeq }) => ({ room: name, replica, lastSeq })),
       held: [...this.#held].filter((id) => id.startsWith(`${room}/`)).map((id) => id.slice(room.length + 1)),
       liveAt: this.#liveAt.get(room) ?? null,
-      floor: new Map(this.#floors.get(room) ?? []),
     };
   }
 
@@ -117,42 +111,13 @@ export class MemoryStore {
   }
 
   /**
-   * Stores received changes (those already here are skipped, and those inside the room's floor: a late
-   * copy of one a rebase removed) and items set aside; marks the new ones among `hold` as held for review.
+   * Stores received changes (those already here are skipped) and items set aside; marks the new ones
+   * among `hold` as held for review.
    * @param {string} room @param {StoredChange[]} changes @param {AsideItem[]} aside @param {string[]} [hold]
    * @returns {Promise<string[]>} the keys of the changes that were new
    */
   async storeRemote(room, changes, aside = [], hold = []) {
     this.#checkWritable();
-    const floor = this.#floors.get(room);
-    return this.#put(room, changes.filter((change) => change.seq > (floor?.get(change.replica) ?? 0)), aside, hold);
-  }
-
-  /**
-   * Takes a room snapshot in place of what the store holds inside its cut (a rebase).
-   * @param {string} room
-   * @param {import('./store-records.js').Rebase} rebase
-   * @returns {Promise<string[]>} the keys of the snapshot's changes that were new
-   */
-  async rebase(room, { cut, removed, asideRemoved, changes, aside, hold }) {
-    this.#checkWritable();
-    for (const key of removed) {
-      this.#changes.delete(`${room}/${key}`);
-      this.#outbox.delete(`${room}/${key}`);
-      this.#held.delete(`${room}/${key}`);
-    }
-    for (const id of asideRemoved) this.#aside.delete(id);
-    const floor = this.#floors.get(room) ?? new Map();
-    for (const [replica, seq] of cut) floor.set(replica, Math.max(floor.get(replica) ?? 0, seq));
-    this.#floors.set(room, floor);
-    for (const record of this.#replicas) {
-      if (record.room === room) record.lastSeq = Math.max(record.lastSeq, cut.get(record.replica) ?? 0);
-    }
-    return this.#put(room, changes, aside, hold);
-  }
-
-  /** Stores the changes not stored yet and the aside items; returns the keys of those stored. */
-  #put(room, changes, aside, hold) {
     const inserted = [];
     const held = new Set(hold);
     for (const change of changes) {

@@ -26,17 +26,10 @@
  * @typedef {{
  *   changes: StoredChange[], outbox: OutboxEntry[], packs: PendingPack[],
  *   aside: (AsideItem & {id: number})[], watermark: number, replicas: ReplicaRecord[],
- *   held: string[], liveAt: number | null, floor: Map<string, number>
+ *   held: string[], liveAt: number | null
  * }} RoomContents everything a store holds for one room; `held`: the keys of the received changes held
  *   for review (stored like the others, kept off the live board until merged); `liveAt`: the last time
- *   a session of the room was live (connected and caught up), null if never; `floor`: by replica, the seq
- *   through which a rebase took a room snapshot in place of what the store held (empty before any)
- * @typedef {{
- *   cut: Map<string, number>, removed: string[], asideRemoved: number[], changes: StoredChange[],
- *   aside: AsideItem[], hold: string[]
- * }} Rebase a room snapshot taken in place of what a store holds inside its `cut`: the keys of the
- *   changes to remove (with their outbox entries and review marks) and the ids of the aside items to
- *   remove, then the snapshot's changes and what of them is kept aside, and the keys to hold for review
+ *   a session of the room was live (connected and caught up), null if never
  * @typedef {{room: string, admin: string | null, edit: string | null, view: string | null, key: string | null}} AccessRecord
  *   what this device holds to open a room (access.js): its capabilities in text form, by kind (the admin
  *   one only on the device that made the board: it never goes in a link), and the room key's text (null
@@ -58,10 +51,7 @@
  * (`promoteAside` with none); `loadChanges` reads stored changes' bytes by key (undefined for one not
  * stored), so a room snapshot is compared with what is held; `requeue` puts stored changes back in the
  * outbox, for the server to get again what a snapshot left out. `loadKeys` lists the keys of every change
- * stored for a room. `rebase` takes a room snapshot in place of what the store holds inside its cut: it
- * removes and stores as told, raises the room's floor to the cut, and raises the last seq of each of the
- * room's timelines to it, so that the store never gives out a seq the cut stands for; after it,
- * `storeRemote` and `replaceAside` skip a change inside the floor, a late copy of one removed.
+ * stored for a room.
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
@@ -73,7 +63,6 @@
  *   replaceAside(room: string, id: number, changes: StoredChange[], aside: AsideItem[]): Promise<string[]>,
  *   loadChanges(room: string, keys: string[]): Promise<(Uint8Array | undefined)[]>,
  *   loadKeys(room: string): Promise<string[]>,
- *   rebase(room: string, rebase: Rebase): Promise<string[]>,
  *   requeue(room: string, keys: string[]): Promise<StoredChange[]>,
  *   packPlanned(pack: PendingPack): Promise<void>,
  *   acknowledgePack(room: string, hex: string): Promise<void>,

@@ -101,10 +101,3 @@ test('a new action clears redo; capacity and forgetting as in Swift', () => {
   assert.deepEqual(small.done, [id(5)]);
   assert.throws(() => new UndoHistory(0), RangeError);
 });
-
-test('an author skips past the seqs a rebase’s cut stands for, and never goes back', () => {
-  const alice = new Author({ replica: 'a1'.repeat(16), lastSeq: 2 });
-  alice.skipPast(6);
-  alice.skipPast(4);
-  assert.equal(alice.makeChange('main', [add(line(2))]).id.seq, 7);
-});

@@ -272,16 +272,3 @@ test('deltas name what changed', () => {
   assert.ok(lift.reordered);
   assert.ok(board.apply(alice.makeChange('main', [{ op: 'clear' }])).everything);
 });
-
-test('a board rebuilt from fewer changes is the board those changes make, and its delta says everything', () => {
-  const alice = testAuthor(1);
-  const kept = alice.makeChange('main', [add(line(3))]);
-  const taken = alice.makeChange('main', [add(line(3, 5))]);
-  const board = boardAfter([kept, taken]);
-  const delta = board.rebuild([kept]);
-  board.checkInvariants();
-  assert.equal(board.hash(), boardAfter([kept]).hash());
-  assert.equal(board.contains(taken.id), false);
-  assert.ok(delta.everything && delta.reordered);
-  assert.deepEqual([...delta.strokes].sort(), [strokeOf(kept), strokeOf(taken)].sort(), 'visible before or after');
-});

@@ -131,10 +131,6 @@ test('the frontier: each timeline held through the seq before its first gap', ()
   frontier.add({ replica: peer.replica, seq: 2 });
   assert.equal(frontier.through(peer.replica), 5);
   assert.equal(frontier.through(other.replica), 0);
-  // A rebase's cut is held whole, and what waited past a gap it closes joins it.
-  frontier.add({ replica: other.replica, seq: 5 });
-  frontier.hold(new Map([[other.replica, 4], [peer.replica, 2]]));
-  assert.deepEqual(frontier.vector(), new Map([[peer.replica, 5], [other.replica, 5]]));
 });
 
 test('the trust rule: the same bytes for every change held, nothing left out, nothing of this page’s it never made', async () => {

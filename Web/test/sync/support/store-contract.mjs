@@ -252,57 +252,6 @@ export const storeCases = [
     },
   },
   {
-    name: 'a rebase removes what it is told and stores the snapshot in one write; its floor keeps late copies out',
-    async run(makeStore, assert) {
-      const store = await makeStore();
-      const lease = await store.claimReplica('r');
-      const mine = lease.replica;
-      await store.recordLocal(record('r', mine, 1));
-      await store.storeRemote('r', [record('r', A, 1), record('r', A, 2)], [], [`${A}-2`]);
-      /** An item kept aside: a change stamped ahead, or of a newer schema. */
-      const item = (byte, reason) => {
-        return { room: 'r', kind: 'change', schemaVersion: 1, bytes: Uint8Array.of(byte), reason };
-      };
-      await store.storeRemote('r', [], [item(9, 'stampAhead')]);
-      await store.storeRemote('s', [record('s', A, 1)], []);
-      assert.deepEqual((await store.loadKeys('r')).sort(), [`${A}-1`, `${A}-2`, `${mine}-1`].sort());
-      assert.deepEqual((await store.loadRoom('r')).floor, new Map(), 'no floor before a rebase');
-      const [aside] = await store.loadAside('r');
-      const inserted = await store.rebase('r', {
-        cut: new Map([[A, 3], [mine, 4]]),
-        removed: [`${A}-1`, `${A}-2`, `${mine}-1`],
-        asideRemoved: [aside.id],
-        changes: [record('r', A, 3), record('r', B, 1)],
-        aside: [],
-        hold: [`${B}-1`],
-      });
-      assert.deepEqual(inserted, [`${A}-3`, `${B}-1`]);
-      let room = await store.loadRoom('r');
-      assert.deepEqual(room.changes.map((change) => change.key).sort(), [`${A}-3`, `${B}-1`].sort());
-      assert.deepEqual(room.held, [`${B}-1`], 'the removed change’s mark goes, the new one’s comes');
-      assert.deepEqual(room.outbox, [], 'a removed change leaves the outbox');
-      assert.deepEqual(room.aside, []);
-      assert.deepEqual(room.floor, new Map([[A, 3], [mine, 4]]));
-      const timeline = room.replicas.find((one) => one.replica === mine);
-      assert.equal(timeline.lastSeq, 4, 'no seq of the cut is given out');
-      await assert.rejects(store.recordLocal(record('r', mine, 4)), (error) => error.code === 'seqConflict');
-      await store.recordLocal(record('r', mine, 5));
-      const late = await store.storeRemote('r', [record('r', A, 1), record('r', A, 4)], []);
-      assert.deepEqual(late, [`${A}-4`], 'a late copy is not stored');
-      await store.storeRemote('r', [], [item(8)]);
-      const [kept] = await store.loadAside('r');
-      assert.deepEqual(await store.replaceAside('r', kept.id, [record('r', A, 2)], []), [], 'nor one from aside');
-      const nothing = { removed: [], asideRemoved: [], changes: [], aside: [], hold: [] };
-      await store.rebase('r', { cut: new Map([[A, 2]]), ...nothing });
-      room = await store.loadRoom('r');
-      assert.deepEqual(room.floor, new Map([[A, 3], [mine, 4]]), 'the floor never goes back');
-      assert.deepEqual((await store.loadRoom('s')).floor, new Map(), 'rooms are apart');
-      assert.deepEqual(await store.loadKeys('s'), [`${A}-1`]);
-      lease.release();
-      store.close();
-    },
-  },
-  {
     name: 'the watermark only rises',
     async run(makeStore, assert) {
       const store = await makeStore();
