@@ -754,15 +754,13 @@ export class Session extends EventTarget {
     const keys = { roomKey: this.#roomKey };
     const intake = rebase === null ? await readPacks(this.#room, frame.packs, { now }, keys) : await readRebase(this.#room, frame.packs, keys);
     const tracker = this.#tracker();
-    /** @type {Promise<Map<string, import('./snapshot-review.js').Held>> | null} */
-    let holdings = null;
     let taken;
     try {
       taken = await takeSnapshots(intake, {
         tracker,
         rebase,
         held: (wanted) => this.#heldBytes(wanted, intake),
-        holdings: () => (holdings ??= this.#holdings(intake)),
+        holdings: () => this.#holdings(intake),
         own: this.#own,
         acknowledged: new Set(this.#signers.keys()),
       });
