@@ -7,6 +7,7 @@
 import { applyChange } from './board-apply.js';
 import { encodeDrawing } from './board-canonical.js';
 import { drawingStroke } from './board-drawing.js';
+import { inertChanges } from './board-inert.js';
 import { checkBoardInvariants } from './board-invariants.js';
 import { settlement, settledThrough } from './board-settles.js';
 import { emptyDelta, newBoardState } from './board-state.js';
@@ -112,6 +113,21 @@ export class Board {
     const parsed = parseReplicaId(replica);
     if (parsed === null) throw new TypeError('a replica id is 32 hex digits');
     return settlement(this.#state, parsed, through);
+  }
+
+  /**
+   * The changes among `changes` inside `cut` that no longer matter (docs/ARCHITECTURE.md, "Settling"):
+   * dropping them, with the cut standing for them, leaves the drawing as it is now and after any changes
+   * still to come. `cut` must be a prefix of every timeline this board has applied, or that an earlier
+   * compaction dropped as inert, and `changes` changes this board has applied. None is inert while any of
+   * `changes` holds an operation of a newer schema.
+   * @param {Iterable<object>} changes in the JSON form
+   * @param {Map<string, number>} cut by replica: its changes 1 through the seq given
+   * @returns {ChangeId[]} in the order of `changes`
+   * - Complexity: O(size of the changes) plus O(points + erases) for each stroke they touch.
+   */
+  inertChanges(changes, cut) {
+    return inertChanges(this.#state, changes, cut);
   }
 
   /**

@@ -143,3 +143,26 @@ export function recomputePieces(record) {
     record.pieces = intervalGaps(record.hidden, 0, Math.max(record.points.length - 1, 0));
   }
 }
+
+/**
+ * Whether nothing of the stroke shows once the erases whose change `erasing` accepts, and the appends
+ * whose seq `hidingAppend` accepts, hide their parts: `recomputeVisibility` on chosen changes.
+ * @param {StrokeRecord} record
+ * @param {(change: import('./ids.js').ChangeId) => boolean} erasing
+ * @param {(seq: number) => boolean} hidingAppend
+ * - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
+ */
+export function isErasedAway(record, erasing, hidingAppend) {
+  let hidden = [];
+  const erases = [...record.erases.values()].sort((a, b) => compareChangeIds(a.change, b.change));
+  for (const erase of erases) {
+    if (!erasing(erase.change)) continue;
+    for (const interval of erase.intervals) hidden = insertInterval(hidden, interval);
+  }
+  for (const append of record.appends) {
+    if (!hidingAppend(append.seq)) continue;
+    hidden = insertInterval(hidden, [append.firstIndex - 1, append.firstIndex + append.points.length]);
+  }
+  if (record.points.length === 1) return intervalSetContains(hidden, 0);
+  return intervalGaps(hidden, 0, Math.max(record.points.length - 1, 0)).length === 0;
+}

@@ -35,8 +35,10 @@
 // page says so to the server with a check signed by its timeline's key, so the server may drop the packs it
 // stands for; refused, it is counted (`diagnostics`, a `snapshot` event), and this page's own changes it
 // left out go back to the outbox. A subscription from before the packs the server still keeps starts with
-// such a snapshot (a `rebase` frame): taken, the watermark moves to the position it stands for; refused,
-// the room is not followed on this connection, and the status says so.
+// such a snapshot (a `rebase` frame), checked as any other: taken, its changes the page did not hold are
+// stored, what the page held that it leaves out stays (it stopped mattering: it changes nothing shown),
+// and the watermark moves to the position it stands for; refused, the room is not followed on this
+// connection, and the status says so.
 //
 // Packs kept aside for later (a newer schema, or sealed before this page held the room's key) are opened
 // again when the room is loaded (room-loader.js) and when this tab learns the room's key from another tab
@@ -72,6 +74,7 @@ import { PresenceChannel } from './presence-channel.js';
 import { seededRandom } from './random.js';
 import { loadRoom } from './room-loader.js';
 import { takeSnapshots } from './snapshot-intake.js';
+import { readHeld } from './snapshot-review.js';
 import { SnapshotTracker } from './snapshot-tracker.js';
 import { ServerClock } from './server-clock.js';
 import { sameStatus, syncStatus } from './status.js';
@@ -757,6 +760,7 @@ export class Session extends EventTarget {
         tracker,
         rebase,
         held: (wanted) => this.#heldBytes(wanted, intake),
+        holdings: () => this.#holdings(intake),
         own: this.#own,
         acknowledged: new Set(this.#signers.keys()),
       });
@@ -880,6 +884,42 @@ export class Session extends EventTarget {
     });
     for (const item of aside) if (item.kind === 'change') note(item.bytes);
     return held;
+  }
+
+  /**
+   * Every change this page holds of the room, for a snapshot's review: on the board or held for review,
+   * read in the frame under way, kept aside (a newer schema, another type, a stamp ahead), or stored by
+   * another tab of the room and not received here yet.
+   * @param {import('./pack-intake.js').Intake} intake
+   * @returns {Promise<Map<string, import('./snapshot-review.js').Held>>}
+   * - Complexity: O(changes held), plus decoding those kept aside or stored by another tab.
+   */
+  async #holdings(intake) {
+    /** @type {Map<string, import('./snapshot-review.js').Held>} */
+    const holdings = new Map();
+    const take = (/** @type {any} */ change) => holdings.set(changeKey(change), { change, board: change.board });
+    for (const change of this.#applied) take(change);
+    for (const change of this.#held.changes()) take(change);
+    for (const { change } of intake.changes) take(change);
+    const [keys, aside] = await this.#writes.enqueue(() =>
+      Promise.all([this.#store.loadKeys(this.#room), this.#store.loadAside(this.#room)]),
+    );
+    const note = (/** @type {Uint8Array} */ bytes) => {
+      try {
+        const { replica, seq } = changeOrigin(bytes);
+        const key = `${replica}-${seq}`;
+        if (!holdings.has(key)) holdings.set(key, readHeld(bytes));
+      } catch {
+        // Not a change: nothing held.
+      }
+    };
+    for (const item of [...aside, ...intake.aside]) if (item.kind === 'change') note(item.bytes);
+    const missing = keys.filter((key) => !holdings.has(key));
+    if (missing.length > 0) {
+      const stored = await this.#writes.enqueue(() => this.#store.loadChanges(this.#room, missing));
+      for (const bytes of stored) if (bytes !== undefined) note(bytes);
+    }
+    return holdings;
   }
 
   /**

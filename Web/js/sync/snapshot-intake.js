@@ -10,12 +10,13 @@
 // and its snapshot is never taken. Its position counts as seen all the same, as a refused pack's does.
 
 import { WireError } from '../wire/errors.js';
-import { reviewSnapshot } from './snapshot-review.js';
+import { readHeld, reviewSnapshot } from './snapshot-review.js';
 
 /**
  * @typedef {import('./pack-intake.js').Intake} Intake
  * @typedef {import('./snapshot-tracker.js').SnapshotTracker} SnapshotTracker
  * @typedef {import('./snapshot-review.js').Verdict} Verdict
+ * @typedef {import('./snapshot-review.js').Held} Held
  * @typedef {import('../wire/snapshot-assembly.js').RoomSnapshot} RoomSnapshot
  * @typedef {{id: Uint8Array, author: string, position: number, snapshot: RoomSnapshot | null,
  *   positions: number[], verdict: Verdict}} SnapshotOutcome a snapshot whose last part came: `snapshot`
@@ -26,14 +27,14 @@ import { reviewSnapshot } from './snapshot-review.js';
 /**
  * @param {Intake} intake a frame's packs, read (readPacks or readRebase)
  * @param {{
- *   tracker: SnapshotTracker, rebase: number | null,
- *   held: (keys: string[]) => Promise<Map<string, Uint8Array>>, own: Set<string>, acknowledged: Set<string>
+ *   tracker: SnapshotTracker, rebase: number | null, held: (keys: string[]) => Promise<Map<string, Uint8Array>>,
+ *   holdings: () => Promise<Map<string, Held>>, own: Set<string>, acknowledged: Set<string>
  * }} context `rebase`: the position a rebase frame says its snapshot stands for (null for a packs frame);
- *   `held`: this page's bytes of the changes it holds among `keys`; `own` and `acknowledged` as
- *   reviewSnapshot's
+ *   `held`: this page's bytes of the changes it holds among `keys`; `holdings`: every change it holds of
+ *   the room, read once for the frame's first whole snapshot; `own` and `acknowledged` as reviewSnapshot's
  * @returns {Promise<{outcomes: SnapshotOutcome[], dropped: DroppedPart[]}>}
  */
-export async function takeSnapshots(intake, { tracker, rebase, held, own, acknowledged }) {
+export async function takeSnapshots(intake, { tracker, rebase, held, holdings, own, acknowledged }) {
   const steps = [...intake.received.map((pack) => ({ pack, part: null })), ...intake.parts.map((part) => ({ pack: null, part }))];
   steps.sort((a, b) => (a.pack ?? a.part).index - (b.pack ?? b.part).index);
   /** @type {SnapshotOutcome[]} */
@@ -42,6 +43,11 @@ export async function takeSnapshots(intake, { tracker, rebase, held, own, acknow
   const dropped = [];
   /** Changes of snapshots taken in this frame, not stored yet. @type {Map<string, Uint8Array>} */
   const taken = new Map();
+  /**
+   * What this page holds of the room, with what the snapshots taken in this frame brought.
+   * @type {Map<string, Held> | null}
+   */
+  let holding = null;
   for (const { pack, part: received } of steps) {
     if (pack !== null) {
       tracker.received(pack.position, pack.replica, pack.seq);
@@ -72,8 +78,12 @@ export async function takeSnapshots(intake, { tracker, rebase, held, own, acknow
       continue;
     }
     const mine = await held(snapshot.keys);
+    holding ??= await holdings();
+    // Decoded only for a second snapshot in the frame: a new device's first brings every change.
+    for (const [key, bytes] of taken) if (!holding.has(key)) holding.set(key, readHeld(bytes));
     const verdict = reviewSnapshot(snapshot, {
       held: (key) => taken.get(key) ?? mine.get(key),
+      holdings: holding,
       required: tracker.required(snapshot.position),
       own,
       acknowledged,

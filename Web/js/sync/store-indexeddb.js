@@ -149,6 +149,14 @@ export class IndexedDBStore {
     });
   }
 
+  /** @param {string} room @returns {Promise<string[]>} */
+  async loadKeys(room) {
+    const ids = await this.#run('changes', 'readonly', ({ changes }) => {
+      return request(changes.index('room').getAllKeys(room));
+    });
+    return ids.map((/** @type {string} */ id) => id.slice(room.length + 1));
+  }
+
   /** @param {string} room */
   async loadAside(room) {
     return this.#run('aside', 'readonly', (stores) => all(stores.aside.index('room'), room));

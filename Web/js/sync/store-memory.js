@@ -85,6 +85,11 @@ export class MemoryStore {
     };
   }
 
+  /** The keys of every change stored for a room. @param {string} room @returns {Promise<string[]>} */
+  async loadKeys(room) {
+    return [...this.#changes.values()].filter((change) => change.room === room).map((change) => change.key);
+  }
+
   /** The items kept aside for a room, with their ids. @param {string} room */
   async loadAside(room) {
     return [...this.#aside].filter(([, item]) => item.room === room).map(([id, item]) => ({ ...item, id }));

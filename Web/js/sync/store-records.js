@@ -50,7 +50,8 @@
  * `replaceAside` replaces an aside item by the changes it opened to and the items that stay aside of it
  * (`promoteAside` with none); `loadChanges` reads stored changes' bytes by key (undefined for one not
  * stored), so a room snapshot is compared with what is held; `requeue` puts stored changes back in the
- * outbox, for the server to get again what a snapshot left out.
+ * outbox, for the server to get again what a snapshot left out. `loadKeys` lists the keys of every change
+ * stored for a room.
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
@@ -61,6 +62,7 @@
  *   promoteAside(room: string, id: number, changes: StoredChange[]): Promise<string[]>,
  *   replaceAside(room: string, id: number, changes: StoredChange[], aside: AsideItem[]): Promise<string[]>,
  *   loadChanges(room: string, keys: string[]): Promise<(Uint8Array | undefined)[]>,
+ *   loadKeys(room: string): Promise<string[]>,
  *   requeue(room: string, keys: string[]): Promise<StoredChange[]>,
  *   packPlanned(pack: PendingPack): Promise<void>,
  *   acknowledgePack(room: string, hex: string): Promise<void>,

@@ -1,7 +1,7 @@
 // What a part of a room snapshot claims in its signed envelope, as Sources/InkwellWire/Snapshot/
 // SnapshotCover.swift: which snapshot it belongs to, the server log position it stands for, and exactly
-// which changes the whole snapshot holds (its cut: for each replica, seqs 1 through `seq`, and the stamp
-// of the last).
+// which changes the whole snapshot stands for (its cut: for each replica, seqs 1 through `seq`, and the
+// stamp of the last), holding those of them that still matter.
 //
 // The cover is outside the seal, so a relay groups parts and knows what a snapshot stands for without the
 // room's key; only the key's holders check the claim against the changes (snapshot-assembly.js).
@@ -74,13 +74,6 @@ export function coverMessage({ id, position, cut, part, parts }) {
     part,
     parts,
   };
-}
-
-/** The number of changes a whole snapshot holds: the sum of its cut's seqs. @param {SnapshotCover} cover */
-export function changeCount(cover) {
-  let count = 0;
-  for (const { seq } of cover.cut.values()) count += seq;
-  return count;
 }
 
 /**

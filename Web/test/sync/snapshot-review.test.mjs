@@ -1,14 +1,16 @@
 // The rules a room snapshot is held to, without a session: what a connection learns of the log
 // (snapshot-tracker.js, as Swift's SnapshotTrackerTests), what the page holds of each timeline
-// (frontier.js), and the trust rule (snapshot-review.js, as Swift's SnapshotReview).
+// (frontier.js), and the trust rule (snapshot-review.js, as Swift's SnapshotReviewTests).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encodeChange } from '../../js/wire/change.js';
+import { changeOrigin, encodeChange } from '../../js/wire/change.js';
+import { encodeMessage } from '../../js/wire/message.js';
+import * as schema from '../../js/wire/schema.js';
 import { SnapshotAssembly } from '../../js/wire/snapshot-assembly.js';
 import { decodeSnapshotPart, encodeSnapshot, encodeSnapshotPart } from '../../js/wire/snapshot-part.js';
 import { Frontier } from '../../js/sync/frontier.js';
-import { reviewSnapshot } from '../../js/sync/snapshot-review.js';
+import { readHeld, reviewSnapshot } from '../../js/sync/snapshot-review.js';
 import { SnapshotTracker } from '../../js/sync/snapshot-tracker.js';
 import { testAuthor } from '../support/keys.mjs';
 import { randomFor } from './support/random.mjs';
@@ -18,9 +20,12 @@ const ROOM = 'room-1';
 const peer = await testAuthor(0x51);
 const other = await testAuthor(0x52);
 
-/** A change of `author`'s, encoded. */
-const change = (author, seq, x = seq) =>
-  encodeChange({ id: { replica: author.replica, seq }, stamp: { wall: 1_800_000_000_000 + seq, counter: 0 }, board: 'main', operations: [stroke(x)] });
+/** A change of `author`'s, encoded: a stroke at `x`, or the operations given. */
+const change = (author, seq, x = seq) => {
+  const operations = Array.isArray(x) ? x : [stroke(x)];
+  const stamp = { wall: 1_800_000_000_000 + seq, counter: 0 };
+  return encodeChange({ id: { replica: author.replica, seq }, stamp, board: 'main', operations });
+};
 
 /** The cut of encoded changes: each replica's last seq and its stamp (from changes 1…n of each). */
 function cutOf(changes) {
@@ -33,6 +38,35 @@ function cutOf(changes) {
 async function snapshotOf(timelines, { position = 5, bytes = (author, seq) => change(author, seq) } = {}) {
   const changes = timelines.flatMap(([author, last]) => Array.from({ length: last }, (_, i) => bytes(author, i + 1)));
   const [part] = await encodeSnapshot({ room: ROOM, position, cut: cutOf(timelines), changes, id: new Uint8Array(16).fill(3) }, peer.keys);
+  return new SnapshotAssembly(await decodeSnapshotPart(part, { room: ROOM })).assembled();
+}
+
+/** The keys of encoded changes, with their bytes. @param {Uint8Array[]} changes */
+function byKey(changes) {
+  return new Map(changes.map((bytes) => [`${changeOrigin(bytes).replica}-${changeOrigin(bytes).seq}`, bytes]));
+}
+
+/** What a page holding `changes` (encoded) tells the review of what it holds. @param {Uint8Array[]} changes */
+function holding(changes) {
+  const held = byKey(changes);
+  return { held: (key) => held.get(key), holdings: new Map([...held].map(([key, bytes]) => [key, readHeld(bytes)])) };
+}
+
+/** All a page holding `changes` tells the review; `mine`: its timeline, which it pushes. */
+function factsOf(changes, { mine = null, required = new Map() } = {}) {
+  const own = new Set(mine === null ? [] : [mine.replica]);
+  return { ...holding(changes), required, own, acknowledged: own };
+}
+
+/** A snapshot by `peer` holding `changes`, its cut standing for `standingFor` too. */
+async function leanSnapshot(changes, standingFor = []) {
+  const cut = new Map();
+  for (const bytes of [...changes, ...standingFor]) {
+    const { replica, seq, stamp } = changeOrigin(bytes);
+    if ((cut.get(replica)?.seq ?? 0) < seq) cut.set(replica, { seq, stamp });
+  }
+  const id = new Uint8Array(16).fill(4);
+  const [part] = await encodeSnapshot({ room: ROOM, position: 5, cut, changes, id }, peer.keys);
   return new SnapshotAssembly(await decodeSnapshotPart(part, { room: ROOM })).assembled();
 }
 
@@ -101,8 +135,7 @@ test('the frontier: each timeline held through the seq before its first gap', ()
 
 test('the trust rule: the same bytes for every change held, nothing left out, nothing of this page’s it never made', async () => {
   const snapshot = await snapshotOf([[peer, 2], [other, 1]]);
-  const held = new Map([[`${peer.replica}-1`, change(peer, 1)]]);
-  const facts = { held: (key) => held.get(key), required: new Map([[peer.replica, 2]]), own: new Set(), acknowledged: new Set() };
+  const facts = factsOf([change(peer, 1)], { required: new Map([[peer.replica, 2]]) });
   const taken = reviewSnapshot(snapshot, facts);
   assert.equal(taken.accepted, true);
   assert.deepEqual(taken.fresh.map((fresh) => fresh.key), [`${peer.replica}-2`, `${other.replica}-1`], 'what was not held, as the snapshot carries it');
@@ -120,9 +153,66 @@ test('the trust rule: the same bytes for every change held, nothing left out, no
   assert.match(forged.reason, /a change of this device that this device never made/);
 
   // This page is `other`, and the server acknowledged its changes 1 to 3: 2 and 3 go back to the outbox.
-  const mine = { ...facts, held: (key) => (key === `${other.replica}-1` ? change(other, 1) : held.get(key)), own: new Set([other.replica]), acknowledged: new Set([other.replica]) };
+  const mine = factsOf([change(peer, 1), change(other, 1)], { mine: other, required: facts.required });
   const leftOut = reviewSnapshot(snapshot, { ...mine, required: new Map([[other.replica, 3]]) });
   assert.equal(leftOut.accepted, false);
   assert.deepEqual(leftOut.missingOwn, [`${other.replica}-2`, `${other.replica}-3`]);
   assert.equal(reviewSnapshot(snapshot, mine).accepted, true);
+});
+
+test('a snapshot may leave out only what stopped mattering here; own work that still matters goes back', async () => {
+  // Peer's stroke, undone and settled, stopped mattering; this page (`other`) drew two strokes.
+  const drawn = change(peer, 1);
+  const undone = change(peer, 2, [{ op: 'undo', change: { replica: peer.replica, seq: 1 } }]);
+  const settled = change(peer, 3, [{ op: 'settle', through: 2, inactive: [1] }]);
+  const mine = [change(other, 1), change(other, 2)];
+  const facts = factsOf([drawn, undone, settled, ...mine], { mine: other });
+
+  const lean = reviewSnapshot(await leanSnapshot([settled, ...mine], [drawn, undone]), facts);
+  assert.equal(lean.accepted, true, lean.reason);
+  assert.deepEqual(lean.fresh, []);
+  assert.deepEqual(lean.leftOut, [`${peer.replica}-1`, `${peer.replica}-2`]);
+
+  const lying = reviewSnapshot(await leanSnapshot([drawn, undone, settled, mine[0]], [mine[1]]), facts);
+  assert.equal(lying.accepted, false);
+  assert.equal(lying.reason, `it leaves out ${other.replica}-2, which still matters here`);
+  assert.deepEqual(lying.missingOwn, [`${other.replica}-2`], 'this page’s stroke goes back out');
+});
+
+test('a page that holds a stroke deleted while it was away learns from the deletion the snapshot keeps', async () => {
+  const drawn = change(peer, 1);
+  const deleted = change(peer, 2, [{ op: 'set', stroke: `${peer.replica}-1-0`, attribute: 'deleted', value: true }]);
+  const settled = change(peer, 3, [{ op: 'settle', through: 2, inactive: [] }]);
+  const facts = factsOf([drawn]);
+  const kept = reviewSnapshot(await leanSnapshot([deleted, settled], [drawn]), facts);
+  assert.equal(kept.accepted, true, kept.reason);
+  assert.deepEqual(kept.leftOut, [`${peer.replica}-1`]);
+  assert.deepEqual(kept.fresh.map((fresh) => fresh.key), [`${peer.replica}-2`, `${peer.replica}-3`]);
+
+  // Without the deletion, nothing here says the stroke stopped mattering.
+  const proofless = reviewSnapshot(await leanSnapshot([settled], [drawn, deleted]), facts);
+  assert.equal(proofless.reason, `it leaves out ${peer.replica}-1, which still matters here`);
+});
+
+test('a change the page cannot read never stops mattering; a board with one of a newer schema keeps all', async () => {
+  const drawn = change(peer, 1);
+  const undone = change(peer, 2, [{ op: 'undo', change: { replica: peer.replica, seq: 1 } }]);
+  const settled = change(peer, 3, [{ op: 'settle', through: 2, inactive: [1] }]);
+  const replica = Uint8Array.from(Buffer.from(other.replica, 'hex'));
+  const wire = { replica, seq: 1, stamp: 1n << 16n, board: 'log', operations: [] };
+  const otherType = encodeMessage(schema.Change, { ...wire, schemaVersion: 1, type: 'foodlog' });
+  assert.deepEqual(readHeld(otherType), { change: null, board: null });
+  /** Reviews a snapshot holding `settled` and `extra` (or leaving it out), by a page that holds all four. */
+  const review = async (extra, { holds = true } = {}) => {
+    const lean = holds ? [[settled, extra], [drawn, undone]] : [[settled], [drawn, undone, extra]];
+    return reviewSnapshot(await leanSnapshot(...lean), factsOf([drawn, undone, settled, extra]));
+  };
+  const aside = await review(otherType, { holds: false });
+  assert.equal(aside.reason, `it leaves out ${other.replica}-1, which still matters here`, 'a change of another type');
+
+  const newer = encodeMessage(schema.Change, { ...wire, board: 'main', schemaVersion: 99 });
+  assert.deepEqual(readHeld(newer), { change: null, board: 'main' });
+  assert.equal((await review(newer)).reason, `it leaves out ${peer.replica}-1, which still matters here`);
+  const elsewhere = encodeMessage(schema.Change, { ...wire, board: 'other', schemaVersion: 99 });
+  assert.equal((await review(elsewhere)).accepted, true, 'a newer change of another board keeps only that board whole');
 });
