@@ -9,7 +9,6 @@
 import { WireError } from './errors.js';
 import { bytesEqual, fromHex, toHex } from './bytes.js';
 import { stampBits } from './change.js';
-import { WireLimits } from './limits.js';
 import { SNAPSHOT_LIMITS } from './protocol.js';
 
 /**
@@ -23,11 +22,11 @@ export const SnapshotLimits = SNAPSHOT_LIMITS;
 /**
  * Reads and checks a decoded cover, as Swift's `SnapshotCover(wire:)`: a 16-byte id, a position of at
  * least 1, one to `maximumParts` parts with this one among them, and a cut of one to `maximumTimelines`
- * distinct 16-byte replicas with seqs of at least 1 whose sum a snapshot of that many parts could hold.
+ * distinct 16-byte replicas with seqs of at least 1. The cut may stand for many more changes than the parts
+ * hold: the others stopped mattering.
  * @param {Record<string, any>} wire the envelope's `snapshot` field
  * @returns {SnapshotCover}
- * @throws {WireError} `invalidField('snapshot.…')`, `tooLarge('snapshot.cut')`, `unrepresentable` for a
- *   position past 2^53 − 1
+ * @throws {WireError} `invalidField('snapshot.…')`, `unrepresentable` for a position or seq past 2^53 − 1
  * - Complexity: O(timelines).
  */
 export function readCover(wire) {
@@ -40,17 +39,14 @@ export function readCover(wire) {
   if (wire.cut.length === 0 || wire.cut.length > SnapshotLimits.maximumTimelines) throw WireError.invalidField('snapshot.cut');
   /** @type {Cut} */
   const cut = new Map();
-  const most = WireLimits.maximumEntriesPerPack * wire.parts;
-  let total = 0;
   for (const entry of wire.cut) {
     const seq = entry.seq;
     const replica = entry.replica.length === 16 ? toHex(entry.replica) : null;
     if (replica === null || seq === 0 || (typeof seq === 'bigint' && seq > MAXIMUM_SEQ) || cut.has(replica)) {
       throw WireError.invalidField('snapshot.cut');
     }
-    // A seq past what any snapshot holds is refused by the sum before it could lose precision.
-    total += typeof seq === 'bigint' ? most + 1 : Math.min(seq, most + 1);
-    if (total > most) throw WireError.tooLarge('snapshot.cut');
+    // A page counts seqs in numbers: one past 2^53 − 1 it cannot hold exactly.
+    if (typeof seq === 'bigint') throw WireError.unrepresentable('snapshot.cut');
     const bits = entry.stamp;
     cut.set(replica, { seq: /** @type {number} */ (seq), stamp: { wall: Number(bits >> 16n), counter: Number(bits & 0xffffn) } });
   }
