@@ -14,6 +14,7 @@ extension SyncClient {
         }
         logger.debug("connected")
         snapshotsPlanned = []
+        snapshotsToReconsider = []
         perform(session.connected())
     }
 

@@ -55,9 +55,11 @@ public actor SyncClient {
     let accessFeed = Broadcaster<RoomAccessEvent>(buffering: .bufferingNewest(256))
     /// How many times in a row each room was refused as unknown: the exponent of its retry's backoff.
     var unknownRoomRetries: [String: Int] = [:]
-    /// The newest snapshot heard of, per room, and the rooms whose snapshot this connection has planned.
+    /// The newest snapshot heard of, per room, the rooms whose snapshot this connection has planned, and
+    /// those of them that frames asked about again while it was being made.
     var knownSnapshots: [String: KnownSnapshot] = [:]
     var snapshotsPlanned: Set<String> = []
+    var snapshotsToReconsider: Set<String> = []
     /// Ends when the client is stopped: what the backoff and connection waits listen to.
     let stopFeed = Broadcaster<Never>()
 

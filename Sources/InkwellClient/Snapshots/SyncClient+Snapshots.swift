@@ -131,7 +131,10 @@ extension SyncClient {
     func considerSnapshots() {
         guard let threshold = configuration.snapshotThreshold, let connection else { return }
         for (room, state) in session.rooms where state.caughtUp && state.cursor.isAtHead && state.takesPushes {
-            guard !snapshotsPlanned.contains(room) else { continue }
+            guard !snapshotsPlanned.contains(room) else {
+                snapshotsToReconsider.insert(room)
+                continue
+            }
             do {
                 let held = try store.frontier(room: room).vector.entries.values.reduce(0, +)
                 guard held >= Self.changesForNextSnapshot(after: known(room), threshold: threshold) else {
@@ -165,8 +168,14 @@ extension SyncClient {
     /// snapshot is read and encoded off the actor (seconds for a million changes), and sent only if the
     /// connection it was made for is still the one open.
     private func sendSnapshot(of room: String, connection id: Int) async {
-        // Planned until sent or given up: frames that arrive while it is made plan no second one.
-        defer { snapshotsPlanned.remove(room) }
+        // Planned until sent or given up: frames that arrive while it is made plan no second one, but are
+        // considered once it is done. A snapshot planned before this device's last push was acknowledged
+        // stands for a cut without it; if it then holds no timeline of its author, the ack's frame makes
+        // the next one.
+        defer {
+            snapshotsPlanned.remove(room)
+            if snapshotsToReconsider.remove(room) != nil { considerSnapshots() }
+        }
         guard let connection, connection.id == id, let state = session.rooms[room], state.caughtUp,
             state.cursor.isAtHead, state.takesPushes, let threshold = configuration.snapshotThreshold
         else { return }

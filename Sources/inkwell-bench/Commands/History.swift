@@ -23,7 +23,7 @@ extension InkwellBench {
         @Option(help: "Changes per pushed pack (a device's outbox packs what waited together).")
         var perPack = 10
 
-        @Option(help: "The share of changes that delete one of their author's strokes; authors then settle as pages do.")
+        @Option(help: "The share of changes that delete a stroke; their authors then settle as pages do.")
         var deleting = 0.0
 
         @Option(help: "The server's retention, in seconds: the authors must have been away this long.")

@@ -43,7 +43,7 @@ struct HistoryCorpus {
             seqs[author] += 1
             let id = ChangeID(replica: keys[author].replica, seq: seqs[author])
             let operation: BoardOperation
-            if seqs[author] > settled[author] + 756 {
+            if deleting > 0, seqs[author] > settled[author] + 756 {
                 settled[author] = seqs[author] - 501
                 operation = .settle(through: settled[author], inactive: [])
             } else if !shown[author].isEmpty, Double(random.next() % 1_000_000) < deleting * 1_000_000 {
