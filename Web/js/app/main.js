@@ -360,7 +360,10 @@ async function start() {
       case 'redo': {
         if (currentTool().active) return;
         const change = action === 'undo' ? session.undo() : session.redo();
-        if (change === null) showNotice(action === 'undo' ? 'Nothing to undo' : 'Nothing to redo');
+        if (change !== null) return;
+        if (action === 'redo') showNotice('Nothing to redo');
+        else if (session.undoReachedItsEnd) showNotice('Nothing more to undo: older changes can no longer be undone');
+        else showNotice('Nothing to undo');
         return;
       }
       case 'clear':

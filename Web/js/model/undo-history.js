@@ -12,6 +12,7 @@ export class UndoHistory {
   #done = [];
   /** Undone changes that can be redone, most recently undone last. @type {ChangeId[]} */
   #undone = [];
+  #letGo = false;
 
   /** @param {number} [capacity] how many changes to remember */
   constructor(capacity = 500) {
@@ -53,12 +54,23 @@ export class UndoHistory {
   }
 
   /**
+   * Whether older steps were let go (past the capacity, or settled): when nothing is left to undo, the
+   * user still has changes here, only ones undo no longer reaches.
+   */
+  get letGo() {
+    return this.#letGo;
+  }
+
+  /**
    * Records a change the user just made; a new action clears what could be redone.
    * @param {ChangeId} change
    */
   record(change) {
     this.#done.push({ replica: change.replica, seq: change.seq });
-    if (this.#done.length > this.capacity) this.#done.splice(0, this.#done.length - this.capacity);
+    if (this.#done.length > this.capacity) {
+      this.#done.splice(0, this.#done.length - this.capacity);
+      this.#letGo = true;
+    }
     this.#undone = [];
   }
 
@@ -89,7 +101,9 @@ export class UndoHistory {
    * @param {(change: ChangeId) => boolean} isClosed
    */
   forget(isClosed) {
+    const before = this.#done.length + this.#undone.length;
     this.#done = this.#done.filter((change) => !isClosed(change));
     this.#undone = this.#undone.filter((change) => !isClosed(change));
+    if (this.#done.length + this.#undone.length < before) this.#letGo = true;
   }
 }

@@ -492,6 +492,15 @@ export class Session extends EventTarget {
     return this.#author.history(BOARD).canUndo;
   }
 
+  /**
+   * Whether undo has reached back as far as it goes while this user has older changes on the board:
+   * ones past the 500 steps kept, or settled.
+   */
+  get undoReachedItsEnd() {
+    const history = this.#author.history(BOARD);
+    return !history.canUndo && (history.letGo || this.#author.unsettled(BOARD).through > 0);
+  }
+
   get canRedo() {
     return this.#author.history(BOARD).canRedo;
   }

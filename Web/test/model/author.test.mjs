@@ -93,10 +93,19 @@ test('a new action clears redo; capacity and forgetting as in Swift', () => {
   assert.ok(!history.canRedo);
   assert.deepEqual(history.undo(), { op: 'undo', change: id(2) });
   assert.equal(history.undo(), null);
+  assert.equal(history.letGo, false, 'every step it took is still reachable');
 
   const small = new UndoHistory(3);
-  for (let seq = 1; seq <= 5; seq++) small.record(id(seq));
+  for (let seq = 1; seq <= 3; seq++) small.record(id(seq));
+  small.forget((change) => change.seq > 9);
+  assert.equal(small.letGo, false, 'forgetting nothing lets nothing go');
+  for (let seq = 4; seq <= 5; seq++) small.record(id(seq));
   assert.deepEqual(small.done, [id(3), id(4), id(5)]);
+  assert.equal(small.letGo, true, 'steps past the capacity are let go');
+  const settled = new UndoHistory(3);
+  settled.record(id(1));
+  settled.forget((change) => change.seq <= 1);
+  assert.equal(settled.letGo, true, 'a settled step is let go');
   small.forget((change) => change.seq <= 4);
   assert.deepEqual(small.done, [id(5)]);
   assert.throws(() => new UndoHistory(0), RangeError);

@@ -202,6 +202,7 @@ test('undo and redo are this user’s, and their history survives a reload', asy
   server.up = false;
   const first = await open({ WebSocket: server.WebSocket, storage: store });
   assert.equal(first.undo(), null);
+  assert.equal(first.undoReachedItsEnd, false, 'nothing to undo, and nothing drawn');
   first.commit([stroke(0)]);
   const second = first.commit([stroke(10)]);
   const undo = first.undo();
@@ -238,8 +239,10 @@ test('once 256 changes lie below the 500 open to undo, a change settles them, sy
   assert.equal(reloaded.board.hash(), hash);
   assert.ok(reloaded.board.contains(settle.id));
   let undone = 0;
+  assert.equal(reloaded.undoReachedItsEnd, false);
   while (reloaded.undo() !== null) undone += 1;
   assert.equal(undone, 500);
+  assert.equal(reloaded.undoReachedItsEnd, true, 'older changes are there, but undo no longer reaches them');
   assert.equal(reloaded.board.visibleStrokeCount, 254);
   await reloaded.close();
 });
