@@ -68,6 +68,24 @@ struct SnapshotEndToEndTests {
         }
     }
 
+    /// Two present authors draw in turns for four seconds, longer than the tests' three-second retention,
+    /// so an author who left holds no packs back.
+    static func drawPastTheRetention(
+        _ first: SyncClient,
+        _ firstCount: Int,
+        _ second: SyncClient,
+        _ secondCount: Int,
+        into recorded: inout [BoardChange],
+        using random: inout SeededGenerator
+    ) async throws {
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < .seconds(4) {
+            try await draw(first, firstCount, into: &recorded, using: &random)
+            try await draw(second, secondCount, into: &recorded, using: &random)
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     /// Alice sends a snapshot; Bob checks it; the server drops the packs; Carol, new, is caught up from
     /// the snapshot and the packs after it, and every device shows the same board.
     @Test func aNewDeviceStartsFromTheSnapshotOnceThePacksAreDropped() async throws {
@@ -144,12 +162,7 @@ struct SnapshotEndToEndTests {
                     await dave.stop()
                 }
                 // Alice and Bob go on, present, for longer than the retention.
-                let started = ContinuousClock.now
-                while ContinuousClock.now - started < .seconds(4) {
-                    try await Self.draw(alice, 40, into: &recorded, using: &random)
-                    try await Self.draw(bob, 5, into: &recorded, using: &random)
-                    try await Task.sleep(for: .milliseconds(200))
-                }
+                try await Self.drawPastTheRetention(alice, 40, bob, 5, into: &recorded, using: &random)
                 try await eventually("a snapshot is sent and checked after Dave left") {
                     let uploaded = await alice.statistics.snapshotsUploaded
                     let checked = await bob.statistics.snapshotsChecked
@@ -233,12 +246,7 @@ struct SnapshotEndToEndTests {
                 recorded.append(try await Self.settle(alice))
                 recorded.append(try await Self.settle(bob))
                 // Present for longer than the retention, so Dave, away, holds nothing back.
-                let started = ContinuousClock.now
-                while ContinuousClock.now - started < .seconds(4) {
-                    try await Self.draw(alice, 10, into: &recorded, using: &random)
-                    try await Self.draw(bob, 2, into: &recorded, using: &random)
-                    try await Task.sleep(for: .milliseconds(200))
-                }
+                try await Self.drawPastTheRetention(alice, 10, bob, 2, into: &recorded, using: &random)
                 try await eventually("Alice sends a snapshot that leaves out what stopped mattering, and Bob checks it")
                 {
                     guard let heard = try bob.store.heardSnapshot(room: Self.room) else { return false }
