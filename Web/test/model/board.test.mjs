@@ -4,13 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Board } from '../../js/model/board.js';
 import { add, line, strokeOf, testAuthor } from './support/authors.mjs';
-
-function boardAfter(changes, name = 'main') {
-  const board = new Board(name);
-  for (const change of changes) board.apply(change);
-  board.checkInvariants();
-  return board;
-}
+import { boardAfter } from './support/boards.mjs';
 
 const pieces = (board, id) => board.stroke(id)?.pieces ?? null;
 const ids = (board) => board.strokes().map((stroke) => stroke.id);

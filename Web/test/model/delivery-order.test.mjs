@@ -6,19 +6,10 @@ import { test } from 'node:test';
 import { Board } from '../../js/model/board.js';
 import { permutations, reproducibly, runSeed, seededRandom } from './support/random.mjs';
 import { boardCases } from './support/vectors.mjs';
+import { boardAfter } from './support/boards.mjs';
 
 const VECTORS = new URL('../../../Conformance/board.json', import.meta.url);
 const cases = boardCases(VECTORS);
-
-/** Applies changes in order, checking the board's invariants after each. */
-function boardAfter(changes) {
-  const board = new Board('main');
-  for (const change of changes) {
-    board.apply(change);
-    board.checkInvariants();
-  }
-  return board;
-}
 
 /** The changes in a random order, some of them delivered two or three times. */
 function shuffledWithDuplicates(random, changes) {

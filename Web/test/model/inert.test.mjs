@@ -8,12 +8,7 @@ import { Board } from '../../js/model/board.js';
 import { changeKey } from '../../js/model/ids.js';
 import { add, line, strokeOf, testAuthor } from './support/authors.mjs';
 import { reproducibly, runSeed, seededRandom } from './support/random.mjs';
-
-function boardAfter(changes) {
-  const board = new Board('main');
-  board.applyAll(changes);
-  return board;
-}
+import { boardAfter } from './support/boards.mjs';
 
 /** The keys of the changes `board` finds inert among `changes` within `cut`. */
 function inertKeys(board, changes, cut) {

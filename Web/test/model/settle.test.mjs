@@ -6,15 +6,7 @@ import { test } from 'node:test';
 import { Board } from '../../js/model/board.js';
 import { add, line, strokeOf, testAuthor } from './support/authors.mjs';
 import { permutations } from './support/random.mjs';
-
-function boardAfter(changes) {
-  const board = new Board('main');
-  for (const change of changes) {
-    board.apply(change);
-    board.checkInvariants();
-  }
-  return board;
-}
+import { boardAfter } from './support/boards.mjs';
 
 /** The board every order of `changes` gives, after checking they all give the same hash. */
 function inEveryOrder(changes) {
