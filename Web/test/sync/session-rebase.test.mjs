@@ -8,13 +8,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Board } from '../../js/model/board.js';
-import { changeOrigin, decodeChange, encodeChange } from '../../js/wire/change.js';
+import { decodeChange, encodeChange } from '../../js/wire/change.js';
 import { decodePack, encodePack } from '../../js/wire/pack.js';
 import { encodeSnapshot } from '../../js/wire/snapshot-part.js';
 import { MemoryStore } from '../../js/sync/store-memory.js';
 import { testAuthor } from '../support/keys.mjs';
 import { FakeServer } from './support/fake-server.mjs';
 import { open, stroke, synced, until } from './support/sessions.mjs';
+import { cutOf } from './support/cuts.mjs';
 
 const ROOM = 'room-1';
 const peer = await testAuthor(0x71);
@@ -24,16 +25,6 @@ const peers = (seq, operations) => {
   const stamp = { wall: Date.now() + seq, counter: 0 };
   return encodeChange({ id: { replica: peer.replica, seq }, stamp, board: 'main', operations });
 };
-
-/** The cut of encoded changes: each replica's newest seq, with its stamp. */
-function cutOf(changes) {
-  const cut = new Map();
-  for (const bytes of changes) {
-    const { replica, seq, stamp } = changeOrigin(bytes);
-    if ((cut.get(replica)?.seq ?? 0) < seq) cut.set(replica, { seq: Number(seq), stamp });
-  }
-  return cut;
-}
 
 /** The keys of the changes a store holds for the room. */
 async function storedKeys(store) {

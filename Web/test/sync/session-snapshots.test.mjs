@@ -15,6 +15,7 @@ import { MemoryStore } from '../../js/sync/store-memory.js';
 import { testAuthor } from '../support/keys.mjs';
 import { FakeServer } from './support/fake-server.mjs';
 import { open, stroke, synced, until } from './support/sessions.mjs';
+import { cutOf } from './support/cuts.mjs';
 
 const ROOM = 'room-1';
 const WALL = Date.now() - 60_000;
@@ -39,16 +40,6 @@ async function logged(server, position) {
     }
   }
   return changes;
-}
-
-/** The cut of encoded changes: each replica's newest seq, with its stamp. */
-function cutOf(changes) {
-  const cut = new Map();
-  for (const bytes of changes) {
-    const { replica, seq, stamp } = changeOrigin(bytes);
-    if ((cut.get(replica)?.seq ?? 0) < seq) cut.set(replica, { seq: Number(seq), stamp });
-  }
-  return cut;
 }
 
 let ids = 0;
