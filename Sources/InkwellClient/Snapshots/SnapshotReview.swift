@@ -78,7 +78,14 @@ enum SnapshotReview {
         let inSnapshot = Set(holds.map(\.id))
         let leftOut = held.keys.filter { snapshot.cut.vector.contains($0) && !inSnapshot.contains($0) }.sorted()
         guard !leftOut.isEmpty else { return .accepted(new: new, leftOut: leftOut) }
-        let stillMatter = try stillMattering(leftOut, held: held, holds: holds, cut: snapshot.cut.vector, types: types)
+        let stillMatter = stillMattering(
+            leftOut,
+            held: held,
+            holds: holds,
+            inSnapshot: inSnapshot,
+            cut: snapshot.cut.vector,
+            types: types
+        )
         if let first = stillMatter.first {
             return .refused(
                 "it leaves out \(first), which still matters here",
@@ -96,10 +103,10 @@ enum SnapshotReview {
         _ leftOut: [ChangeID],
         held: [ChangeID: [UInt8]],
         holds: [EncodedChange],
+        inSnapshot: Set<ChangeID>,
         cut: VersionVector,
         types: DocumentTypes
-    ) throws -> [ChangeID] {
-        let inSnapshot = Set(holds.map(\.id))
+    ) -> [ChangeID] {
         var all = holds
         for (id, bytes) in held where !inSnapshot.contains(id) {
             guard let change = try? ChangeCodec.decode(bytes) else { continue }
