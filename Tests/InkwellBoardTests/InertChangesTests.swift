@@ -47,6 +47,13 @@ import Testing
                 "seed \(seed): what stopped mattering within a cut stopped mattering within a later one"
             )
             let secondInert = Set(compacted.inertChanges(among: kept + later, through: secondCut))
+            // What a compacted device leaves out, a device that holds everything must call inert too, or it
+            // refuses that device's snapshot: erases and deletions of a dropped stroke stay as its proof.
+            let notInert = secondInert.subtracting(laterInert)
+            #expect(
+                notInert.isEmpty,
+                "seed \(seed): after compacting, \(notInert.sorted().prefix(3)) looked inert but still matter"
+            )
             let keptAgain = (kept + later).filter { !secondInert.contains($0.id) }
             session.run(steps: 200, using: &generator)
             let last = Array(session.changes.dropFirst(history.count + later.count))

@@ -83,6 +83,23 @@ import Testing
             )
         )
 
+        // The same histories on a device that dropped the dead strokes' adds (or took a snapshot that left
+        // them out): the erases and the deletion that ended them stay, for a device that holds the strokes.
+        cases.append(
+            Case(
+                name: "erased away, the stroke dropped: the erases stay as proof",
+                changes: Array(erased.dropFirst()),
+                cut: VersionVector([alice.replica: 5, bob.replica: 4])
+            )
+        )
+        cases.append(
+            Case(
+                name: "deleted, the stroke dropped: the deletion stays as proof",
+                changes: [delete, cleared, clear, lateClear, after, red, blue, lateUndo] + settles,
+                cut: VersionVector([alice.replica: alice.seq, bob.replica: bob.seq])
+            )
+        )
+
         let unknown = alice.change(.unknown(kind: 99, bytes: [0x9A, 0x06, 0x00]))
         cases.append(
             Case(

@@ -19,13 +19,16 @@ extension BoardState {
         }
         guard !unread else { return [] }
         let rule = InertnessRule(board: self, cut: cut)
-        return changes.compactMap { change in
-            guard change.payload.board == board, cut.contains(change.id), contains(change.id) else { return nil }
-            let inert = change.payload.operations.indices.allSatisfy {
-                rule.isInert(change.payload.operations[$0], at: change.opStamp($0))
+        // In timeline order, so an undo or redo finds whether the earlier change it aims at is inert.
+        var inert: Set<ChangeID> = []
+        for change in changes.sorted(by: { $0.id < $1.id }) {
+            guard change.payload.board == board, cut.contains(change.id), contains(change.id) else { continue }
+            let isInert = change.payload.operations.indices.allSatisfy {
+                rule.isInert(change.payload.operations[$0], at: change.opStamp($0), inertBefore: inert)
             }
-            return inert ? change.id : nil
+            if isInert { inert.insert(change.id) }
         }
+        return changes.compactMap { inert.contains($0.id) ? $0.id : nil }
     }
 }
 
@@ -48,8 +51,9 @@ private struct InertnessRule {
         self.latestFixedClear = latest
     }
 
-    /// Whether the operation at `position`, inside the cut, can never matter again.
-    func isInert(_ operation: BoardOperation, at position: OpStamp) -> Bool {
+    /// Whether the operation at `position`, inside the cut, can never matter again; `inertBefore` are the
+    /// inert changes found so far, every earlier change of its timeline among them.
+    func isInert(_ operation: BoardOperation, at position: OpStamp, inertBefore: Set<ChangeID>) -> Bool {
         let change = position.change
         switch operation {
         case .addStroke(let style, let points, let pressures):
@@ -78,10 +82,12 @@ private struct InertnessRule {
 
         case .undo(let target), .redo(let target):
             // A settled change's register no longer counts; a change of the cut that this board does not
-            // hold is another board's, or was dropped as inert, and never arrives here.
+            // hold is another board's, or was dropped as inert, and never arrives here; and an inert change
+            // matters neither active nor not, so turning it on or off does not either.
             return !BoardLimits.acceptsUndo(of: target, in: change)
                 || board.settledThrough(of: target.replica) >= target.seq
                 || (cut.contains(target) && !board.contains(target))
+                || (target.seq < change.seq && inertBefore.contains(target))
 
         case .clear:
             return fixedActivity(of: change) == false || latestFixedClear.map { $0 > position } ?? false
@@ -120,11 +126,15 @@ private struct InertnessRule {
     }
 
     /// Gone in a way whose proof does not lie in the erases and deletions aimed at it.
+    ///
+    /// A stroke whose change is inside the cut but not held here may have been dropped as inert, here or
+    /// by a snapshot this device took: a device that still holds it needs these erases and deletions as
+    /// the proof of its end, so they count as gone only when its change is held and added no such stroke.
     func isGoneWithoutProof(_ id: StrokeID) -> Bool {
         switch death(of: id) {
         case .undone, .cleared: true
         case .deleted, .erasedAway: false
-        case nil: neverExists(id)
+        case nil: neverExists(id) && board.contains(id.change)
         }
     }
 

@@ -6,7 +6,7 @@
 // proof lies elsewhere (its add undone for good, or a clear), and settles and the latest fixed clear stay.
 
 import { governingSettle, isVoidAppend, settledThrough } from './board-settles.js';
-import { changeKey, comparePositions, parseChangeId, position, strokeId } from './ids.js';
+import { changeKey, compareChangeIds, comparePositions, parseChangeId, position, strokeId } from './ids.js';
 import { readOperation } from './operation.js';
 import { isErasedAway } from './stroke-record.js';
 
@@ -42,15 +42,23 @@ export function inertChanges(state, changes, cut) {
   const unread = list.some((change) => Array.isArray(change?.operations) && change.operations.some(isUnread));
   if (unread) return [];
   const rule = new InertnessRule(state, cut);
-  const inert = [];
+  const candidates = [];
   for (const change of list) {
     if (change?.board !== state.board || !Array.isArray(change.operations)) continue;
     const id = parseChangeId(change.id);
     if (id === null || !rule.inCut(id) || !state.applied.has(changeKey(id))) continue;
-    const stamp = change.stamp;
-    if (change.operations.every((op, index) => rule.isInert(op, position(stamp, id, index)))) inert.push(id);
+    candidates.push({ change, id });
   }
-  return inert;
+  // In timeline order, so an undo or redo finds whether the earlier change it aims at is inert.
+  const ordered = [...candidates].sort((a, b) => compareChangeIds(a.id, b.id));
+  const found = new Set();
+  for (const { change, id } of ordered) {
+    const stamp = change.stamp;
+    if (change.operations.every((op, index) => rule.isInert(op, position(stamp, id, index), found))) {
+      found.add(changeKey(id));
+    }
+  }
+  return candidates.filter(({ id }) => found.has(changeKey(id))).map(({ id }) => id);
 }
 
 /** @param {any} op */
@@ -88,8 +96,10 @@ class InertnessRule {
    * Whether the operation at `at`, inside the cut, can never matter again.
    * @param {any} op in the JSON form
    * @param {Position} at
+   * @param {Set<string>} inertBefore the inert changes found so far (by changeKey), every earlier change
+   *   of its timeline among them
    */
-  isInert(op, at) {
+  isInert(op, at, inertBefore = new Set()) {
     const state = this.#state;
     const operation = readOperation(op);
     switch (op.op) {
@@ -128,13 +138,15 @@ class InertnessRule {
       case 'undo':
       case 'redo': {
         // A settled change's register no longer counts; a change of the cut that this board does not hold
-        // is another board's, or was dropped as inert, and never arrives here.
+        // is another board's, or was dropped as inert, and never arrives here; and an inert change matters
+        // neither active nor not, so turning it on or off does not either.
         if (operation?.kind !== op.op) return true;
         const { target } = operation;
         return (
           target.replica !== at.replica ||
           settledThrough(state, target.replica) >= target.seq ||
-          (this.inCut(target) && !state.applied.has(changeKey(target)))
+          (this.inCut(target) && !state.applied.has(changeKey(target))) ||
+          (target.seq < at.seq && inertBefore.has(changeKey(target)))
         );
       }
       case 'clear':
@@ -174,7 +186,11 @@ class InertnessRule {
    */
   #isGoneWithoutProof(stroke, id) {
     const death = this.#death(id);
-    return death === null ? this.#neverExists(stroke, id) : death === 'undone' || death === 'cleared';
+    if (death !== null) return death === 'undone' || death === 'cleared';
+    // A stroke whose change is inside the cut but not held here may have been dropped as inert, here or
+    // by a snapshot this device took: a device that still holds it needs these erases and deletions as
+    // the proof of its end, so they count as gone only when its change is held and added no such stroke.
+    return this.#neverExists(stroke, id) && this.#state.applied.has(changeKey(stroke));
   }
 
   /** @param {StrokeRef} stroke @param {string} id */
