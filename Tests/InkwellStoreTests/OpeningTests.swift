@@ -39,13 +39,13 @@ import Testing
             let store = try Store(path: directory.file)
             try store.append([change(a, 1)])
         }
-        try markAsWrittenByNewerVersion(directory.file, schema: 9)
+        try markAsWrittenByNewerVersion(directory.file, schema: 10)
         let before = try Data(contentsOf: URL(fileURLWithPath: directory.file))
         let error = #expect(throws: StoreError.self) { try Store(path: directory.file) }
-        #expect(error == StoreError.newerSchema(found: 9, supported: 8))
+        #expect(error == StoreError.newerSchema(found: 10, supported: 9))
         #expect(
             error?.description
-                == "this store was written by a newer version of Inkwell (schema 9); this version understands up to 8"
+                == "this store was written by a newer version of Inkwell (schema 10); this version understands up to 9"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file)) == before)
     }

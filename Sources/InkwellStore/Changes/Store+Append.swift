@@ -7,7 +7,7 @@ extension Store {
     ///
     /// Idempotent by id: a change already held with the same content is skipped, and so is one held
     /// only inside its document's snapshot (its row removed by compaction), recognised by its id (see
-    /// ``isCompacted(_:_:)``). If any change is invalid — too large, unnamed room or board, its id
+    /// ``isCompacted(_:_:in:)``). If any change is invalid — too large, unnamed room or board, its id
     /// reused with different content, or a stamp that does not increase along its timeline — the whole
     /// batch is refused and nothing is stored. On success one ``StoreNotification`` names what was new.
     ///
@@ -25,8 +25,9 @@ extension Store {
             var entities: Set<String> = []
             var timelines = NewTimelines()
             var tails: [DocumentKey: Int] = [:]
+            var compacted = CompactedChanges(db)
             for change in changes {
-                if try Self.isCompacted(db, change) {
+                if try isCompacted(db, change, in: &compacted) {
                     duplicates.append(change.id)
                     continue
                 }

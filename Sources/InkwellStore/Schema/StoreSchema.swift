@@ -7,7 +7,7 @@ import GRDB
 /// Inkwell can name its schema in the refusal message even though its migration ids are unknown here.
 enum StoreSchema {
     /// The highest schema this code understands: the number written by the last migration.
-    static let version = 8
+    static let version = 9
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -19,6 +19,7 @@ enum StoreSchema {
         migrator.registerMigration("v6", migrate: createVersion6)
         migrator.registerMigration("v7", migrate: createVersion7)
         migrator.registerMigration("v8", migrate: createVersion8)
+        migrator.registerMigration("v9", migrate: createVersion9)
         return migrator
     }
 
@@ -225,6 +226,23 @@ enum StoreSchema {
             sql: """
                 ALTER TABLE room_snapshot_heard ADD COLUMN held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0);
                 PRAGMA user_version = 8;
+                """
+        )
+    }
+
+    /// Version 9: per room, the cut of the room snapshots this device took in place of packs it never
+    /// received. The room's frontier moves over it, so the changes the snapshot left out (they stopped
+    /// mattering) leave no gap; this table is what lets the invariants tell such a change from a hole.
+    private static func createVersion9(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE room_cover (
+                    room TEXT NOT NULL,
+                    replica BLOB NOT NULL CHECK (length(replica) = 16),
+                    seq INTEGER NOT NULL CHECK (seq >= 1),
+                    PRIMARY KEY (room, replica)
+                ) WITHOUT ROWID;
+                PRAGMA user_version = 9;
                 """
         )
     }

@@ -1,14 +1,21 @@
+public import InkwellSync
+
 /// Keeps snapshots fresh in the background, away from the path of the edits that grow tails: after
 /// commits, documents whose tail has grown long get a new snapshot; every
 /// ``SnapshotPolicy/sweepInterval``, so do documents whose tail has aged, since commits alone never wake
 /// a document nobody edits any more.
+///
+/// Given the app's document types, its snapshots leave out the changes their rules call inert, so the
+/// store follows what still matters, not the whole history (``Store/snapshotIfNeeded(room:document:policy:types:)``).
 public struct SnapshotWriter: Sendable {
     public let store: Store
     public let policy: SnapshotPolicy
+    public let types: DocumentTypes?
 
-    public init(store: Store, policy: SnapshotPolicy = SnapshotPolicy()) {
+    public init(store: Store, policy: SnapshotPolicy = SnapshotPolicy(), types: DocumentTypes? = nil) {
         self.store = store
         self.policy = policy
+        self.types = types
     }
 
     /// Runs until the task is cancelled. A failed snapshot loses nothing (the changes stay stored)
@@ -29,7 +36,7 @@ public struct SnapshotWriter: Sendable {
     public func sweep(failed: (DocumentKey, any Error) -> Void = { _, _ in }) throws -> [DocumentKey] {
         try store.documentsWithDueTails(policy: policy).filter { key in
             do {
-                return try store.snapshotIfNeeded(room: key.room, document: key.document, policy: policy)
+                return try store.snapshotIfNeeded(room: key.room, document: key.document, policy: policy, types: types)
             } catch {
                 failed(key, error)
                 return false
@@ -47,7 +54,7 @@ public struct SnapshotWriter: Sendable {
                 guard commitsSinceCheck[key]! >= checkEvery else { continue }
                 commitsSinceCheck[key] = 0
                 do {
-                    try store.snapshotIfNeeded(room: key.room, document: key.document, policy: policy)
+                    try store.snapshotIfNeeded(room: key.room, document: key.document, policy: policy, types: types)
                 } catch {
                     failed(key, error)
                 }

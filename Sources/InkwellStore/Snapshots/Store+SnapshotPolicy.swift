@@ -1,27 +1,34 @@
 import GRDB
-import InkwellSync
+public import InkwellSync
 import InkwellWire
 
 extension Store {
     /// Writes a new snapshot of a document when its tail is due by `policy` (long enough, or old and
     /// not tiny), so that cold opens stay short; with ``Configuration/compaction`` it removes, in the
-    /// same transaction, the change rows the new snapshot holds. Returns whether it wrote one.
+    /// same transaction, the change rows the new snapshot holds or leaves out. Returns whether it wrote one.
     ///
-    /// A snapshot's cut is the room's contiguous frontier when it was taken: every change of the
-    /// document inside that cut is in the snapshot. That holds because a replica's timeline is
-    /// contiguous within a room (a device writes each room under its own replica id), so the frontier
-    /// has no holes. Changes past the frontier stay in the tail until the gap before them fills.
+    /// A snapshot's cut is the room's frontier when it was taken: every change of the document inside
+    /// that cut is in the snapshot, or stopped mattering. That holds because a replica's timeline is
+    /// contiguous within a room (a device writes each room under its own replica id), and the frontier
+    /// moves only over changes held, compacted, or stood for by a room snapshot taken (``standFor(_:room:own:)``).
+    /// Changes past the frontier stay in the tail until the gap before them fills. A change inside the
+    /// cut that came late (a row the snapshot does not hold) is taken in.
     ///
     /// The snapshot holds the changes themselves, by column, whatever their type: the store needs no
-    /// document type to write one. It is cut from one read and written only if no other snapshot of
-    /// the document was written since that read; else this returns `false` and changes nothing.
+    /// document type to write one. Given `types`, it leaves out the changes their rules call inert
+    /// (``DocumentTypes/inertChanges(among:through:)``), its cut standing for them: the device's store
+    /// then follows what still matters on the board, not its history. It is cut from one read and
+    /// written only if no other snapshot of the document was written since that read; else this returns
+    /// `false` and changes nothing.
     ///
-    /// - Complexity: O(changes of the document held as rows), plus rewriting the snapshot when due.
+    /// - Complexity: O(changes of the document held as rows), plus rewriting the snapshot when due, and
+    ///   with `types`, building the document from it.
     @discardableResult
     public func snapshotIfNeeded(
         room: String,
         document: String,
-        policy: SnapshotPolicy = SnapshotPolicy()
+        policy: SnapshotPolicy = SnapshotPolicy(),
+        types: DocumentTypes? = nil
     ) throws -> Bool {
         let source = try read { db in try SnapshotSource(db, room: room, document: document) }
         let now = configuration.milliseconds
@@ -48,7 +55,12 @@ extension Store {
                 changes: []
             )
         }
-        let next = previous.extended(with: source.absorbed.map(\.payload), to: source.frontier)
+        let late = try lateRows(source, previous: previous)
+        var next = previous.extended(with: (source.absorbed + late.taken).map(\.payload), to: source.frontier)
+        if let types {
+            let changes = next.changes.compactMap { try? ChangeCodec.decode($0) }
+            next = next.leavingOut(types.inertChanges(among: changes, through: next.cut.vector))
+        }
         let encoded = next.encodedWithStateSize()
         // Never a snapshot this store could not read back: it may become the only copy of its changes.
         guard encoded.stateSize <= configuration.maximumValueBytes else {
@@ -62,7 +74,8 @@ extension Store {
             bytes: encoded.bytes
         )
         try validate(snapshot)
-        let removable = configuration.compaction ? try removableRows(source, previous: previous) : []
+        let removable =
+            configuration.compaction ? (source.absorbed + late.lingering).filter(Self.isReproducible).map(\.id) : []
         return try write { db in
             let stored = try Self.fetchSnapshotCut(db, room: room, document: document)
             guard stored?.cut == source.stored?.cut else { return false }
@@ -85,32 +98,27 @@ extension Store {
         }
     }
 
-    /// The rows a new snapshot extended from `previous` lets go: those it absorbed, and those an earlier
-    /// snapshot left (written with compaction off, or by the app, or kept for the outbox) that it
-    /// holds; each only if the snapshot gives its change back exactly.
+    /// The rows inside the stored snapshot's cut (`lingering`: kept for the outbox, written with
+    /// compaction off or by the app, or come late), and those of them the snapshot does not hold
+    /// (`taken`), which the next one takes in. All of them go with the next snapshot, which holds them
+    /// or leaves them out as inert.
     ///
-    /// The rows inside the previous cut are read apart from the source: none can come since, and any
-    /// that went since is not removed twice.
+    /// The rows inside the previous cut are read apart from the source: none can come since but late
+    /// ones, which the next snapshot takes in (or the one after it).
     ///
-    /// - Complexity: O(rows of the document); plus O(size of `previous`) when it was not compacted and
-    ///   rows inside its cut remain, to check that it holds them.
-    private func removableRows(_ source: SnapshotSource, previous: DocumentSnapshot) throws -> [ChangeID] {
-        var candidates = source.absorbed
-        if let stored = source.stored {
-            let lingering = try read { db in
-                try Self.fetchRows(
-                    db,
-                    room: source.room,
-                    document: source.document,
-                    notIn: stored.cut.vector,
-                    inside: true
-                )
-            }
-            // A compacted snapshot holds every change of its document inside its cut: the store wrote it so.
-            let held = lingering.isEmpty || stored.compacted ? nil : previous.changeIDs
-            candidates += lingering.filter { held?.contains($0.id) ?? true }
+    /// - Complexity: O(rows of the document); plus O(size of `previous`) when rows inside its cut remain,
+    ///   to read which changes it holds.
+    private func lateRows(
+        _ source: SnapshotSource,
+        previous: DocumentSnapshot
+    ) throws -> (lingering: [StoredChange], taken: [StoredChange]) {
+        guard let stored = source.stored else { return ([], []) }
+        let lingering = try read { db in
+            try Self.fetchRows(db, room: source.room, document: source.document, notIn: stored.cut.vector, inside: true)
         }
-        return candidates.filter(Self.isReproducible).map(\.id)
+        guard !lingering.isEmpty else { return ([], []) }
+        let held = previous.changeIDs
+        return (lingering, lingering.filter { !held.contains($0.id) })
     }
 
     /// Keeps the count the writer's sweep filters on true to the rows just read, unless a snapshot was

@@ -27,20 +27,26 @@ extension Store {
         try read { db in try Self.fetchSnapshot(db, room: room, document: document) }
     }
 
-    /// The document's snapshot and the changes not inside it, read together so they agree.
+    /// The document's snapshot and the changes held as rows that it may lack, read together so they agree.
     ///
-    /// Every change removed by compaction lies inside the snapshot's cut, so the tail is read from rows.
+    /// Every change removed by compaction lies inside the snapshot's cut, so the tail is read from rows:
+    /// those outside the cut and, over a compacted snapshot, those inside it, which wait in the outbox
+    /// (the snapshot holds them too, and applying a change twice changes nothing) or came late (a change
+    /// the snapshot stood for without holding it).
     ///
     /// - Complexity: O(log n + m) for m changes of the document held as rows.
     public func coldOpen(room: String, document: String) throws -> DocumentContents {
         try read { db in
             let snapshot = try Self.fetchSnapshot(db, room: room, document: document)
-            let tail = try Self.fetchRows(
-                db,
-                room: room,
-                document: document,
-                notIn: snapshot?.cut.vector ?? VersionVector()
-            )
+            let vector = snapshot?.cut.vector ?? VersionVector()
+            var tail = try Self.fetchRows(db, room: room, document: document, notIn: vector)
+            if snapshot != nil, try Self.fetchSnapshotCut(db, room: room, document: document)?.compacted == true {
+                let inside = try Self.fetchRows(db, room: room, document: document, notIn: vector, inside: true)
+                if !inside.isEmpty {
+                    tail += inside
+                    tail.sort { $0.position < $1.position }
+                }
+            }
             return DocumentContents(snapshot: snapshot, tail: tail)
         }
     }

@@ -24,6 +24,7 @@ public struct StoredSnapshot: Hashable, Sendable {
 /// What a cold open of a board reads: its snapshot, if any, and the changes not inside it.
 public struct DocumentContents: Hashable, Sendable {
     public let snapshot: StoredSnapshot?
-    /// The changes not inside the snapshot (all of them when there is none), in total order.
+    /// The changes not inside the snapshot (all of them when there is none), and the rows inside a
+    /// compacted one's cut (in the outbox, or come late), in total order.
     public let tail: [StoredChange]
 }

@@ -60,24 +60,37 @@ struct BoardHistory {
 
     private(set) var changes: [StoredChange] = []
 
-    init(using random: inout SeededGenerator) {
+    /// - Parameter settling: whether authors also delete strokes, clear boards and settle their undone
+    ///   changes, so that much of the history stops mattering (``DocumentTypes/inertChanges(among:through:)``).
+    init(using random: inout SeededGenerator, settling: Bool = false) {
         for replica in [a, b, c] {
             var strokes: [String: [ChangeID]] = [:]
+            var undone: [String: Set<UInt64>] = [:]
             var wall: UInt64 = 1_000
-            for seq in 1...UInt64.random(in: 10...60, using: &random) {
+            for seq in 1...UInt64.random(in: 10...60, using: &random) * (settling ? 2 : 1) {
                 let (room, board) =
                     replica == c ? ("elsewhere", "board") : ("room", Bool.random(using: &random) ? "board" : "other")
                 let earlier = strokes[board, default: []]
                 let id = ChangeID(replica: replica, seq: seq)
                 let operation: BoardOperation
-                switch Int.random(in: 0..<10, using: &random) {
+                switch Int.random(in: 0..<(settling ? 14 : 10), using: &random) {
                 case 0 where !earlier.isEmpty:
                     operation = .erase(
                         StrokeID(change: earlier.randomElement(using: &random)!),
                         [ParameterInterval(0, 0.5)]
                     )
                 case 1 where !earlier.isEmpty:
-                    operation = .undo(earlier.randomElement(using: &random)!)
+                    let target = earlier.randomElement(using: &random)!
+                    operation = .undo(target)
+                    undone[board, default: []].insert(target.seq)
+                case 10 where !earlier.isEmpty:
+                    operation = .set(StrokeID(change: earlier.randomElement(using: &random)!), .deleted(true))
+                case 11 where seq > 1:
+                    // Settles this timeline through the previous change, its undone strokes inactive; the
+                    // other changes of the timeline (its other board's) are all active.
+                    operation = .settle(through: seq - 1, inactive: undone.values.flatMap { $0 }.sorted())
+                case 12 where Int.random(in: 0..<4, using: &random) == 0:
+                    operation = .clear
                 default:
                     let points = (0..<Int.random(in: 2...8, using: &random)).map { _ in
                         Point(random.uniform(0...500), random.uniform(0...500))
