@@ -13,7 +13,8 @@ public import Logging
 ///   time, each batch announced once on ``updates(of:room:document:)``.
 /// - Snapshots are written in the background (``SnapshotWriter``) when a document's tail grows long or
 ///   old, so a reopened replica starts from one instead of replaying its whole log; the store then
-///   keeps each change once (``Store/Configuration/compaction``).
+///   keeps each change once (``Store/Configuration/compaction``), and none that its document's rules
+///   call inert, so it follows what still matters rather than the whole history.
 /// - Incoming changes can be paused or held for review per document, and sending can be paused per
 ///   document (``pause(room:document:sending:receiving:)``, ``hold(room:document:)``).
 ///
@@ -60,7 +61,7 @@ public actor Replica {
             sync = nil
             localAuthor = try LocalAuthor(store: store, wallClock: configuration.wallClock)
         }
-        let writer = SnapshotWriter(store: store, policy: snapshots)
+        let writer = SnapshotWriter(store: store, policy: snapshots, types: documentTypes)
         let snapshotLogger = logger
         tasks.append(
             Task.detached(priority: .background) {

@@ -12,6 +12,8 @@ struct SnapshotOutcome: Sendable {
     let position: UInt64
     let changeCount: UInt64
     let held: UInt64
+    /// The changes it stands for (empty for one whose parts could not be put together).
+    let cut: Cut
     let verdict: SnapshotReview.Verdict
     /// The positions its parts came at.
     let partPositions: [UInt64]
@@ -99,6 +101,7 @@ extension PackIntake {
                 position: part.cover.position,
                 changeCount: part.cover.changeCount,
                 held: 0,
+                cut: Cut(),
                 verdict: .refused("\(error)", missingOwn: []),
                 partPositions: assembly.positions
             )
@@ -129,6 +132,7 @@ extension PackIntake {
             position: snapshot.position,
             changeCount: snapshot.cut.vector.changeCount,
             held: UInt64(snapshot.changes.count),
+            cut: snapshot.cut,
             verdict: verdict,
             partPositions: assembly.positions
         )
@@ -164,6 +168,11 @@ extension PackIntake {
         for start in stride(from: 0, to: changes.count, by: Self.rebaseBatch) {
             let batch = Array(changes[start..<min(start + Self.rebaseBatch, changes.count)])
             inserted += try append(batch, result: &result, logger: logger)
+        }
+        // The changes it left out (they stopped mattering) leave no gap: the room's frontier moves over its
+        // cut, so later changes are folded into this device's snapshots, and it may stand for the room.
+        for outcome in result.snapshots where outcome.isAccepted && outcome.position == position {
+            try store.standFor(outcome.cut, room: room, own: try store.replica(for: room))
         }
         result.inserted = inserted.compactMap { id in
             decoded[id].map { ClientChange(room: room, change: $0, origin: .remote) }

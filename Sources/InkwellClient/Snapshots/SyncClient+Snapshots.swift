@@ -223,7 +223,12 @@ extension SyncClient {
 
     /// The room's snapshot standing for `position`, in parts: its cut is `within`, what came through the
     /// position; it holds the changes inside the cut that still matter by `types`' rules. `nil` unless the
-    /// store holds every change of the cut, at least `needed`, and nothing of the room kept aside.
+    /// store accounts for every change of the cut, at least `needed`, and keeps nothing of the room aside.
+    ///
+    /// A change of the cut is accounted for when the room's frontier covers it: held, or left out as inert
+    /// by this device's own snapshots, or by a room snapshot it took (whose author's word it took, as the
+    /// server did). Each timeline's stamp in the cut is its last change's when held, else the latest held
+    /// before it: receivers check a stamp only against a change the snapshot holds.
     private static func makeSnapshot(
         of room: String,
         in store: Store,
@@ -236,13 +241,21 @@ extension SyncClient {
         guard try !holdsAsideAnything(of: room, in: store) else { return nil }
         let total = within.changeCount
         guard total >= needed else { return nil }
+        // A change of the cut past a gap here would be stood for without being accounted for: the snapshot
+        // waits for a device that has them all.
+        let frontier = try store.frontier(room: room)
+        guard frontier.vector.covers(within) else { return nil }
         let held = try store.changes(room: room, notIn: VersionVector())
         let inside = held.filter { within.contains($0.id) }
-        // A change of the cut this store lacks (past a gap, or left out of a snapshot it took) would be
-        // stood for without being held: the snapshot waits for a device that holds them all.
-        guard UInt64(inside.count) == total else { return nil }
+        var latest: [ReplicaID: (seq: UInt64, stamp: Stamp)] = [:]
+        for change in inside where change.id.seq > latest[change.id.replica]?.seq ?? 0 {
+            latest[change.id.replica] = (change.id.seq, change.stamp)
+        }
         var cut = Cut()
-        for change in inside where change.id.seq == within[change.id.replica] { cut.include(change.id, change.stamp) }
+        for (replica, seq) in within.entries {
+            let stamp = latest[replica]?.stamp ?? (frontier.vector[replica] == seq ? frontier.stamps[replica] : nil)
+            cut.include(ChangeID(replica: replica, seq: seq), stamp ?? .zero)
+        }
         let replica = try store.replica(for: room)
         guard let author = try store.authorKey(of: replica), cut.vector[replica] > 0 else { return nil }
         let encoded = held.compactMap { try? ChangeCodec.decode($0.payload) }

@@ -279,7 +279,54 @@ struct SnapshotEndToEndTests {
             print("lean snapshot: a new device holds \(held) of \(recorded.count) changes")
             #expect(held + 100 <= recorded.count, "the deleted strokes never reach a new device")
             try carolStore.checkInvariants()
+            try await Self.expectTheNextSnapshotFrom(
+                carolStore,
+                checkedBy: [alice.store, bob.store],
+                server,
+                recorded: &recorded,
+                seed: seed,
+                using: &random
+            )
         }
+    }
+
+    /// Carol started from a snapshot that left changes out. Her frontier stands for them, so her store
+    /// folds what follows into its own snapshot, and she sends the room's next snapshot, which the others,
+    /// who still hold the changes she never had, check.
+    static func expectTheNextSnapshotFrom(
+        _ carolStore: Store,
+        checkedBy others: [Store],
+        _ server: ServerProcess,
+        recorded: inout [BoardChange],
+        seed: UInt64,
+        using random: inout SeededGenerator
+    ) async throws {
+        let heard = try #require(try carolStore.heardSnapshot(room: room))
+        #expect(try carolStore.frontier(room: room).vector.changeCount >= heard.changes)
+        let types = DocumentTypes(documents: [BoardState.self])
+        #expect(
+            try carolStore.snapshotIfNeeded(room: room, document: "main", policy: .init(tailThreshold: 1), types: types)
+        )
+        #expect(try carolStore.checkpoint().changeRows == 0)
+        #expect(try boardState(carolStore, room: room).canonicalHash == referenceState(recorded).canonicalHash)
+        let carol = try client(carolStore, server, seed: seed &+ 7, threshold: 100)
+        let checkers = try others.enumerated().map { try client($1, server, seed: seed &+ 8 &+ UInt64($0)) }
+        try await whileRunning([carol] + checkers) {
+            // Enough new packs for the server to take another snapshot of the room.
+            try await draw(carol, 150, points: 120, into: &recorded, using: &random)
+            try await eventually("Carol sends the next snapshot and the others check it") {
+                guard await carol.statistics.snapshotsUploaded >= 1 else { return false }
+                for checker in checkers where await checker.statistics.snapshotsChecked == 0 { return false }
+                return true
+            }
+            for checker in checkers { #expect(await checker.statistics.snapshotsRefused == 0) }
+            try await carol.waitUntilSynced(timeout: .seconds(60))
+        }
+        let reference = referenceState(recorded)
+        for store in others + [carolStore] {
+            #expect(try boardState(store, room: room).canonicalHash == reference.canonicalHash)
+        }
+        try carolStore.checkInvariants()
     }
 
     /// Mallory, an editor, sends a snapshot that leaves out Bob's strokes and claims the room's head.
