@@ -58,7 +58,17 @@ extension InkwellBench {
             let syncs =
                 Self.figures(of: result.fromPacks, as: "new device from packs", in: name)
                 + Self.figures(of: result.fromSnapshot, as: "new device from snapshot", in: name)
-            for figure in figures + syncs { print(json ? figure.json : figure.row) }
+            let device = [
+                ("as synced", result.device.rows), ("compacted, every change", result.device.compacted),
+                ("compacted by the board's rule", result.device.lean),
+            ].flatMap { label, figures in
+                [
+                    Figure(workload: name, figure: "device store \(label), MB", value: Double(figures.usedBytes) / 1e6),
+                    Figure(workload: name, figure: "device store \(label), changes", value: Double(figures.held)),
+                    Figure(workload: name, figure: "device store \(label), cold open s", value: figures.openSeconds),
+                ]
+            }
+            for figure in figures + syncs + device { print(json ? figure.json : figure.row) }
         }
 
         /// A new device's first sync: its time, what it received, and its store on disk.

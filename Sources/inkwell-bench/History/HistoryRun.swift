@@ -26,6 +26,8 @@ struct HistoryRun {
         var compactedCount = 0
         var fromPacks: Sync = Sync()
         var fromSnapshot: Sync = Sync()
+        /// The first device's own store of the history, before and after it compacts it.
+        var device = DeviceCompaction()
     }
 
     /// A new device's first sync.
@@ -60,6 +62,13 @@ struct HistoryRun {
         guard fromPacks.stored == corpus.changeCount else {
             throw BenchError("the first device stored \(fromPacks.stored) of \(corpus.changeCount) changes")
         }
+        // The first device compacts its own store, leaving out what stopped mattering; the snapshot it sends
+        // is then made from what it kept.
+        result.device = try DeviceCompaction.measure(
+            keeper.store,
+            path: folder.appendingPathComponent("keeper.sqlite").path,
+            copy: folder.appendingPathComponent("kept-whole.sqlite").path
+        )
         // The authors have left; the keeper draws once, so it is an author, and sends its snapshot.
         let waited = ContinuousClock.now - pushedAt
         let retention = Duration.milliseconds(Int64(retentionSeconds * 1_000))
