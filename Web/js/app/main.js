@@ -53,6 +53,7 @@ import { download, exportFilename, pngBlob, svgBlob } from './export.js';
 import { keepPageOffline } from './offline.js';
 import { KnownPeople, ReviewBanner, reviewSummary } from './review.js';
 import { loadPaused, reviewAfterFrom, savePaused } from './sharing.js';
+import { snapshotOptionsFrom } from './snapshot-options.js';
 
 /**
  * What tools get to work with.
@@ -109,6 +110,7 @@ async function start() {
     colour: identity.colour,
     paused: loadPaused(storage, room),
     reviewAfter: reviewAfterFrom(location.search),
+    ...snapshotOptionsFrom(location.search),
   });
   const board = session.board;
 

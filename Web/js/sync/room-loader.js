@@ -18,13 +18,15 @@ import { resumeAuthor } from './resume-author.js';
  * @typedef {{
  *   leases: ReplicaLease[], signers: Map<string, PackSigner>, author: import('../model/author.js').Author,
  *   changes: object[], held: object[], queue: QueuedChange[], packs: PendingPack[], watermark: number,
- *   ahead: {waiting: number, earliestAhead: number}, own: string[], liveAt: number | null, refused: string[]
+ *   ahead: {waiting: number, earliestAhead: number}, own: string[], liveAt: number | null, refused: string[],
+ *   heard: import('./store-records.js').HeardSnapshot | null
  * }} LoadedRoom `signers`: by replica, one for each leased timeline; `changes`: those for the live board;
  *   `held`: those held for review, in the store's order; `ahead`: the changes kept aside for
  *   their stamp that are still ahead of the clock, and the smallest wall time among their stamps;
  *   `refused`: the reasons of packs kept for later that opened now and failed verification; `own`:
  *   every timeline this store made for the room (this browser's, whose changes are never held);
- *   `liveAt`: the last time a session of the room was live here
+ *   `liveAt`: the last time a session of the room was live here; `heard`: the newest room snapshot heard
+ *   of here
  */
 
 /**
@@ -91,6 +93,7 @@ export async function loadRoom(store, room, { board, now, roomKey = null }) {
       own: [...timelines],
       liveAt: contents.liveAt ?? null,
       refused: aside.refused,
+      heard: contents.heard ?? null,
     };
   } catch (error) {
     for (const lease of leases) lease.release();

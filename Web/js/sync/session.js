@@ -38,7 +38,11 @@
 // such a snapshot (a `rebase` frame), checked as any other: taken, its changes the page did not hold are
 // stored, what the page held that it leaves out stays (it stopped mattering: it changes nothing shown),
 // and the watermark moves to the position it stands for; refused, the room is not followed on this
-// connection, and the status says so.
+// connection, and the status says so. A page that holds the room's whole history and may edit it sends one
+// too, by the rule of Swift's client (snapshot-policy.js: once enough has changed since the newest snapshot
+// it heard of, after a random part of a delay, on the same connection; snapshot-maker.js: what it stands
+// for and holds), and keeps the newest it heard of, sent or checked, in the store, so a reload does not
+// send one too soon.
 //
 // Packs kept aside for later (a newer schema, or sealed before this page held the room's key) are opened
 // again when the room is loaded (room-loader.js) and when this tab learns the room's key from another tab
@@ -74,6 +78,8 @@ import { PresenceChannel } from './presence-channel.js';
 import { seededRandom } from './random.js';
 import { loadRoom } from './room-loader.js';
 import { takeSnapshots } from './snapshot-intake.js';
+import { keptForLater, makeSnapshot } from './snapshot-maker.js';
+import { changesForNextSnapshot, isNewer, SNAPSHOT_DELAY, SNAPSHOT_THRESHOLD, SnapshotPlan } from './snapshot-policy.js';
 import { readHeld } from './snapshot-review.js';
 import { SnapshotTracker } from './snapshot-tracker.js';
 import { ServerClock } from './server-clock.js';
@@ -98,13 +104,16 @@ import { WriteQueue } from './write-queue.js';
  *   backoff?: {minimum?: number, maximum?: number}, maximumPacksInFlight?: number,
  *   packLimits?: {maximumChanges: number, maximumBytes: number}, peerExpiry?: number,
  *   paused?: boolean, reviewAfter?: number, access?: import('./store-records.js').AccessRecord | null,
- *   unknownRoomBackoff?: {first?: number, longest?: number}, maximumSnapshotBytes?: number
+ *   unknownRoomBackoff?: {first?: number, longest?: number}, maximumSnapshotBytes?: number,
+ *   snapshotThreshold?: number | null, snapshotDelay?: number
  * }} SessionOptions `access`: what this device holds to open the room (its capabilities and key; null or
  *   absent for an open room); `storage` defaults to IndexedDB and `WebSocket` to the global one; `paused` opens the
  *   session with sharing paused; `reviewAfter` (ms, default REVIEW_AFTER; Infinity for never) is how long
  *   away before a catch-up is held for review; `network` (online state and events), `now`, `seed` (the
- *   backoff's jitter), `unknownRoomBackoff` (ms, default 1 s to a minute), `maximumSnapshotBytes` (the
- *   bound on a room's unfinished snapshot parts) and the limits are for tests
+ *   backoff's jitter, and the part of its delay a snapshot waits), `unknownRoomBackoff` (ms, default 1 s to a minute), `maximumSnapshotBytes` (the
+ *   bound on a room's unfinished snapshot parts) and the limits are for tests; `snapshotThreshold` (default
+ *   SNAPSHOT_THRESHOLD changes; null never sends one) and `snapshotDelay` (ms, default SNAPSHOT_DELAY) are when
+ *   this page sends a room snapshot (snapshot-policy.js), for tests too
  */
 
 /** The board every page edits: rooms hold one board for now (DESIGN §6: a room holds one or more). */
@@ -171,10 +180,10 @@ export class Session extends EventTarget {
   /**
    * What was received and not applied: packs refused (by reason) and changes waiting for the clock; room
    * snapshots checked and taken, refused (the last refusal's reason), and parts dropped unread (the last
-   * one's reason).
+   * one's reason); room snapshots this page sent, and why the last one planned was not made.
    * @type {{packsRefused: number, refusedReasons: Record<string, number>, changesAhead: number,
    *   snapshotsChecked: number, snapshotsRefused: number, snapshotRefusal: string | null, snapshotPartsDropped: number,
-   *   snapshotPartDropReason: string | null}}
+   *   snapshotPartDropReason: string | null, snapshotsSent: number, snapshotNotMade: string | null}}
    */
   diagnostics = {
     packsRefused: 0,
@@ -185,6 +194,8 @@ export class Session extends EventTarget {
     snapshotRefusal: null,
     snapshotPartsDropped: 0,
     snapshotPartDropReason: null,
+    snapshotsSent: 0,
+    snapshotNotMade: null,
   };
 
   #room;
@@ -250,6 +261,21 @@ export class Session extends EventTarget {
   #snapshots = null;
   /** The bound on unfinished snapshot parts (for tests). @type {number | undefined} */
   #snapshotBytes;
+  /** The newest room snapshot this page heard of, sent or checked; null for none. @type {import('./snapshot-policy.js').KnownSnapshot | null} */
+  #knownSnapshot;
+  /** Changes outside the newest snapshot known before this page sends one; null for never. @type {number | null} */
+  #snapshotThreshold;
+  /** The longest wait before sending a snapshot, in ms. @type {number} */
+  #snapshotDelay;
+  #snapshotPlan = new SnapshotPlan();
+  /** Timers of planned snapshots, cleared on close. @type {Set<any>} */
+  #snapshotTimers = new Set();
+  /** Counts the connections welcomed: a snapshot planned on one is sent on that one only. */
+  #connection = 0;
+  /** @type {{now: () => number, setTimeout: (f: () => void, ms: number) => any, clearTimeout: (t: any) => void}} */
+  #timers;
+  /** @type {() => number} */
+  #random;
 
   /**
    * Use `openSession`.
@@ -277,6 +303,10 @@ export class Session extends EventTarget {
     for (const change of [...loaded.changes, ...loaded.held]) this.#frontier.add(change.id);
     this.#count(loaded.refused);
     this.#snapshotBytes = options.maximumSnapshotBytes;
+    this.#knownSnapshot = loaded.heard;
+    const threshold = options.snapshotThreshold === undefined ? SNAPSHOT_THRESHOLD : options.snapshotThreshold;
+    this.#snapshotThreshold = threshold === null ? null : Math.max(threshold, 1);
+    this.#snapshotDelay = options.snapshotDelay ?? SNAPSHOT_DELAY;
     this.#own = new Set(loaded.own);
     this.#liveAt = loaded.liveAt;
     this.#paused = options.paused === true;
@@ -307,6 +337,8 @@ export class Session extends EventTarget {
     // Wrapped: a browser's timer functions refuse to be called as methods of another object.
     const timers = { now: () => performance.now(), setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (t) => clearTimeout(t) };
     const random = seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32));
+    this.#timers = timers;
+    this.#random = random;
     this.#network = options.network ?? browserNetwork();
     this.#unknownRoom = new UnknownRoomRetry({
       ask: () => this.#handle(() => this.#perform(this.#machine.resubscribe())),
@@ -623,6 +655,8 @@ export class Session extends EventTarget {
   async close() {
     if (this.#closed) return this.#writes.drained();
     clearInterval(this.#heartbeat);
+    for (const timer of this.#snapshotTimers) this.#timers.clearTimeout(timer);
+    this.#snapshotTimers.clear();
     if (this.#live) this.#noteLive();
     this.#closed = true;
     this.#unknownRoom.cancel();
@@ -726,8 +760,11 @@ export class Session extends EventTarget {
     }
     if (frame.type === 'welcome') {
       this.#connector.welcomed();
-      // A new connection: what it learns of the log for snapshots starts from what is held now.
+      // A new connection: what it learns of the log for snapshots starts from what is held now, and the
+      // snapshots planned on the last are not sent.
       this.#snapshots = null;
+      this.#connection += 1;
+      this.#snapshotPlan.reset();
       this.#clock.learn(frame.serverTime);
       // Away long enough: what the catch-up brings of the others' is held until the user merges it.
       this.#reviewing = holdsCatchUp({ liveAt: this.#liveAt, now: this.#now(), after: this.#reviewAfter });
@@ -745,6 +782,8 @@ export class Session extends EventTarget {
       }
     }
     this.#perform(this.#machine.received(frame, { ownChangesStored }));
+    // A page that only draws hears of its room through acks: once its pushes are all stored.
+    if (frame.type === 'progress' || (frame.type === 'ack' && this.#machine.inFlight.length === 0)) this.#considerSnapshot();
     // A reconnection: the server's clock is known afresh, and what waited for it may be due.
     if (frame.type === 'welcome') await this.#applyDueAhead();
   }
@@ -836,6 +875,7 @@ export class Session extends EventTarget {
       }
     }
     if (waitedBefore !== Infinity) await this.#applyDueAhead();
+    if (rebase === null) this.#considerSnapshot();
   }
 
   /**
@@ -943,6 +983,10 @@ export class Session extends EventTarget {
     if (verdict.accepted) {
       this.diagnostics.snapshotsChecked += 1;
       this.#emit('snapshot', { position, accepted: true, changes, fresh: verdict.fresh.length, reason: null });
+      const snapshot = /** @type {import('../wire/snapshot-assembly.js').RoomSnapshot} */ (outcome.snapshot);
+      let stands = 0;
+      for (const { seq } of snapshot.cut.values()) stands += seq;
+      this.#hearSnapshot({ position, changes: stands, held: changes });
       void this.#sendCheck(outcome.id);
       return;
     }
@@ -989,6 +1033,141 @@ export class Session extends EventTarget {
     this.#queue.sort((a, b) => order.indexOf(a.id.replica) - order.indexOf(b.id.replica) || a.id.seq - b.id.seq);
     this.#pump();
     this.#publish();
+  }
+
+  /**
+   * Notes the newest room snapshot heard of (sent, or checked), here and in the store, unless a newer one
+   * was: the next one waits for enough changes after it, after a reload too.
+   * @param {import('./snapshot-policy.js').KnownSnapshot} snapshot
+   */
+  #hearSnapshot(snapshot) {
+    if (!isNewer(this.#knownSnapshot, snapshot)) return;
+    this.#knownSnapshot = snapshot;
+    // If it fails, a reload may send a snapshot sooner than due: bytes, nothing lost.
+    this.#writes.write('keeping the newest snapshot heard of', () => this.#store.hearSnapshot(this.#room, snapshot));
+  }
+
+  /**
+   * Plans a snapshot of the room once this page may send one (snapshot-policy.js), made and sent after a
+   * random part of the delay if the same connection is still open.
+   */
+  #considerSnapshot() {
+    if (this.#closed) return;
+    const machine = this.#machine;
+    let held = 0;
+    for (const seq of this.#frontier.vector().values()) held += seq;
+    const plan = this.#snapshotPlan.consider({
+      caughtUp: machine.caughtUp,
+      atHead: machine.cursor.isAtHead,
+      takesPushes: machine.mayPush,
+      held,
+      known: this.#knownSnapshot,
+      threshold: this.#snapshotThreshold,
+    });
+    if (plan === null) return;
+    const connection = this.#connection;
+    const timer = this.#timers.setTimeout(() => {
+      this.#snapshotTimers.delete(timer);
+      this.#handle(() => this.#sendSnapshot(plan, connection));
+    }, this.#snapshotDelay * this.#random());
+    this.#snapshotTimers.add(timer);
+  }
+
+  /**
+   * Makes and sends a planned snapshot, between the frames of the connection it was planned on (so what
+   * it reads of the room stands still), if that connection is still open and the page still holds the
+   * room's whole history; then considers another, if one was asked for meanwhile.
+   * @param {number} plan @param {number} connection
+   */
+  async #sendSnapshot(plan, connection) {
+    try {
+      const position = this.#machine.cursor.watermark;
+      const made = await this.#makeSnapshot(connection, position);
+      if (made === null) return;
+      if (!made.made) {
+        this.diagnostics.snapshotNotMade = made.reason;
+        return;
+      }
+      if (this.#closed || connection !== this.#connection || !this.#machine.mayPush) return;
+      this.#hearSnapshot({ position, changes: made.changes, held: made.held });
+      this.diagnostics.snapshotsSent += 1;
+      this.diagnostics.snapshotNotMade = null;
+      this.#perform(made.parts.map((pack) => ({ type: 'send', frame: { type: 'push', room: this.#room, pack } })));
+    } catch (error) {
+      // Not sent (the store could not be read, say): the next frame that finds it due plans it again.
+      this.diagnostics.snapshotNotMade = `it could not be made: ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      if (this.#snapshotPlan.done(plan)) this.#considerSnapshot();
+    }
+  }
+
+  /**
+   * The room's snapshot standing for `position` (snapshot-maker.js), or null when it is no longer due on
+   * `connection`: closed or replaced, not caught up, or a snapshot as new heard of meanwhile.
+   * @param {number} connection @param {number} position
+   * @returns {Promise<import('./snapshot-maker.js').Made | null>}
+   */
+  async #makeSnapshot(connection, position) {
+    const machine = this.#machine;
+    const threshold = this.#snapshotThreshold;
+    if (this.#closed || connection !== this.#connection || threshold === null) return null;
+    if (!machine.caughtUp || !machine.cursor.isAtHead || !machine.mayPush) return null;
+    if (position < 1 || !isNewer(this.#knownSnapshot, { position, changes: 0, held: 0 })) return null;
+    const signer = this.#signers.get(this.#author.replica);
+    if (signer === undefined) return null;
+    // What a receiver caught up to the position holds: so it can check what the snapshot leaves out.
+    const within = this.#tracker().required(position);
+    const { held, aside } = await this.#roomHeld();
+    // Read after the store: a change made meanwhile is queued before it is stored.
+    const waiting = new Set(this.#queue.map((change) => change.key));
+    for (const pack of machine.inFlight) for (const key of pack.changeKeys) waiting.add(key);
+    return makeSnapshot({
+      room: this.#room,
+      position,
+      within,
+      needed: changesForNextSnapshot(this.#knownSnapshot, threshold),
+      held,
+      aside,
+      author: this.#author.replica,
+      own: this.#own,
+      leased: new Set(this.#signers.keys()),
+      waiting,
+      signer,
+      roomKey: this.#roomKey,
+    });
+  }
+
+  /**
+   * Every change this page holds of the room with its bytes, for a snapshot of it: stored (by this tab or
+   * another), or kept aside as another type's; and what is kept aside.
+   * @returns {Promise<{held: Map<string, import('./snapshot-maker.js').HeldChange>,
+   *   aside: (import('./store-records.js').AsideItem & {id: number})[]}>}
+   * - Complexity: O(changes held), plus decoding those this tab has not applied.
+   */
+  async #roomHeld() {
+    const [keys, aside] = await this.#writes.enqueue(() => Promise.all([this.#store.loadKeys(this.#room), this.#store.loadAside(this.#room)]));
+    const stored = await this.#writes.enqueue(() => this.#store.loadChanges(this.#room, keys));
+    const decoded = new Map();
+    for (const change of [...this.#applied, ...this.#held.changes()]) decoded.set(changeKey(change), change);
+    /** @type {Map<string, import('./snapshot-maker.js').HeldChange>} */
+    const held = new Map();
+    keys.forEach((key, index) => {
+      const bytes = stored[index];
+      if (bytes === undefined) return;
+      const change = decoded.get(key);
+      held.set(key, change === undefined ? { bytes, ...readHeld(bytes) } : { bytes, change, board: change.board });
+    });
+    for (const item of aside) {
+      if (item.kind !== 'change' || isRefused(item) || keptForLater(item)) continue;
+      try {
+        const { replica, seq } = changeOrigin(item.bytes);
+        const key = `${replica}-${seq}`;
+        if (!held.has(key)) held.set(key, { bytes: item.bytes, ...readHeld(item.bytes) });
+      } catch {
+        // Not a change: nothing held.
+      }
+    }
+    return { held, aside };
   }
 
   /**

@@ -17,12 +17,12 @@
 // it takes packs on their authors'. That is why the server drops packs only once every author present has
 // checked the snapshot that stands for them.
 
-import { Board } from '../model/board.js';
-import { changeKey, compareChangeIds } from '../model/ids.js';
+import { compareChangeIds } from '../model/ids.js';
 import { changeHeader, decodeChange } from '../wire/change.js';
 import { WireError } from '../wire/errors.js';
 import { cutSeq } from '../wire/snapshot-cover.js';
 import { bytesEqual } from '../wire/bytes.js';
+import { inertKeys } from './room-inert.js';
 
 /**
  * @typedef {import('../wire/snapshot-assembly.js').RoomSnapshot} RoomSnapshot
@@ -101,9 +101,8 @@ export function reviewSnapshot(snapshot, { held, holdings, required, own, acknow
 }
 
 /**
- * Which of `leftOut` still matter by this page's rule over what it holds and what the snapshot holds: a
- * change it cannot read, of another type or a newer schema, always does, and a board holding one of a
- * newer schema keeps all of its changes (such a change might make the others matter).
+ * Which of `leftOut` still matter by this page's rule (room-inert.js) over what it holds and what the
+ * snapshot holds.
  * @param {string[]} leftOut
  * @param {RoomSnapshot} snapshot
  * @param {Map<string, Held>} holdings
@@ -111,33 +110,12 @@ export function reviewSnapshot(snapshot, { held, holdings, required, own, acknow
  * - Complexity: O(room) to decode what the snapshot brings and build the boards.
  */
 function stillMattering(leftOut, snapshot, holdings) {
-  /** The changes of each board, by its name. @type {Map<string, object[]>} */
-  const boards = new Map();
-  /** Boards holding a change this page cannot read. @type {Set<string>} */
-  const unread = new Set();
-  const take = (/** @type {Held} */ { change, board }) => {
-    if (change === null) {
-      if (board !== null) unread.add(board);
-      return;
-    }
-    const changes = boards.get(change.board);
-    if (changes === undefined) boards.set(change.board, [change]);
-    else changes.push(change);
-  };
-  snapshot.changes.forEach((bytes, index) => {
-    // What the page holds has the snapshot's bytes, checked above: decoded once already.
-    take(holdings.get(snapshot.keys[index]) ?? readHeld(bytes));
-  });
   const inSnapshot = new Set(snapshot.keys);
-  for (const [key, one] of holdings) if (!inSnapshot.has(key)) take(one);
+  // What the page holds has the snapshot's bytes, checked above: decoded once already.
+  const brought = snapshot.changes.map((bytes, index) => holdings.get(snapshot.keys[index]) ?? readHeld(bytes));
+  const kept = [...holdings].filter(([key]) => !inSnapshot.has(key)).map(([, one]) => one);
   const cut = new Map([...snapshot.cut].map(([replica, { seq }]) => [replica, seq]));
-  const inert = new Set();
-  for (const [name, changes] of boards) {
-    if (unread.has(name)) continue;
-    const board = new Board(name);
-    board.applyAll(changes);
-    for (const id of board.inertChanges(changes, cut)) inert.add(changeKey(id));
-  }
+  const inert = inertKeys([...brought, ...kept], cut);
   return leftOut.filter((key) => !inert.has(key));
 }
 

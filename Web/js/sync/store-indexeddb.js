@@ -145,6 +145,7 @@ export class IndexedDBStore {
         replicas: replicas.map(({ room, replica, lastSeq }) => ({ room, replica, lastSeq })),
         held: held.map((record) => record.key),
         liveAt: roomRecord?.liveAt ?? null,
+        heard: roomRecord?.heard ?? null,
       };
     });
   }
@@ -271,6 +272,22 @@ export class IndexedDBStore {
       record.liveAt = Math.max(record.liveAt ?? -Infinity, time);
       await request(stores.rooms.put(record));
       return record.liveAt;
+    });
+  }
+
+  /**
+   * Kept in the room's record (as its watermark is), which needs no new object store.
+   * @param {string} room @param {import('./store-records.js').HeardSnapshot} snapshot
+   */
+  async hearSnapshot(room, snapshot) {
+    return this.#run('rooms', 'readwrite', async (stores) => {
+      const record = (await request(stores.rooms.get(room))) ?? { room, watermark: 0 };
+      // Never an older one: another tab may have heard of a newer one.
+      if ((record.heard?.position ?? 0) < snapshot.position) {
+        record.heard = { position: snapshot.position, changes: snapshot.changes, held: snapshot.held };
+        await request(stores.rooms.put(record));
+      }
+      return { ...record.heard };
     });
   }
 

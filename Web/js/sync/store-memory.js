@@ -28,6 +28,8 @@ export class MemoryStore {
   #held = new Set();
   /** @type {Map<string, number>} */
   #liveAt = new Map();
+  /** The newest room snapshot heard of, by room. @type {Map<string, import('./store-records.js').HeardSnapshot>} */
+  #heard = new Map();
   /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number, keys: CryptoKeyPair | null}[]} */
   #replicas = [];
   /** What this device holds to open each room. @type {Map<string, AccessRecord>} */
@@ -82,6 +84,7 @@ export class MemoryStore {
       replicas: this.#replicas.filter(inRoom).map(({ room: name, replica, lastSeq }) => ({ room: name, replica, lastSeq })),
       held: [...this.#held].filter((id) => id.startsWith(`${room}/`)).map((id) => id.slice(room.length + 1)),
       liveAt: this.#liveAt.get(room) ?? null,
+      heard: this.#heard.has(room) ? { ...this.#heard.get(room) } : null,
     };
   }
 
@@ -207,6 +210,17 @@ export class MemoryStore {
     const liveAt = Math.max(this.#liveAt.get(room) ?? -Infinity, time);
     this.#liveAt.set(room, liveAt);
     return liveAt;
+  }
+
+  /**
+   * Keeps a room snapshot heard of, unless one of a later position is kept.
+   * @param {string} room @param {import('./store-records.js').HeardSnapshot} snapshot
+   */
+  async hearSnapshot(room, snapshot) {
+    this.#checkWritable();
+    const kept = this.#heard.get(room);
+    if (kept === undefined || kept.position < snapshot.position) this.#heard.set(room, { ...snapshot });
+    return { .../** @type {import('./store-records.js').HeardSnapshot} */ (this.#heard.get(room)) };
   }
 
   /** @param {string} room @returns {Promise<AccessRecord | null>} */

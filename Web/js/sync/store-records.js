@@ -26,10 +26,13 @@
  * @typedef {{
  *   changes: StoredChange[], outbox: OutboxEntry[], packs: PendingPack[],
  *   aside: (AsideItem & {id: number})[], watermark: number, replicas: ReplicaRecord[],
- *   held: string[], liveAt: number | null
+ *   held: string[], liveAt: number | null, heard: HeardSnapshot | null
  * }} RoomContents everything a store holds for one room; `held`: the keys of the received changes held
  *   for review (stored like the others, kept off the live board until merged); `liveAt`: the last time
- *   a session of the room was live (connected and caught up), null if never
+ *   a session of the room was live (connected and caught up), null if never; `heard`: the newest room
+ *   snapshot a session of the room heard of, sent or checked, null if none
+ * @typedef {{position: number, changes: number, held: number}} HeardSnapshot a room snapshot: the position
+ *   it stands for, how many changes its cut stands for, and how many it holds
  * @typedef {{room: string, admin: string | null, edit: string | null, view: string | null, key: string | null}} AccessRecord
  *   what this device holds to open a room (access.js): its capabilities in text form, by kind (the admin
  *   one only on the device that made the board: it never goes in a link), and the room key's text (null
@@ -51,7 +54,8 @@
  * (`promoteAside` with none); `loadChanges` reads stored changes' bytes by key (undefined for one not
  * stored), so a room snapshot is compared with what is held; `requeue` puts stored changes back in the
  * outbox, for the server to get again what a snapshot left out. `loadKeys` lists the keys of every change
- * stored for a room.
+ * stored for a room. `hearSnapshot` keeps a room snapshot heard of unless one of a later position is kept
+ * (another tab may have heard of a newer one), and resolves with the one kept.
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
@@ -69,6 +73,7 @@
  *   setWatermark(room: string, position: number): Promise<number>,
  *   releaseHeld(room: string, keys: string[]): Promise<void>,
  *   noteLive(room: string, time: number): Promise<number>,
+ *   hearSnapshot(room: string, snapshot: HeardSnapshot): Promise<HeardSnapshot>,
  *   loadAccess(room: string): Promise<AccessRecord | null>,
  *   saveAccess(record: AccessRecord): Promise<void>,
  *   close(): void

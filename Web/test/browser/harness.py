@@ -49,9 +49,12 @@ class Server:
     refused, as on a server open to the internet.
     """
 
-    def __init__(self, port=0, data=None, open_rooms=True, test_pages=False):
+    def __init__(self, port=0, data=None, open_rooms=True, test_pages=False, retention_hours=None,
+                 compaction_interval=None):
         """A new server; `port` and `data` restart one on the port and data of a stopped one. `test_pages` also
-        serves Web/test/ and Web/bench/ (`--serve-test-pages`), which the server otherwise answers 404."""
+        serves Web/test/ and Web/bench/ (`--serve-test-pages`), which the server otherwise answers 404.
+        `retention_hours` and `compaction_interval` (seconds) say how soon it drops the packs a checked room
+        snapshot stands for (the server's defaults: thirty days, a minute)."""
         self.data = data or tempfile.mkdtemp(prefix="inkwell-web-")
         self.open_rooms = open_rooms
         arguments = [str(binary()), "serve", "--port", str(port), "--data", self.data, "--web", str(REPO / "Web"), "--log-level", "warning"]
@@ -59,6 +62,10 @@ class Server:
             arguments.append("--open-rooms")
         if test_pages:
             arguments.append("--serve-test-pages")
+        if retention_hours is not None:
+            arguments += ["--retention-hours", str(retention_hours)]
+        if compaction_interval is not None:
+            arguments += ["--compaction-interval", str(compaction_interval)]
         self.process = subprocess.Popen(
             arguments,
             stdout=subprocess.PIPE,
@@ -133,6 +140,17 @@ def set_viewport(driver, width, height):
     driver.set_window_size(width, height)
     inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
     driver.set_window_size(width + (width - inner[0]), height + (height - inner[1]))
+
+
+def metric(server, name):
+    """A counter of the server's /metrics: 0 while it has none."""
+    from urllib.request import urlopen
+
+    with urlopen(f"{server.url}/metrics", timeout=5) as response:
+        for row in response.read().decode().splitlines():
+            if row.startswith(f"{name} "):
+                return float(row.split(" ")[1])
+    return 0
 
 
 def link_path(url):

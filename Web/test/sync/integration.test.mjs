@@ -293,4 +293,72 @@ if (missing !== null) {
       data.cleanup();
     }
   });
+
+  test('a page’s snapshot, checked by a Swift peer, compacts the real server’s room; Swift and a page start from it', { timeout: 240_000 }, async () => {
+    const room = 'page-snapshot';
+    const data = temporaryDirectory();
+    const peerData = temporaryDirectory('inkwell-peer-');
+    // Authors count as present for the default thirty days: nothing is dropped until every author has
+    // checked the snapshot, the Swift peer included.
+    const server = await startServer({ data: data.path, compactionInterval: 0.1 });
+    try {
+      const peer = await joinPeer({ room, url: server.url, data: peerData.path, draw: 2, seed: 11 });
+      assert.equal(peer.changes, 2, peer.line);
+
+      // Drawn offline, then shared: ten strokes, five of them undone, then enough more that the page
+      // settles the first ones, so the undone strokes stop mattering.
+      const store = new MemoryStore();
+      const page = await real({ serverURL: server.url, storage: store, room, paused: true, snapshotThreshold: 700, snapshotDelay: 0 });
+      for (let i = 0; i < 10; i++) page.commit([stroke(i * 10, 3, 0x884400ff)]);
+      for (let i = 0; i < 5; i++) page.undo();
+      for (let i = 0; i < 741; i++) page.commit([stroke(i, 2)]);
+      assert.equal(page.board.changeCount, 757, 'ten strokes, five undos, 741 strokes and a settle');
+      page.resume();
+      await until(() => page.diagnostics.snapshotsSent === 1, 'the page’s snapshot', 60_000);
+      await synced(page);
+      const heard = (await store.loadRoom(room)).heard;
+      assert.deepEqual([heard.changes, heard.held], [759, 749], 'standing for every change, holding all but the undone strokes and their undos');
+
+      // The page stands past its snapshot on its next connection. Nothing is dropped while the Swift peer, an
+      // author of the room, has not checked it. Connecting again, it catches up, holds everything the
+      // snapshot leaves out, checks that it stopped mattering by its own rule, and says so: then the server
+      // drops packs, as far as the peer stood, and all of them once it stands past the snapshot too.
+      await page.close();
+      const reopened = await real({ serverURL: server.url, storage: store, room, snapshotThreshold: 700, snapshotDelay: 0 });
+      await synced(reopened);
+      const dropped = () => metric(server.url, 'inkwell_packs_compacted_total');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(await dropped(), 0, 'nothing dropped before the peer checks');
+      const checked = await joinPeer({ room, url: server.url, data: peerData.path });
+      assert.equal(checked.hash, reopened.board.hash(), checked.line);
+      const compacted = async (packs) => {
+        const deadline = Date.now() + 30_000;
+        while ((await dropped()) < packs) {
+          if (Date.now() > deadline) assert.fail(`the server did not drop ${packs} packs on the page’s snapshot`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      await compacted(1);
+      await joinPeer({ room, url: server.url, data: peerData.path });
+      await compacted(heard.position);
+      assert.equal(reopened.diagnostics.snapshotsSent, 0, 'the reload remembers it');
+
+      // A new Swift peer and a new page start from the snapshot: the same drawing, without what stopped mattering.
+      const fresh = await joinPeer({ room, url: server.url });
+      assert.equal(fresh.hash, reopened.board.hash(), fresh.line);
+      assert.equal(fresh.changes, 749, fresh.line);
+      const newPage = await real({ serverURL: server.url, storage: new MemoryStore(), room, snapshotThreshold: null });
+      const events = [];
+      newPage.addEventListener('snapshot', (event) => events.push(event.detail));
+      await synced(newPage);
+      assert.deepEqual(events.map((event) => [event.accepted, event.changes, event.fresh]), [[true, 749, 749]]);
+      assert.equal(newPage.board.hash(), reopened.board.hash());
+      assert.equal(newPage.board.changeCount, 749);
+    } finally {
+      await closeAll();
+      await server.stop();
+      data.cleanup();
+      peerData.cleanup();
+    }
+  });
 }

@@ -13,13 +13,19 @@
 // Room snapshots as protocol 4 has them: a test sets a room's floor (`rebase`), the position through which
 // the server no longer keeps packs and the parts (log positions) of the snapshot that stands for them; a
 // subscriber standing before it gets those parts in a `rebase` frame, then the packs after the floor, the
-// parts not repeated.
+// parts not repeated. A snapshot part pushed is checked as the real server checks one (PackCodec.validate,
+// PackLog.refusal): signed for the room, its changes inside its cut (unless sealed), and a position no later
+// than the room's head (else snapshotRefused, 24, not fatal); it is stored and relayed like a pack.
 
 import { toHex } from '../../../js/wire/bytes.js';
 import { changeOrigin } from '../../../js/wire/change.js';
 import { WireError } from '../../../js/wire/errors.js';
 import { SyncProtocol } from '../../../js/wire/limits.js';
 import { decodePack } from '../../../js/wire/pack.js';
+import { decodeMessage } from '../../../js/wire/message.js';
+import * as schema from '../../../js/wire/schema.js';
+import { readCover } from '../../../js/wire/snapshot-cover.js';
+import { decodeSnapshotPart } from '../../../js/wire/snapshot-part.js';
 import { packId } from '../../../js/wire/pack-id.js';
 import { decodeClientFrame, encodeServerFrame } from '../../../js/wire/sync.js';
 import { capabilityHash } from '../../../js/wire/capability.js';
@@ -50,6 +56,11 @@ export class FakeServer {
   up = true;
   /** Whether acks are sent. */
   acking = true;
+  /**
+   * The position an ack names for a pushed pack, for a server that lies about where it stored it; null for
+   * the truth. @type {((stored: {serverSeq: number, hex: string}) => number) | null}
+   */
+  ackAt = null;
   /** A message to refuse every hello with, as a server too new for this client. @type {string | null} */
   refuseVersion = null;
   /** Connection attempts. */
@@ -98,6 +109,23 @@ export class FakeServer {
 
   /** Frames are handled one after another, as they arrived, though checking a push takes a while. */
   #frames = Promise.resolve();
+  /** While set, a push waits for it (and every frame after the push waits too). @type {{wait: Promise<void>, open: () => void} | null} */
+  #gate = null;
+
+  /** Holds pushes unstored, as a server slow to store them, until `releasePushes`. */
+  holdPushes() {
+    let open = () => {};
+    const wait = new Promise((resolve) => {
+      open = () => resolve(undefined);
+    });
+    this.#gate = { wait, open };
+  }
+
+  /** Stores the pushes held, in the order they came. */
+  releasePushes() {
+    this.#gate?.open();
+    this.#gate = null;
+  }
 
   /** @param {FakeSocket} socket @param {Uint8Array} bytes */
   receive(socket, bytes) {
@@ -188,6 +216,7 @@ export class FakeServer {
         return;
       }
       case 'push': {
+        if (this.#gate !== null) await this.#gate.wait;
         if ((socket.rights.get(frame.room) ?? 0) < 2) {
           this.viewOnlyRefusals += 1;
           socket.deliver({ type: 'error', code: 18, message: 'push on a view-only link', fatal: true, room: frame.room });
@@ -264,6 +293,7 @@ export class FakeServer {
       pack = await decodePack(bytes, { room });
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
+      if (error.code === 'snapshotPart') return this.#checkPart(room, bytes);
       // As PackCodec.validate: a sealed pack whose signature and room hold is stored unopened.
       if (error.code === 'encrypted') return null;
       const [code, close] = REFUSALS[error.code] ?? [4, 1007];
@@ -272,6 +302,26 @@ export class FakeServer {
     const limit = this.now() + SyncProtocol.maximumStampLeadMilliseconds;
     if (pack.changes.some((change) => changeOrigin(change).stamp.wall > limit)) {
       return { code: 11, message: 'a change is stamped ahead of the server\'s clock', close: null };
+    }
+    return null;
+  }
+
+  /**
+   * Why the real server would not store a snapshot part, or null.
+   * @param {string} room @param {Uint8Array} bytes
+   * @returns {Promise<{code: number, message: string, close: number | null} | null>}
+   */
+  async #checkPart(room, bytes) {
+    let position;
+    try {
+      position = (await decodeSnapshotPart(bytes, { room })).cover.position;
+    } catch (error) {
+      if (!(error instanceof WireError) || error.code !== 'encrypted') return { code: 4, message: error.message, close: 1007 };
+      // Sealed: the cover is outside the seal.
+      position = readCover(decodeMessage(schema.Pack, bytes).snapshot).position;
+    }
+    if (position > this.#head(room)) {
+      return { code: 24, message: `it claims position ${position}, past the room's ${this.#head(room)}`, close: null };
     }
     return null;
   }
@@ -285,7 +335,10 @@ export class FakeServer {
       stored = { serverSeq: log.length + 1, pack, hex };
       log.push(stored);
     }
-    if (pusher !== null && this.acking) pusher.deliver({ type: 'ack', room, packId: hexBytes(hex), serverSeq: stored.serverSeq });
+    if (pusher !== null && this.acking) {
+      const serverSeq = this.ackAt === null ? stored.serverSeq : this.ackAt(stored);
+      pusher.deliver({ type: 'ack', room, packId: hexBytes(hex), serverSeq });
+    }
     if (!isNew) return stored;
     for (const socket of this.sockets) {
       if (socket === pusher || !socket.rooms.has(room)) continue;

@@ -252,6 +252,23 @@ export const storeCases = [
     },
   },
   {
+    name: 'the newest room snapshot heard of is kept, never replaced by an older one, and leaves the watermark alone',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      assert.equal((await store.loadRoom('r')).heard, null, 'none heard of yet');
+      assert.deepEqual(await store.hearSnapshot('r', { position: 9, changes: 120, held: 40 }), { position: 9, changes: 120, held: 40 });
+      await store.setWatermark('r', 12);
+      const older = await store.hearSnapshot('r', { position: 7, changes: 500, held: 500 });
+      assert.deepEqual(older, { position: 9, changes: 120, held: 40 }, 'another tab heard of a newer one');
+      assert.deepEqual(await store.hearSnapshot('r', { position: 15, changes: 300, held: 60 }), { position: 15, changes: 300, held: 60 });
+      const room = await store.loadRoom('r');
+      assert.deepEqual(room.heard, { position: 15, changes: 300, held: 60 });
+      assert.equal(room.watermark, 12);
+      assert.equal((await store.loadRoom('s')).heard, null, 'rooms are apart');
+      store.close();
+    },
+  },
+  {
     name: 'the watermark only rises',
     async run(makeStore, assert) {
       const store = await makeStore();

@@ -1,0 +1,198 @@
+"""A board drawn only in pages gets a room snapshot, end to end against a real `inkwell serve` that compacts
+every tenth of a second: headless Chromium pages in one open room.
+
+  A draws eight strokes on `?snapshot-threshold=8&snapshot-delay=0` (eight changes make a snapshot due, sent
+  at once), then a ninth it undoes. Its page sends one snapshot and keeps it in its store; the server, whose
+  one author checked the snapshot by sending it, drops the packs it stands for; reloaded, A sends none
+  again. B, a new page with a profile of its own, opens the room from the snapshot: the same drawing, ink
+  where A drew, and none where the undone stroke was.
+
+Run:  INKWELL_BINARY=.build/debug/inkwell python3 Web/test/browser/snapshot_test.py -v
+Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
+      INKWELL_ARTIFACTS  where screenshots and (on failure) console logs go (default .build/artifacts/snapshot)
+Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
+"""
+
+import contextlib
+import sys
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+WIDTH, HEIGHT = 1280, 800
+ROOM = "PageSnapshotBoard"
+COMPACTED = "inkwell_packs_compacted_total"
+
+# The newest room snapshot the page's store heard of: {position, changes, held}, or null.
+HEARD = """
+const [room, done] = arguments;
+const opening = indexedDB.open('inkwell');
+opening.onerror = () => done(null);
+opening.onsuccess = () => {
+  const db = opening.result;
+  const reading = db.transaction('rooms').objectStore('rooms').get(room);
+  reading.onsuccess = () => { done(reading.result?.heard ?? null); db.close(); };
+  reading.onerror = () => { done(null); db.close(); };
+};
+"""
+
+# What a failing test records of each page's state.
+PAGE_STATE = (
+    "return {sync: document.querySelector('[data-testid=\"sync-status\"]').textContent,"
+    " hash: window.inkwell?.hash(), strokes: window.inkwell?.strokeCount(),"
+    " status: window.inkwell?.session.status, diagnostics: window.inkwell?.session.diagnostics}"
+)
+
+
+def artifacts():
+    return harness.artifacts(".build/artifacts/snapshot")
+
+
+def line(x0, y0, x1, y1, steps=16):
+    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
+
+
+class Page:
+    """One Chromium (its own profile: its own replica and store) on the whiteboard."""
+
+    def __init__(self, server, path, name):
+        self.name = name
+        self.console = []
+        self.driver = harness.chrome(WIDTH, HEIGHT)
+        self.driver.get(server.url + path)
+        self._opened()
+
+    def _opened(self):
+        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"), timeout=20,
+                         message=f"{self.name}'s board to open")
+        self.board = self.driver.find_element(By.CSS_SELECTOR, '[data-testid="board"]')
+        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
+
+    def reload(self):
+        self.driver.refresh()
+        self._opened()
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def diagnostics(self):
+        return self.js("return window.inkwell.session.diagnostics")
+
+    def heard(self):
+        return self.driver.execute_async_script(HEARD, ROOM)
+
+    def wait_synced(self, timeout=20):
+        harness.wait_for(
+            lambda: self.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').get_attribute("data-state")
+            == "synced", timeout=timeout, message=f"{self.name} synced")
+
+    def strokes(self):
+        return self.js("return window.inkwell.strokeCount()")
+
+    def changes(self):
+        return self.js("return window.inkwell.session.board.changeCount")
+
+    def hash(self):
+        return self.js("return window.inkwell.hash()")
+
+    def ink(self, x, y):
+        harness.wait_for(lambda: self.js("return window.inkwell.settled()"), message=f"{self.name}'s tiles painted")
+        return harness.ink_at(self.driver, x, y)
+
+    def drag(self, points):
+        harness.mouse_drag(self.driver, self.board, self.size, points)
+
+    def undo(self):
+        self.driver.find_element(By.CSS_SELECTOR, '[data-testid="tool-undo"]').click()
+
+    def shot(self, name):
+        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
+
+    def collect_console(self):
+        with contextlib.suppress(Exception):
+            self.console.extend(self.driver.get_log("browser"))
+        return self.console
+
+    def quit(self):
+        with contextlib.suppress(Exception):
+            self.driver.quit()
+
+
+class SnapshotTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        for stale in artifacts().glob("*-FAILED-*"):
+            stale.unlink()
+        cls.server = harness.Server(compaction_interval=0.1)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def setUp(self):
+        self.pages = []
+        print(flush=True)
+
+    def tearDown(self):
+        for page in self.pages:
+            page.quit()
+
+    def open(self, path, name):
+        page = Page(self.server, path, name)
+        self.pages.append(page)
+        return page
+
+    def test_a_board_drawn_only_in_pages_opens_from_its_snapshot(self):
+        with harness.failure_artifacts(self.pages, self.server, artifacts(), "snapshot", PAGE_STATE):
+            alice = self.open(f"/r/{ROOM}?snapshot-threshold=8&snapshot-delay=0", "A")
+            alice.wait_synced()
+            rows = [120 + 60 * i for i in range(8)]
+            for count, y in enumerate(rows, start=1):
+                alice.drag(line(200, y, 900, y + 20))
+                harness.wait_for(lambda: alice.strokes() == count, message=f"A's stroke {count}")
+            harness.wait_for(lambda: alice.diagnostics()["snapshotsSent"] == 1, timeout=20, message="A's snapshot")
+            # After it: a stroke, undone; both go as packs after the snapshot.
+            alice.drag(line(1000, 150, 1000, 650))
+            harness.wait_for(lambda: alice.strokes() == 9, message="A's ninth stroke")
+            alice.undo()
+            harness.wait_for(lambda: alice.strokes() == 8, message="the ninth undone")
+            alice.wait_synced()
+            heard = alice.heard()
+            self.assertIsNotNone(heard, "A's store keeps the snapshot it sent")
+            self.assertGreaterEqual(heard["changes"], 8)
+            self.assertEqual(heard["held"], heard["changes"], "nothing of eight strokes stopped mattering")
+            alice.shot("1-A-drew")
+            # Its one author checked it by sending it, and no device stands before it: the server drops the
+            # packs it stands for.
+            harness.wait_for(lambda: harness.metric(self.server, COMPACTED) >= heard["position"], timeout=20,
+                             message="the packs the snapshot stands for dropped")
+
+            # A reload sends none again.
+            alice.reload()
+            alice.wait_synced()
+            time.sleep(0.5)
+            self.assertEqual(alice.diagnostics()["snapshotsSent"], 0, "the reload remembers the snapshot")
+            self.assertEqual(alice.heard(), heard)
+
+            # B has never been here: the server no longer keeps the packs, so B opens from the snapshot.
+            bob = self.open(f"/r/{ROOM}", "B")
+            bob.wait_synced()
+            self.assertEqual(bob.diagnostics()["snapshotsChecked"], 1, "B took the snapshot")
+            self.assertEqual(bob.diagnostics()["snapshotsRefused"], 0)
+            self.assertEqual((bob.strokes(), bob.changes(), bob.hash()), (alice.strokes(), alice.changes(), alice.hash()))
+            for y in rows:
+                self.assertGreater(bob.ink(550, y + 10), 100, f"A's stroke at {y} on B's board")
+            self.assertEqual(bob.ink(1000, 400), 0, "the undone stroke is not")
+            bob.shot("2-B-opened-from-the-snapshot")
+            for page in (alice, bob):
+                severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
+                self.assertEqual(severe, [], f"{page.name}'s console errors")
+
+
+if __name__ == "__main__":
+    unittest.main()
