@@ -1,14 +1,16 @@
 public import Foundation
 
 extension ServerConfiguration {
-    /// Checks what can be wrong before anything is opened: a public URL that is not an origin, and a data
-    /// directory inside the web root, whose files the static-file server would be one mistake from giving out.
+    /// Checks what can be wrong before anything is opened: a public URL that is not an origin, a trusted proxy
+    /// that is not an IP address or block, and a data directory inside the web root, whose files the
+    /// static-file server would be one mistake from giving out.
     ///
     /// - Throws: ``ServerConfigurationError``.
     public func validate() throws {
         for url in publicURLs where !Self.isOrigin(url) {
             throw ServerConfigurationError.publicURL(url.absoluteString)
         }
+        _ = try proxies()
         if let webRoot, Self.isInside(dataDirectory, webRoot) {
             throw ServerConfigurationError.dataInsideWebRoot(data: dataDirectory, webRoot: webRoot)
         }

@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
     public var publicURLs: [URL]
     /// Serves HTTPS and WSS instead of HTTP and WS; nil serves plain HTTP.
     public var tls: TLSFiles?
+    /// Reverse proxies, as IP addresses or blocks (`127.0.0.1`, `10.0.0.0/8`), whose `Forwarded` and
+    /// `X-Forwarded-For` headers name the client a request came from: the per-address limits and the logs
+    /// use that client's address (see `TrustedProxies`). Empty, every request is the peer's.
+    public var trustedProxies: [String]
     /// How long a request's body may take to arrive in full: one that trickles in is answered 408 and its
     /// connection closed, so it cannot hold a socket for ever.
     public var requestBodyTimeout: Duration
@@ -61,6 +65,7 @@ public struct ServerConfiguration: Sendable {
         allowedOrigins: Set<String> = [],
         publicURLs: [URL] = [],
         tls: TLSFiles? = nil,
+        trustedProxies: [String] = [],
         requestBodyTimeout: Duration = .seconds(30),
         servesTestPages: Bool = false,
         commitLinger: Duration = .zero,
@@ -80,11 +85,19 @@ public struct ServerConfiguration: Sendable {
         self.allowedOrigins = allowedOrigins
         self.publicURLs = publicURLs
         self.tls = tls
+        self.trustedProxies = trustedProxies
         self.requestBodyTimeout = requestBodyTimeout
         self.servesTestPages = servesTestPages
         self.commitLinger = commitLinger
         self.presenceHold = presenceHold
         self.limits = limits
+    }
+
+    /// The proxies whose forwarding headers are believed, from ``trustedProxies``.
+    ///
+    /// - Throws: ``ServerConfigurationError/trustedProxy(_:correction:)`` for one that is no address or block.
+    package func proxies() throws(ServerConfigurationError) -> TrustedProxies {
+        try TrustedProxies(trustedProxies)
     }
 
     /// The names the server answers to, from ``publicURLs``, ``host`` and ``tls``.

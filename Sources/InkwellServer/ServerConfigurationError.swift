@@ -4,6 +4,7 @@ public struct ServerConfigurationError: Error, Hashable, Sendable, CustomStringC
         case publicURL
         case dataInsideWebRoot
         case tls
+        case trustedProxy
     }
 
     private let code: Code
@@ -25,6 +26,18 @@ public struct ServerConfigurationError: Error, Hashable, Sendable, CustomStringC
             .dataInsideWebRoot,
             "the data directory \(data) lies inside the web root \(webRoot), which the server gives files from: "
                 + "choose a data directory outside it"
+        )
+    }
+
+    /// A trusted proxy that is not an IP address or block; `correction` is the block meant, when the text has
+    /// bits set past its prefix.
+    public static func trustedProxy(_ text: String, correction: String? = nil) -> Self {
+        guard let correction else {
+            return Self(.trustedProxy, "the trusted proxy \(text) is not an IP address or block such as 10.0.0.0/8")
+        }
+        return Self(
+            .trustedProxy,
+            "the trusted proxy \(text) has bits set past its prefix: did you mean \(correction)?"
         )
     }
 

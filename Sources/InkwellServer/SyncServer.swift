@@ -29,6 +29,7 @@ public final class SyncServer: Service, Sendable {
     let endpoint: SyncEndpoint
     let hosts: HostPolicy
     let origins: OriginPolicy
+    let proxies: TrustedProxies
     let tls: NIOSSLContext?
     private let draining = Atomic<Bool>(false)
     /// The port the socket is bound to, once it is (the configured one until then).
@@ -48,6 +49,7 @@ public final class SyncServer: Service, Sendable {
         self.logger = logger
         self.onListening = onListening
         try configuration.validate()
+        proxies = try configuration.proxies()
         tls = try configuration.tls.map(Self.tlsContext)
         hosts = configuration.hosts
         boundPort = Atomic(configuration.port)
@@ -122,6 +124,7 @@ public final class SyncServer: Service, Sendable {
             servesTestPages: configuration.servesTestPages
         )
         routes.hosts = hosts
+        routes.trustedProxies = proxies
         routes.listeningPort = { [unowned self] in self.port }
         HTTPRoutes(
             blobs: blobs,
@@ -146,6 +149,7 @@ public final class SyncServer: Service, Sendable {
         let endpoint = endpoint
         let hosts = hosts
         let origins = origins
+        let proxies = proxies
         let logger = logger
         let requests = RequestGuard.Configuration(
             hosts: hosts,
@@ -187,7 +191,11 @@ public final class SyncServer: Service, Sendable {
                 origins.permits(origin: request.headerFields[.origin], port: self.port),
                 endpoint.hasRoom
             else { return .dontUpgrade }
-            guard endpoint.addresses.take(for: channel) else {
+            let client = proxies.client(of: channel.remoteAddress, headers: request.headerFields)
+            let address = client?.ipAddress.map { Logger.MetadataValue.string($0) }
+            var logger = logger
+            logger[metadataKey: "client.address"] = address
+            guard endpoint.addresses.take(client, closing: channel) else {
                 logger.info("too many connections from one address: refusing another")
                 metrics.protocolError(reason: "connections per address")
                 metrics.httpRequest(method: request.method.rawValue, status: 429)
@@ -196,11 +204,13 @@ public final class SyncServer: Service, Sendable {
             }
             HandshakeGuard.upgrading(channel, logger: logger)
             return .upgrade([:]) { inbound, outbound, context in
+                var connectionLogger = context.logger
+                connectionLogger[metadataKey: "client.address"] = address
                 try await endpoint.serve(
                     inbound: inbound,
                     outbound: outbound,
                     channel: channel,
-                    logger: context.logger
+                    logger: connectionLogger
                 )
             }
         }

@@ -24,8 +24,8 @@ extension HTTPRoutes {
     /// capability, 403 for one that does not give edit rights, 404 for no such room, 413 over the size of
     /// one blob or the room's quota (from `Content-Length` before reading when it is declared, as soon as a
     /// streamed body passes it otherwise, and again when the blob is recorded), 422 when the bytes hash to
-    /// something else, 429 over the address's upload rate (with `Retry-After`), 503 once storage has failed.
-    func putBlob(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
+    /// something else, 429 over the client's upload rate (with `Retry-After`), 503 once storage has failed.
+    func putBlob(_ request: Request, context: some ClientAddressRequestContext) async throws -> Response {
         do {
             return try await storeBlob(request, context: context)
         } catch let error as JSONError where error.status == .notFound {
@@ -45,7 +45,7 @@ extension HTTPRoutes {
         }
     }
 
-    private func storeBlob(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
+    private func storeBlob(_ request: Request, context: some ClientAddressRequestContext) async throws -> Response {
         let (room, hash) = try Self.blobName(context)
         try await authorize(request, room: room, needs: .edit)
         guard log.fault == nil else {
@@ -73,7 +73,7 @@ extension HTTPRoutes {
             maximumBytes = min(limit, left)
         }
 
-        let address = UploadRates.key(for: context.remoteAddress)
+        let address = UploadRates.key(for: context.clientAddress)
         if let wait = uploads.take(PackLog.charge(forBlobOf: declared ?? 0), for: address) {
             throw Self.rateLimited(wait)
         }

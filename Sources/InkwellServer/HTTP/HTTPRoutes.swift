@@ -3,7 +3,7 @@ public import Logging
 
 /// The server's plain-HTTP side: health, metrics, rooms' blobs and the static web client.
 ///
-/// ``add(to:)`` installs the middleware (security headers, request log, JSON errors, static files) before the
+/// ``add(to:)`` installs the middleware (client address, security headers, request log, JSON errors, static files) before the
 /// routes; Hummingbird applies a router's middleware only to routes added after it, so call it before adding
 /// other routes that should be logged and counted too.
 public struct HTTPRoutes: Sendable {
@@ -26,6 +26,8 @@ public struct HTTPRoutes: Sendable {
         public var servesTestPages: Bool
         /// The names the server answers to, for the sync socket's origin in each page's security policy.
         package var hosts = HostPolicy()
+        /// The proxies whose forwarding headers name the client, whose address the upload rate counts by.
+        package var trustedProxies = TrustedProxies()
         /// The port the server listens on, once bound.
         package var listeningPort: @Sendable () -> Int = { 0 }
 
@@ -92,7 +94,8 @@ public struct HTTPRoutes: Sendable {
     }
 
     /// Adds the middleware, then the routes, to `router`.
-    public func add<Context: RemoteAddressRequestContext>(to router: Router<Context>) {
+    public func add<Context: ClientAddressRequestContext>(to router: Router<Context>) {
+        router.add(middleware: ClientAddressMiddleware<Context>(proxies: configuration.trustedProxies))
         router.add(
             middleware: SecurityHeadersMiddleware<Context>(
                 hosts: configuration.hosts,

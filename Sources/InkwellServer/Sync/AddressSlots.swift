@@ -1,8 +1,9 @@
 import NIOCore
 import Synchronization
 
-/// Connections per remote address: a slot is taken when a handshake is accepted and given back when
+/// Connections per client address: a slot is taken when a handshake is accepted and given back when
 /// its channel closes, however the connection ends, so one address cannot hold the server's sockets.
+/// Behind a trusted proxy the address is the client's its headers name (``TrustedProxies``), not the proxy's.
 final class AddressSlots: Sendable {
     let limit: Int
     private let counts = Mutex<[String: Int]>([:])
@@ -11,10 +12,10 @@ final class AddressSlots: Sendable {
         self.limit = limit
     }
 
-    /// Takes a slot for `channel`'s remote address, released when the channel closes; false when the
-    /// address holds ``limit`` already. A channel with no IP address (a Unix socket) is not counted.
-    func take(for channel: any Channel) -> Bool {
-        guard let address = channel.remoteAddress?.ipAddress else { return true }
+    /// Takes a slot for `client`, released when `channel` closes; false when the address holds ``limit``
+    /// already. A client with no IP address (over a Unix socket) is not counted.
+    func take(_ client: SocketAddress?, closing channel: any Channel) -> Bool {
+        guard let address = client?.ipAddress else { return true }
         let taken = counts.withLock { counts in
             guard counts[address, default: 0] < limit else { return false }
             counts[address, default: 0] += 1

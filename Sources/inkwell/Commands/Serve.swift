@@ -20,7 +20,8 @@ extension Inkwell {
                 Everything is stored under --data, which may not lie inside the web client's directory. \
                 Without --public-url the server answers requests for localhost and IP addresses on its port \
                 only (a page of another name, as a DNS-rebinding attack makes, is refused with 421); behind a \
-                proxy or under a name, give the address people use. Prints "listening on HOST:PORT" \
+                proxy or under a name, give the address people use, and with --trusted-proxy the proxy's \
+                address, so that the limits per IP address count each client apart. Prints "listening on HOST:PORT" \
                 on standard output once the port is bound. SIGINT or SIGTERM closes connections \
                 and commits what they pushed before exiting.
                 """
@@ -62,6 +63,19 @@ extension Inkwell {
             )
         )
         var publicURLs: [String] = []
+
+        @Option(
+            name: .customLong("trusted-proxy"),
+            help: ArgumentHelp(
+                "A reverse proxy's IP address or block, e.g. 127.0.0.1 or 10.0.0.0/8 (repeatable).",
+                discussion: """
+                    A request from it is counted and logged under the client its Forwarded or X-Forwarded-For \
+                    header names, read from the right past other trusted proxies. The proxy must set that header \
+                    (nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for); anyone else's is ignored.
+                    """
+            )
+        )
+        var trustedProxies: [String] = []
 
         @Option(
             name: .customLong("tls-cert"),
@@ -150,6 +164,11 @@ extension Inkwell {
             for url in publicURLs where URL(string: url)?.host == nil {
                 throw ValidationError("--public-url \(url) is not a URL such as https://board.example.com")
             }
+            do {
+                _ = try TrustedProxies(trustedProxies)
+            } catch {
+                throw ValidationError(error.description)
+            }
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
             }
@@ -181,6 +200,7 @@ extension Inkwell {
                     tls: tlsCertificate.flatMap { certificate in
                         tlsKey.map { ServerConfiguration.TLSFiles(certificateChain: certificate, privateKey: $0) }
                     },
+                    trustedProxies: trustedProxies,
                     requestBodyTimeout: .microseconds(Int64(requestBodyTimeout * 1_000_000)),
                     servesTestPages: serveTestPages,
                     commitLinger: .microseconds(Int64(commitLinger * 1_000)),

@@ -7,11 +7,14 @@ extension ServerProcess {
         get("/healthz")?.status
     }
 
-    /// `GET path` over a plain socket: the status and the body (the server sends a length, then closes).
-    func get(_ path: String) -> (status: Int, body: String)? {
+    /// `GET path` over a plain socket, with `headers` (lines without their CRLF): the status and the body (the
+    /// server sends a length, then closes).
+    func get(_ path: String, headers: [String] = []) -> (status: Int, body: String)? {
         guard let socket = try? RawSocket(port: port) else { return nil }
         defer { socket.close() }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+            + headers.map { $0 + "\r\n" }.joined() + "\r\n"
         guard socket.send(Array(request.utf8)) else { return nil }
         var response: [UInt8] = []
         let deadline = ContinuousClock.now + .seconds(5)

@@ -9,7 +9,7 @@
  * opens an open room as before capabilities existed.
  */
 
-import { newBoardAccess, shareable, withLink } from '../sync/access.js';
+import { newBoardAccess, sameAccess, shareable, withLink } from '../sync/access.js';
 import { linkPath, parseLink } from './link.js';
 import { newRoomId } from './room.js';
 
@@ -23,7 +23,10 @@ import { newRoomId } from './room.js';
 
 /**
  * @param {Page} page
- * @param {{loadAccess(room: string): Promise<AccessRecord | null>, saveAccess(record: AccessRecord): Promise<void>}} store
+ * @param {{
+ *   saveAccess(record: AccessRecord): Promise<void>,
+ *   updateAccess(room: string, update: (held: AccessRecord | null) => AccessRecord | null): Promise<AccessRecord | null>
+ * }} store
  * @param {{makeId?: () => string, fillRandom?: (bytes: Uint8Array) => Uint8Array}} [options] tests inject ids and bytes
  * @returns {Promise<{room: string, access: AccessRecord | null, created: boolean}>} `access`: null for an open room
  */
@@ -36,10 +39,13 @@ export async function resolveBoard(page, store, { makeId = newRoomId, fillRandom
     showLink(page, access);
     return { room: access.room, access, created: true };
   }
-  const held = await store.loadAccess(link.room);
-  if (held === null && link.capability === null) return { room: link.room, access: null, created: false };
-  const access = withLink(held, link);
-  if (JSON.stringify(access) !== JSON.stringify(held)) await store.saveAccess(access);
+  // Read and written in one step: another tab may be keeping another link of the board at the same moment.
+  const access = await store.updateAccess(link.room, (held) => {
+    if (held === null && link.capability === null) return null;
+    const next = withLink(held, link);
+    return sameAccess(next, held) ? null : next;
+  });
+  if (access === null) return { room: link.room, access: null, created: false };
   // The address shows a link that opens the board: not an old one the maker's device has replaced since.
   const oldLink = link.capability !== null && ![access.admin, access.edit, access.view].includes(link.capability);
   if (link.capability === null || oldLink || (link.key === null && access.key !== null)) showLink(page, access);

@@ -8,6 +8,11 @@
  *
  * The message carries no capability: the store is the one place they are kept, so a tab acts on what is
  * stored now, whatever order messages arrive in, and a tab opened later reads the same record anyway.
+ *
+ * The tab that replaced a link reads the store again too: when two tabs replace links at the same moment,
+ * one may have read the other's record before its own write and taken it after, going back on its own
+ * replacement for a moment; the read after its write comes last and ends on the store's record, which
+ * holds both (session.js `replaceLink`).
  */
 
 /**
@@ -53,6 +58,18 @@ export class LinksChannel {
       const data = /** @type {{type?: unknown, room?: unknown} | null} */ (event.data);
       if (data?.type === 'links' && data.room === room) void this.refresh();
     });
+  }
+
+  /**
+   * Replaces a link with `replaceLink` (the session's), tells the board's other tabs, and takes what the
+   * store holds then.
+   * @template T @param {() => Promise<T>} replaceLink @returns {Promise<T>} what `replaceLink` resolves with
+   */
+  async replace(replaceLink) {
+    const record = await replaceLink();
+    this.announce();
+    await this.refresh();
+    return record;
   }
 
   /** Tells the board's other tabs that the store holds new links (call it once they are stored). */

@@ -428,11 +428,7 @@ async function start() {
     root: byId('share-dialog'),
     origin: location.origin,
     state: () => ({ room, access: session.access, encrypted: session.encrypted }),
-    async replace(kind) {
-      const record = await session.replaceLink(kind);
-      links.announce();
-      return record;
-    },
+    replace: (kind) => links.replace(() => session.replaceLink(kind)),
   });
   session.addEventListener('links', (event) => {
     // The address shows the link that works now, so a reload or a copied address still opens the board.

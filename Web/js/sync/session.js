@@ -421,6 +421,11 @@ export class Session extends EventTarget {
    * Replaces the room's edit or view link with a new capability, which only this device (the one holding
    * the admin capability) can do. The server closes every connection that used the old one. Kept in the
    * store once the server has answered, and told as a `links` event.
+   *
+   * The board's other tabs may replace a link at the same moment: the rotation takes the room's turn in
+   * the store (`exclusiveAccess`) from asking the server to keeping its answer, so the server and the
+   * store see the tabs' rotations in the same order and the store keeps the one the server keeps; the new
+   * capability goes over what the store holds then, read and written in one step (`updateAccess`).
    * @param {'edit' | 'view'} kind
    * @returns {Promise<import('./store-records.js').AccessRecord>} the new record
    * @throws {SyncError} `accessDenied` without the admin capability (or refused by the server),
@@ -428,24 +433,26 @@ export class Session extends EventTarget {
    */
   async replaceLink(kind) {
     this.#checkOpen();
-    const access = this.#access;
-    if (access === null || !access.admin) throw SyncError.accessDenied('notAllowed');
-    const capability = mintCapability(kind);
-    const hash = await capabilityHash(capability.text);
-    const name = `rotation-${++this.#rotationCount}`;
-    const answered = new Promise((resolve) => this.#rotations.set(name, { resolve }));
-    this.#perform(this.#machine.rotate(name, { adminCapability: access.admin, [`${kind}Hash`]: hash }));
-    const error = await answered;
-    if (error !== null) throw error;
-    const record = await this.#writes.enqueue(async () => {
-      // Over what the store holds now, not what this tab read when it opened: another tab of this device
-      // may have replaced the other link since.
-      const stored = await this.#store.loadAccess(this.#room).catch(() => null);
-      const current = /** @type {import('./store-records.js').AccessRecord} */ (this.#access);
-      this.#access = withCapability(withStoredLinks(current, stored) ?? current, capability);
-      const next = this.#access;
-      await this.#store.saveAccess(next);
-      return next;
+    if (this.#access === null || !this.#access.admin) throw SyncError.accessDenied('notAllowed');
+    const record = await this.#store.exclusiveAccess(this.#room, async () => {
+      this.#checkOpen();
+      const access = /** @type {import('./store-records.js').AccessRecord} */ (this.#access);
+      const capability = mintCapability(kind);
+      const hash = await capabilityHash(capability.text);
+      const name = `rotation-${++this.#rotationCount}`;
+      const answered = new Promise((resolve) => this.#rotations.set(name, { resolve }));
+      this.#perform(this.#machine.rotate(name, { adminCapability: access.admin, [`${kind}Hash`]: hash }));
+      const error = await answered;
+      if (error !== null) throw error;
+      return this.#writes.enqueue(async () => {
+        const kept = await this.#store.updateAccess(this.#room, (stored) => {
+          // Another tab of this device may have replaced the other link since this one read the store.
+          const current = /** @type {import('./store-records.js').AccessRecord} */ (this.#access);
+          return withCapability(withStoredLinks(current, stored) ?? current, capability);
+        });
+        this.#access = /** @type {import('./store-records.js').AccessRecord} */ (kept);
+        return this.#access;
+      });
     });
     this.#emit('links', { ...record });
     return { ...record };

@@ -6,6 +6,11 @@
 // `recordLocal`'s transaction catches any writer that slipped past the lease. Without Web Locks (very old
 // browsers) every session creates a new timeline: more timelines, never a reused id.
 //
+// A room's access record is read and written in one readwrite transaction (`updateAccess`), which IndexedDB
+// runs alone among the profile's transactions on that store, so no tab's write falls between another's read
+// and write. A rotation holds the room's `…:access` lock from asking the server to keeping its answer
+// (`exclusiveAccess`), so the server and the store see two tabs' rotations in the same order.
+//
 // Each timeline's record keeps the Ed25519 key pair that owns it (`keys`, a CryptoKeyPair whose private half
 // is unextractable). Records an earlier version made have no key: they are never leased again, since their
 // packs could not be signed; a page gets a new, keyed timeline instead.
@@ -13,7 +18,7 @@
 import { generateAuthorKey } from '../wire/author-key.js';
 import { SyncError } from './errors.js';
 import { newReplicaRecord } from './replica-key.js';
-import { tryLock } from './web-locks.js';
+import { Turns, tryLock, withLock } from './web-locks.js';
 
 /** @typedef {import('./store-records.js').StoredChange} StoredChange */
 /** @typedef {import('./store-records.js').PendingPack} PendingPack */
@@ -78,6 +83,8 @@ export class IndexedDBStore {
   #name;
   #locks;
   #generateKey;
+  /** A page's own turns at rooms' access, where there are no Web Locks. */
+  #accessTurns = new Turns();
 
   /**
    * @param {IDBDatabase} db @param {string} name @param {LockManager | null} locks
@@ -299,6 +306,26 @@ export class IndexedDBStore {
   /** @param {AccessRecord} record */
   async saveAccess(record) {
     await this.#run('access', 'readwrite', (stores) => request(stores.access.put({ ...record })));
+  }
+
+  /**
+   * @param {string} room @param {(held: AccessRecord | null) => AccessRecord | null} update
+   * @returns {Promise<AccessRecord | null>}
+   */
+  async updateAccess(room, update) {
+    return this.#run('access', 'readwrite', async (stores) => {
+      const held = (await request(stores.access.get(room))) ?? null;
+      const next = update(held);
+      if (next === null) return held;
+      await request(stores.access.put({ ...next }));
+      return { ...next };
+    });
+  }
+
+  /** @template T @param {string} room @param {() => Promise<T>} body @returns {Promise<T>} */
+  exclusiveAccess(room, body) {
+    const name = `inkwell:${this.#name}:${room}:access`;
+    return this.#locks === null ? this.#accessTurns.run(name, body) : withLock(this.#locks, name, body);
   }
 
   close() {

@@ -5,6 +5,7 @@
 import { generateAuthorKey } from '../wire/author-key.js';
 import { SyncError } from './errors.js';
 import { newReplicaRecord } from './replica-key.js';
+import { Turns } from './web-locks.js';
 
 /** @typedef {import('./store-records.js').StoredChange} StoredChange */
 /** @typedef {import('./store-records.js').PendingPack} PendingPack */
@@ -34,6 +35,8 @@ export class MemoryStore {
   #replicas = [];
   /** What this device holds to open each room. @type {Map<string, AccessRecord>} */
   #access = new Map();
+  /** Turns at a room's access, as the sessions sharing this store take them. */
+  #accessTurns = new Turns();
   /** Leased timelines, as `room/replica`. @type {Set<string>} */
   #leases = new Set();
   #generateKey;
@@ -233,6 +236,24 @@ export class MemoryStore {
   async saveAccess(record) {
     this.#checkWritable();
     this.#access.set(record.room, { ...record });
+  }
+
+  /**
+   * @param {string} room @param {(held: AccessRecord | null) => AccessRecord | null} update
+   * @returns {Promise<AccessRecord | null>}
+   */
+  async updateAccess(room, update) {
+    this.#checkWritable();
+    const held = this.#access.get(room);
+    const next = update(held === undefined ? null : { ...held });
+    if (next !== null) this.#access.set(room, { ...next });
+    const kept = this.#access.get(room);
+    return kept === undefined ? null : { ...kept };
+  }
+
+  /** @template T @param {string} room @param {() => Promise<T>} body @returns {Promise<T>} */
+  exclusiveAccess(room, body) {
+    return this.#accessTurns.run(room, body);
   }
 
   close() {}

@@ -49,7 +49,11 @@
  * leased. `loadAside` reads what `loadRoom` reports as `aside`, for a session that looks again.
  * `storeRemote` marks as held those of the `hold` keys whose changes it inserts (a change stored already
  * keeps its place on the board), in the same transaction; `releaseHeld` merges them: the marks go.
- * `saveAccess` replaces the room's access record; `loadAccess` reads it (null when none is kept).
+ * `saveAccess` replaces the room's access record; `loadAccess` reads it (null when none is kept);
+ * `updateAccess` reads and replaces it in one step that no other tab's write falls inside: `update` (which
+ * must not wait) is given what is held and returns the record to keep, or null to keep what is held; it
+ * resolves with what the store holds then. `exclusiveAccess` runs `body` while no other session of the
+ * profile runs one for the room (Web Locks across tabs), and resolves with what it resolves with.
  * `replaceAside` replaces an aside item by the changes it opened to and the items that stay aside of it
  * (`promoteAside` with none); `loadChanges` reads stored changes' bytes by key (undefined for one not
  * stored), so a room snapshot is compared with what is held; `requeue` puts stored changes back in the
@@ -76,6 +80,8 @@
  *   hearSnapshot(room: string, snapshot: HeardSnapshot): Promise<HeardSnapshot>,
  *   loadAccess(room: string): Promise<AccessRecord | null>,
  *   saveAccess(record: AccessRecord): Promise<void>,
+ *   updateAccess(room: string, update: (held: AccessRecord | null) => AccessRecord | null): Promise<AccessRecord | null>,
+ *   exclusiveAccess<T>(room: string, body: () => Promise<T>): Promise<T>,
  *   close(): void
  * }} Store
  */

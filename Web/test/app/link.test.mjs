@@ -9,6 +9,7 @@ import { creationHashes, heldRights, newBoardAccess, shareable, subscribeCapabil
 import { MemoryStore } from '../../js/sync/store-memory.js';
 import { parseCapability } from '../../js/wire/capability.js';
 import { parseRoomKey } from '../../js/wire/room-key.js';
+import { tabStore } from '../sync/support/tab-store.mjs';
 
 const EDIT = `e${'Ab-_'.repeat(10)}AbA`;
 const VIEW = `v${'Zz09'.repeat(10)}Zz0`;
@@ -123,4 +124,15 @@ test('on the maker’s device an old link (replaced since) changes nothing kept,
   // Elsewhere the newest link is the one that works, as before.
   const holder = withLink(null, { room: 'r', capability: VIEW, key: KEY });
   assert.equal(withLink(holder, { room: 'r', capability: `v${'Q'.repeat(43)}`, key: null }).view, `v${'Q'.repeat(43)}`);
+});
+
+test('two tabs opening a board’s edit and view links at once keep both: the record is read and written in one step', async () => {
+  const store = new MemoryStore();
+  const [edit, view] = await Promise.all([
+    resolveBoard(page(`/r/Board?cap=${EDIT}#key=${KEY}`), tabStore(store, 20)),
+    resolveBoard(page(`/r/Board?cap=${VIEW}#key=${KEY}`), tabStore(store, 20)),
+  ]);
+  assert.deepEqual(await store.loadAccess('Board'), { room: 'Board', admin: null, edit: EDIT, view: VIEW, key: KEY });
+  assert.equal(edit.access.edit, EDIT);
+  assert.equal(view.access.view, VIEW);
 });

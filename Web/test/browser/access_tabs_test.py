@@ -1,6 +1,8 @@
 """Two tabs of one browser profile on one encrypted board, against a real `inkwell serve`: a link replaced
 in one tab is the link the other tab's share dialog and address show, and the other tab keeps drawing and
 syncing (Web/js/app/links-channel.js: a BroadcastChannel named after the room, and IndexedDB read again).
+Two tabs replacing links at the same moment both end on the links the server opens (Web/js/sync/session.js
+`replaceLink`: the room's Web Lock around each rotation, and one IndexedDB transaction for its record).
 
 Run:  INKWELL_BINARY=.build/debug/inkwell python3 Web/test/browser/access_tabs_test.py -v
 Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
@@ -19,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
-from access_test import CAPABILITY, HEIGHT, STATE, WIDTH, artifacts, zigzag  # noqa: E402
+from access_test import CAPABILITY, HEIGHT, STATE, WIDTH, Page, artifacts, zigzag  # noqa: E402
 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -97,8 +99,11 @@ class AccessTabsTest(unittest.TestCase):
         self.server = harness.Server(open_rooms=False)
         self.driver = harness.chrome(WIDTH, HEIGHT)
         self.tabs = []
+        self.strangers = []
 
     def tearDown(self):
+        for page in self.strangers:
+            page.quit()
         with contextlib.suppress(Exception):
             self.driver.quit()
         self.server.stop()
@@ -179,6 +184,97 @@ class AccessTabsTest(unittest.TestCase):
                             or not b.driver.find_element(By.ID, "notice").is_displayed(), "no refusal shown in B")
             severe = [entry for entry in a.collect_console() if entry.get("level") == "SEVERE"]
             self.assertEqual(severe, [], "console errors")
+
+    def replace_at_once(self, a, b, a_kind, b_kind):
+        """A replaces its `a_kind` link and B its `b_kind` one at the same moment: both confirmations are
+        shown first, then A tells B on a BroadcastChannel and clicks its own, B clicking as the message
+        lands. Returns once both dialogs say the link is ready."""
+        for tab, kind in ((a, a_kind), (b, b_kind)):
+            tab.find("share").click()
+            tab.find(f"replace-{kind}-link").click()
+            harness.wait_for(lambda: tab.find("share-confirm").is_displayed(), message=f"{tab.name}'s confirmation")
+        b.js("const go = new BroadcastChannel('test-go'); "
+             "go.onmessage = () => document.querySelector('[data-testid=share-confirm-yes]').click();")
+        a.js("new BroadcastChannel('test-go').postMessage('go'); "
+             "document.querySelector('[data-testid=share-confirm-yes]').click();")
+        for tab, kind in ((a, a_kind), (b, b_kind)):
+            harness.wait_for(lambda: f"New {kind} link ready" in tab.find("share-status").text, timeout=15,
+                             message=f"the {kind} link replaced in {tab.name}")
+
+    def links(self, tab):
+        """The edit and view links the tab's dialog shows, and what its session holds."""
+        return (tab.field("share-edit-link"), tab.field("share-view-link"),
+                tab.js("const a = window.inkwell.session.access; return [a.edit, a.view]"))
+
+    def wait_same_links(self, a, b):
+        """Waits until both tabs show and hold the same links, and returns them (edit, view)."""
+        harness.wait_for(lambda: self.links(a) == self.links(b), timeout=10, message="both tabs on the same links")
+        edit, view, held = self.links(a)
+        self.assertEqual(held, [cap(edit), cap(view)], "the dialog shows what the session holds")
+        harness.wait_for(lambda: a.url() == edit and b.url() == edit, timeout=10, message="both addresses on the edit link")
+        return edit, view
+
+    def stranger(self, link, name):
+        """A page in a Chromium of its own (another device), on `link`."""
+        page = Page(self.server, harness.link_path(link), name)
+        self.strangers.append(page)
+        return page
+
+    def assertOpens(self, link, rights, name):
+        page = self.stranger(link, name)
+        page.wait_synced()
+        self.assertEqual(page.js("return window.inkwell.session.rights"), rights, f"{name} opens the board")
+        page.quit()
+
+    def assertRefused(self, link, name):
+        page = self.stranger(link, name)
+        harness.wait_for(lambda: "no longer works" in page.driver.find_element(By.ID, "notice").text, timeout=10,
+                         message=f"{name} told the link no longer works")
+        page.quit()
+
+    def test_links_replaced_in_two_tabs_at_the_same_moment_end_the_same_in_both_and_open_the_board(self):
+        with harness.failure_artifacts(self.tabs, self.server, artifacts(), "tabs-at-once", STATE):
+            a = self.tab("A", self.server.url + "/")
+            a.wait_synced()
+            b = self.tab("B", a.url())
+            b.wait_synced()
+            a.find("share").click()
+            old_edit, old_view = a.field("share-edit-link"), a.field("share-view-link")
+            a.keys(Keys.ESCAPE)
+
+            # A replaces the edit link while B replaces the view link: both replacements are kept.
+            self.replace_at_once(a, b, "edit", "view")
+            edit, view = self.wait_same_links(a, b)
+            self.assertNotEqual(edit, old_edit, "A's new edit link is kept")
+            self.assertNotEqual(view, old_view, "B's new view link is kept")
+            a.shot("tabs-at-once-both")
+            self.assertOpens(edit, "edit", "C")
+            self.assertOpens(view, "view", "D")
+            self.assertRefused(old_edit, "E")
+            for tab in (a, b):
+                tab.keys(Keys.ESCAPE)
+
+            # Both replace the edit link: one of the two is the link, the same in both tabs, and it works.
+            self.replace_at_once(a, b, "edit", "edit")
+            final_edit, final_view = self.wait_same_links(a, b)
+            self.assertNotEqual(final_edit, edit)
+            self.assertEqual(final_view, view)
+            self.assertOpens(final_edit, "edit", "F")
+            self.assertRefused(edit, "G")
+
+            # And the tabs keep syncing on their connections.
+            for tab in (a, b):
+                tab.keys(Keys.ESCAPE)
+            b.drag(zigzag(200, 300, 300))
+            b.wait_synced()
+            harness.wait_for(lambda: a.strokes() == 1 and a.hash() == b.hash(), timeout=10, message="B's stroke in A")
+            severe = [entry for entry in a.collect_console() if entry.get("level") == "SEVERE"]
+            self.assertEqual(severe, [], "console errors")
+
+
+def cap(link):
+    """The capability a link carries."""
+    return re.search(r"[?&]cap=([^&#]+)", link).group(1)
 
 
 if __name__ == "__main__":

@@ -293,4 +293,40 @@ export const storeCases = [
       store.close();
     },
   },
+  {
+    name: 'updates of a room’s access, many at once, each read what the one before wrote',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const record = { room: 'r', admin: null, edit: 'e', view: null, key: null };
+      assert.equal(await store.updateAccess('r', () => null), null, 'nothing held, nothing kept');
+      assert.deepEqual(await store.updateAccess('r', (held) => (held === null ? record : null)), record);
+      const digits = '0123456789abcdefghij';
+      const kept = await Promise.all([...digits].map((digit) => store.updateAccess('r', (held) => ({ ...held, edit: held.edit + digit }))));
+      assert.deepEqual(kept.map((r) => r.edit.length), [...digits].map((_, i) => i + 2), 'each resolves with what it kept');
+      assert.equal((await store.loadAccess('r')).edit, `e${digits}`, 'none lost, in the order asked');
+      assert.equal((await store.updateAccess('r', () => null)).edit, `e${digits}`, 'null keeps what is held');
+      store.close();
+    },
+  },
+  {
+    name: 'a room’s turns at its access run one at a time, other rooms’ meanwhile; a failed turn ends too',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const events = [];
+      const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+      const turn = (room, name, ms, fail = false) =>
+        store.exclusiveAccess(room, async () => {
+          events.push(`${name}+`);
+          await pause(ms);
+          events.push(`${name}-`);
+          if (fail) throw new Error(name);
+          return name;
+        });
+      const results = await Promise.allSettled([turn('r', 'a', 40, true), turn('r', 'b', 0), turn('s', 'c', 0), turn('r', 'd', 0)]);
+      assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason.message)), ['a', 'b', 'c', 'd']);
+      assert.deepEqual(events.filter((e) => e !== 'c+' && e !== 'c-'), ['a+', 'a-', 'b+', 'b-', 'd+', 'd-'], 'one at a time, in the order asked');
+      assert.ok(events.indexOf('c-') < events.indexOf('a-'), 'another room’s turn does not wait');
+      store.close();
+    },
+  },
 ];
