@@ -100,6 +100,33 @@ import Testing
             )
         )
 
+        // A device that no longer holds a stroke can still tell it died undone (its settle says so) or
+        // cleared (a later change of its timeline comes before the clear): then the deletion and the erase
+        // aimed at it go, as they do for a device that holds the stroke.
+        var carol = Author(3)
+        var dan = Author(4)
+        let doomed = carol.change(add(line(3, y: 40)))
+        let undoneLater = carol.change(add(line(3, y: 45)))
+        let undoLater = carol.change(.undo(undoneLater.id))
+        let deleteDoomed = carol.change(.set(stroke(of: doomed), .deleted(true)))
+        let eraseUndone = carol.change(.erase(stroke(of: undoneLater), [interval(0, 1)]))
+        dan.saw(eraseUndone)
+        let wipe = dan.change(.clear)
+        let proofs = [
+            carol.change(.settle(through: carol.seq, inactive: [2])),
+            dan.change(.settle(through: dan.seq, inactive: [])),
+        ]
+        let ended = [doomed, undoneLater, undoLater, deleteDoomed, eraseUndone, wipe] + proofs
+        let endedCut = VersionVector([carol.replica: carol.seq, dan.replica: dan.seq])
+        cases.append(Case(name: "cleared and undone strokes, deleted and erased", changes: ended, cut: endedCut))
+        cases.append(
+            Case(
+                name: "cleared and undone strokes dropped: their deletion and erase go too",
+                changes: [undoLater, deleteDoomed, eraseUndone, wipe] + proofs,
+                cut: endedCut
+            )
+        )
+
         let unknown = alice.change(.unknown(kind: 99, bytes: [0x9A, 0x06, 0x00]))
         cases.append(
             Case(

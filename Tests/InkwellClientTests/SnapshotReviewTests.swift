@@ -48,7 +48,8 @@ import Testing
     static func review(
         _ snapshot: RoomSnapshot,
         held: [[UInt8]],
-        required: VersionVector
+        required: VersionVector,
+        ownMade: UInt64? = nil
     ) throws -> SnapshotReview.Verdict {
         var byID: [ChangeID: [UInt8]] = [:]
         for bytes in held {
@@ -60,6 +61,7 @@ import Testing
             held: byID,
             required: required,
             own: mine.replica,
+            ownMade: ownMade ?? byID.keys.filter { $0.replica == mine.replica }.map(\.seq).max() ?? 0,
             types: DocumentTypes(documents: [BoardState.self])
         )
     }
@@ -110,6 +112,27 @@ import Testing
             Issue.record("accepted a change of mine I never made")
             return
         }
+    }
+
+    /// A change of mine that my store left out as inert may come back in a snapshot: I made it, so it is
+    /// neither refused nor taken as new.
+    @Test func aSnapshotHoldingAChangeOfMineThatIDroppedIsAccepted() throws {
+        let verdict = try Self.review(
+            try Self.snapshot(Self.whole),
+            held: [Self.whole[3]],
+            required: VersionVector(),
+            ownMade: 2
+        )
+        guard case .accepted(let new, _) = verdict else {
+            Issue.record("refused a change of mine that I made")
+            return
+        }
+        #expect(
+            new.map(\.change.id)
+                == Self.whole.prefix(3).map { try! ChangeCodec.header(of: $0) }.map {
+                    ChangeID(replica: $0.replica, seq: $0.seq)
+                }
+        )
     }
 
     /// Their stroke, undone and settled, stopped mattering: a snapshot may leave it out, and one that

@@ -18,7 +18,7 @@ extension BoardState {
             change.payload.operations.contains { if case .unknown = $0 { true } else { false } }
         }
         guard !unread else { return [] }
-        let rule = InertnessRule(board: self, cut: cut)
+        let rule = InertnessRule(board: self, cut: cut, changes: changes)
         // In timeline order, so an undo or redo finds whether the earlier change it aims at is inert.
         var inert: Set<ChangeID> = []
         for change in changes.sorted(by: { $0.id < $1.id }) {
@@ -38,10 +38,18 @@ private struct InertnessRule {
     let cut: VersionVector
     /// The latest `clear` whose change is fixed-active: every stroke added before it is dead.
     let latestFixedClear: OpStamp?
+    /// Each timeline's changes among those asked about, by seq, with their stamps: a later change bounds
+    /// the stamp of an earlier one that is not held.
+    let timelines: [ReplicaID: [(seq: UInt64, stamp: Stamp)]]
 
-    init(board: BoardState, cut: VersionVector) {
+    init(board: BoardState, cut: VersionVector, changes: [BoardChange]) {
         self.board = board
         self.cut = cut
+        var timelines: [ReplicaID: [(seq: UInt64, stamp: Stamp)]] = [:]
+        for change in changes where change.payload.board == board.board {
+            timelines[change.id.replica, default: []].append((change.id.seq, change.stamp))
+        }
+        self.timelines = timelines.mapValues { $0.sorted { $0.seq < $1.seq } }
         var latest: OpStamp?
         for clear in board.clears.reversed() where Self.fixedActivity(of: clear.change, in: board, within: cut) == true
         {
@@ -127,15 +135,35 @@ private struct InertnessRule {
 
     /// Gone in a way whose proof does not lie in the erases and deletions aimed at it.
     ///
-    /// A stroke whose change is inside the cut but not held here may have been dropped as inert, here or
-    /// by a snapshot this device took: a device that still holds it needs these erases and deletions as
-    /// the proof of its end, so they count as gone only when its change is held and added no such stroke.
+    /// Without a stroke held here, only what survives compaction counts: a device that dropped the
+    /// stroke's change (or took a snapshot that left it out) cannot tell a stroke from a change that added
+    /// none, and a device that still holds a stroke needs these erases and deletions as the proof of its
+    /// end. So both ask the same of it (``isDeadByItsTimeline(_:)``), and a device that compacted never
+    /// calls inert what one that holds everything keeps.
     func isGoneWithoutProof(_ id: StrokeID) -> Bool {
         switch death(of: id) {
-        case .undone, .cleared: true
-        case .deleted, .erasedAway: false
-        case nil: neverExists(id) && board.contains(id.change)
+        case .undone, .cleared: return true
+        case .deleted, .erasedAway: return false
+        case nil: return cut.contains(id.change) && isDeadByItsTimeline(id)
         }
+    }
+
+    /// Whether a stroke this board does not show as added is dead whatever its change was, by proof that
+    /// stays: its change is fixed-inactive (the settle says so), or a later change of its timeline, held
+    /// here, comes before the latest fixed-active clear (stamps grow along a timeline, so the stroke does
+    /// too).
+    func isDeadByItsTimeline(_ id: StrokeID) -> Bool {
+        if fixedActivity(of: id.change) == false { return true }
+        guard let clear = latestFixedClear, let timeline = timelines[id.change.replica] else { return false }
+        var low = 0
+        var high = timeline.count
+        while low < high {
+            let middle = (low + high) / 2
+            if timeline[middle].seq <= id.change.seq { low = middle + 1 } else { high = middle }
+        }
+        guard low < timeline.count else { return false }
+        let later = timeline[low]
+        return OpStamp(stamp: later.stamp, change: ChangeID(replica: id.change.replica, seq: later.seq)) <= clear
     }
 
     func neverExists(_ id: StrokeID) -> Bool {

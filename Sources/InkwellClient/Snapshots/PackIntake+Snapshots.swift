@@ -90,6 +90,7 @@ extension PackIntake {
                 held: held,
                 required: snapshots.required(room: room, through: snapshot.position),
                 own: own,
+                ownMade: try store.lastSeq(of: own),
                 types: documentTypes
             )
         } catch let error as WireError {

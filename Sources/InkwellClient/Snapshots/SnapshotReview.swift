@@ -36,12 +36,15 @@ enum SnapshotReview {
     ///   - held: this device's bytes of every change it holds of the room.
     ///   - required: for each replica, the seq through which the snapshot must hold its changes.
     ///   - own: this device's replica in the room, if it has one.
+    ///   - ownMade: the last seq this device made on `own`: one of them it no longer holds, it left out
+    ///     as inert itself, and the snapshot may hold it.
     ///   - types: the rules by which changes stop mattering.
     static func review(
         _ snapshot: RoomSnapshot,
         held: [ChangeID: [UInt8]],
         required: VersionVector,
         own: ReplicaID?,
+        ownMade: UInt64 = 0,
         types: DocumentTypes
     ) throws -> Verdict {
         var missingOwn: [ChangeID] = []
@@ -70,7 +73,10 @@ enum SnapshotReview {
                     return .refused("its change \(change.id) differs from the one held here", missingOwn: [])
                 }
             } else if change.id.replica == own {
-                return .refused("it holds a change of this device that this device never made", missingOwn: [])
+                // Made here and left out as inert since: nothing new, and nothing to compare.
+                guard change.id.seq <= ownMade else {
+                    return .refused("it holds a change of this device that this device never made", missingOwn: [])
+                }
             } else {
                 new.append((change, bytes))
             }

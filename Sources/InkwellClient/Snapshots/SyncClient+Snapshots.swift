@@ -245,6 +245,9 @@ extension SyncClient {
         // waits for a device that has them all.
         let frontier = try store.frontier(room: room)
         guard frontier.vector.covers(within) else { return nil }
+        // This device's store left out changes inert within its own cut; one inert only given changes that
+        // came after the position would be left out here wrongly. The next position will stand for them.
+        guard within.covers(try store.prunedThrough(room: room)) else { return nil }
         let held = try store.changes(room: room, notIn: VersionVector())
         let inside = held.filter { within.contains($0.id) }
         var latest: [ReplicaID: (seq: UInt64, stamp: Stamp)] = [:]

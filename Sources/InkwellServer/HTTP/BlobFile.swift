@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 #if canImport(Glibc)
@@ -71,10 +72,15 @@ enum BlobFileSystem {
     }
 
     /// The size of a regular file, or `nil` when there is none at `path`.
+    ///
+    /// Read through `FileManager`, not `stat(2)`: the C `stat` struct is visible through more than one
+    /// module on Linux, and which one the compiler credits it to varies between builds.
     static func regularFileSize(_ path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return Int(info.st_size)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? NSNumber
+        else { return nil }
+        return size.intValue
     }
 
     /// Gives the complete file at `source` the name `destination` unless that name exists: `true` if it was

@@ -125,14 +125,15 @@ extension Store {
     }
 
     /// The change rows of a room (or one of its documents) whose seq is past `vector`'s entry for their
-    /// replica (or, `inside`, those up to it), in total order. Changes only inside a compacted snapshot
+    /// replica (or, `inside`, those up to it), in total order; with `notQueued`, not those in the outbox. Changes only inside a compacted snapshot
     /// are not among them (``fetchHeld(_:room:document:notIn:)`` adds those).
     static func fetchRows(
         _ db: Database,
         room: String,
         document: String?,
         notIn vector: VersionVector,
-        inside: Bool = false
+        inside: Bool = false,
+        notQueued: Bool = false
     ) throws
         -> [StoredChange]
     {
@@ -149,6 +150,9 @@ extension Store {
         if let document {
             filter += " AND document = ?"
             arguments += [document]
+        }
+        if notQueued {
+            filter += " AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.replica = change.replica AND o.seq = change.seq)"
         }
         let sql = """
             WITH known (known_replica, known_seq) AS (\(knownRows))

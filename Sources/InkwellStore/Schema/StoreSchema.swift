@@ -233,6 +233,8 @@ enum StoreSchema {
     /// Version 9: per room, the cut of the room snapshots this device took in place of packs it never
     /// received. The room's frontier moves over it, so the changes the snapshot left out (they stopped
     /// mattering) leave no gap; this table is what lets the invariants tell such a change from a hole.
+    /// And per snapshot the store wrote, the cut within which it left out what stopped mattering: a room
+    /// snapshot this device sends must stand for all of it.
     private static func createVersion9(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -241,6 +243,12 @@ enum StoreSchema {
                     replica BLOB NOT NULL CHECK (length(replica) = 16),
                     seq INTEGER NOT NULL CHECK (seq >= 1),
                     PRIMARY KEY (room, replica)
+                ) WITHOUT ROWID;
+                CREATE TABLE snapshot_pruned (
+                    snapshot_id INTEGER NOT NULL REFERENCES snapshot (id) ON DELETE CASCADE,
+                    replica BLOB NOT NULL CHECK (length(replica) = 16),
+                    seq INTEGER NOT NULL CHECK (seq >= 1),
+                    PRIMARY KEY (snapshot_id, replica)
                 ) WITHOUT ROWID;
                 PRAGMA user_version = 9;
                 """

@@ -57,9 +57,14 @@ extension Store {
         }
         let late = try lateRows(source, previous: previous)
         var next = previous.extended(with: (source.absorbed + late.taken).map(\.payload), to: source.frontier)
+        // Within the cut, less this device's changes not yet acknowledged: a room snapshot it sends later
+        // stands for what came through a position of the server's log, and must stand for all of this.
+        var pruned = source.prunedThrough
         if let types {
+            let within = try read { db in try Self.acknowledgedPart(db, of: next.cut.vector, room: room) }
             let changes = next.changes.compactMap { try? ChangeCodec.decode($0) }
-            next = next.leavingOut(types.inertChanges(among: changes, through: next.cut.vector))
+            next = next.leavingOut(types.inertChanges(among: changes, through: within))
+            pruned.merge(within)
         }
         let encoded = next.encodedWithStateSize()
         // Never a snapshot this store could not read back: it may become the only copy of its changes.
@@ -71,7 +76,8 @@ extension Store {
             document: document,
             cut: next.cut,
             schemaVersion: DocumentSnapshot.schemaVersion,
-            bytes: encoded.bytes
+            bytes: encoded.bytes,
+            prunedThrough: pruned
         )
         try validate(snapshot)
         let removable =
@@ -149,6 +155,8 @@ private struct SnapshotSource {
     let document: String
     /// The stored snapshot's cut, and whether it is compacted (its bytes are read only when due).
     let stored: (cut: Cut, compacted: Bool)?
+    /// The cut within which the stored snapshot left out what stopped mattering: the next one keeps it.
+    let prunedThrough: VersionVector
     let frontier: Cut
     let dated: Store.DatedTail?
     /// The rows outside the snapshot, in total order, and those of them inside the frontier, which a
@@ -169,6 +177,7 @@ private struct SnapshotSource {
         )
         dated = try Store.fetchTail(db, room: room, document: document)
         absorbed = tail.filter { frontier.vector.contains($0.id) }
+        prunedThrough = try Store.fetchPrunedThrough(db, room: room, document: document)
         (self.stored, self.frontier, self.tail) = (stored, frontier, tail)
     }
 }

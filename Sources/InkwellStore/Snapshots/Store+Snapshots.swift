@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import InkwellSync
+public import InkwellSync
 
 extension Store {
     /// Keeps `snapshot` as its document's snapshot, replacing the previous one in the same transaction.
@@ -30,9 +30,9 @@ extension Store {
     /// The document's snapshot and the changes held as rows that it may lack, read together so they agree.
     ///
     /// Every change removed by compaction lies inside the snapshot's cut, so the tail is read from rows:
-    /// those outside the cut and, over a compacted snapshot, those inside it, which wait in the outbox
-    /// (the snapshot holds them too, and applying a change twice changes nothing) or came late (a change
-    /// the snapshot stood for without holding it).
+    /// those outside the cut and, over a compacted snapshot, those inside it that came late (a change the
+    /// snapshot stood for without holding it; applying one it holds again changes nothing). Rows inside it
+    /// that wait in the outbox are not read: the snapshot holds this device's changes until acknowledged.
     ///
     /// - Complexity: O(log n + m) for m changes of the document held as rows.
     public func coldOpen(room: String, document: String) throws -> DocumentContents {
@@ -41,7 +41,14 @@ extension Store {
             let vector = snapshot?.cut.vector ?? VersionVector()
             var tail = try Self.fetchRows(db, room: room, document: document, notIn: vector)
             if snapshot != nil, try Self.fetchSnapshotCut(db, room: room, document: document)?.compacted == true {
-                let inside = try Self.fetchRows(db, room: room, document: document, notIn: vector, inside: true)
+                let inside = try Self.fetchRows(
+                    db,
+                    room: room,
+                    document: document,
+                    notIn: vector,
+                    inside: true,
+                    notQueued: true
+                )
                 if !inside.isEmpty {
                     tail += inside
                     tail.sort { $0.position < $1.position }
@@ -81,6 +88,65 @@ extension Store {
             let stamp = snapshot.cut.stamps[replica] ?? .zero
             try frontier.execute(arguments: [id, SQLValues.replica(replica), Int64(seq), SQLValues.stamp(stamp)])
         }
+        let pruned = try db.cachedStatement(
+            sql: "INSERT INTO snapshot_pruned (snapshot_id, replica, seq) VALUES (?, ?, ?)"
+        )
+        for (replica, seq) in snapshot.prunedThrough.entries where seq >= 1 {
+            try pruned.execute(arguments: [id, SQLValues.replica(replica), SQLValues.integer(seq) ?? .max])
+        }
+    }
+
+    /// The furthest cut within which the room's snapshots on this device left out changes that stopped
+    /// mattering: a room snapshot this device sends must stand for all of it, or it would leave out
+    /// changes that are inert only given changes it does not stand for.
+    ///
+    /// - Complexity: O(d·r) for d documents of the room with a snapshot and r replicas.
+    public func prunedThrough(room: String) throws -> VersionVector {
+        try read { db in try Self.fetchPrunedThrough(db, room: room, document: nil) }
+    }
+
+    /// The furthest of the cuts within which the snapshots of a room (or of one of its documents) left
+    /// out changes that stopped mattering.
+    static func fetchPrunedThrough(_ db: Database, room: String, document: String?) throws -> VersionVector {
+        var sql = """
+            SELECT p.replica, max(p.seq) FROM snapshot AS s JOIN snapshot_pruned AS p ON p.snapshot_id = s.id
+            WHERE s.room = ?
+            """
+        var arguments: StatementArguments = [room]
+        if let document {
+            sql += " AND s.document = ?"
+            arguments += [document]
+        }
+        var cut = VersionVector()
+        for row in try Row.fetchAll(db, sql: sql + " GROUP BY p.replica", arguments: arguments) {
+            guard let replica = SQLValues.replica(stored: row[0]), let seq = SQLValues.unsigned(stored: row[1]) else {
+                throw StoreError.corruptRow("snapshot_pruned")
+            }
+            cut[replica] = seq
+        }
+        return cut
+    }
+
+    /// `vector` less this device's changes not yet acknowledged: for each timeline with changes of `room`
+    /// in the outbox, up to the first of them. What a store may leave out changes within, since a room
+    /// snapshot stands for what came through a position of the server's log.
+    static func acknowledgedPart(_ db: Database, of vector: VersionVector, room: String) throws -> VersionVector {
+        var cut = vector
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.replica, min(c.seq) FROM outbox AS o JOIN change AS c ON c.replica = o.replica AND c.seq = o.seq
+                WHERE c.room = ? GROUP BY c.replica
+                """,
+            arguments: [room]
+        )
+        for row in rows {
+            guard let replica = SQLValues.replica(stored: row[0]), let first = SQLValues.unsigned(stored: row[1]) else {
+                throw StoreError.corruptRow("outbox")
+            }
+            cut[replica] = min(cut[replica], first - 1)
+        }
+        return cut
     }
 
     /// The cut of the document's snapshot and whether it is compacted, without its bytes.
@@ -136,7 +202,8 @@ extension Store {
                     document: document,
                     cut: try fetchCut(db, snapshot: id),
                     schemaVersion: schemaVersion,
-                    bytes: [UInt8](bytes)
+                    bytes: [UInt8](bytes),
+                    prunedThrough: try fetchPrunedThrough(db, room: room, document: document)
                 )
             )
         }

@@ -11,13 +11,24 @@ public struct StoredSnapshot: Hashable, Sendable {
     /// The schema version the bytes were encoded with.
     public let schemaVersion: UInt32
     public let bytes: [UInt8]
+    /// The cut within which it left out changes that stopped mattering (empty when it left out none
+    /// that way): the device's own changes not yet acknowledged stay outside it.
+    public let prunedThrough: VersionVector
 
-    public init(room: String, document: String, cut: Cut, schemaVersion: UInt32, bytes: [UInt8]) {
+    public init(
+        room: String,
+        document: String,
+        cut: Cut,
+        schemaVersion: UInt32,
+        bytes: [UInt8],
+        prunedThrough: VersionVector = VersionVector()
+    ) {
         self.room = room
         self.document = document
         self.cut = cut
         self.schemaVersion = schemaVersion
         self.bytes = bytes
+        self.prunedThrough = prunedThrough
     }
 }
 
@@ -25,6 +36,6 @@ public struct StoredSnapshot: Hashable, Sendable {
 public struct DocumentContents: Hashable, Sendable {
     public let snapshot: StoredSnapshot?
     /// The changes not inside the snapshot (all of them when there is none), and the rows inside a
-    /// compacted one's cut (in the outbox, or come late), in total order.
+    /// compacted one's cut that came late, in total order.
     public let tail: [StoredChange]
 }

@@ -22,6 +22,10 @@ import Testing
 struct HistoryWeeksTests {
     static let room = "weeks"
     static let days = 10
+    /// `INKWELL_WEEKS_SCALE` multiplies what each device draws in a day, and the snapshot thresholds with
+    /// it: 1 in CI (about 6,600 changes); 150 makes about a million.
+    static let scale = Int(ProcessInfo.processInfo.environment["INKWELL_WEEKS_SCALE"] ?? "") ?? 1
+    static let types = DocumentTypes(documents: [BoardState.self])
 
     final class Device {
         let name: String
@@ -38,7 +42,10 @@ struct HistoryWeeksTests {
 
     @Test func aBoardStaysBoundedThroughWeeksOfUseAndNothingIsLost() async throws {
         let seed = SeededGenerator.seedFromEnvironment()
-        print("aBoardStaysBoundedThroughWeeksOfUseAndNothingIsLost: seed \(seed) (INKWELL_SEED=\(seed) replays)")
+        print(
+            "aBoardStaysBoundedThroughWeeksOfUseAndNothingIsLost: seed \(seed) (INKWELL_SEED=\(seed) replays), "
+                + "scale \(Self.scale)"
+        )
         var random = SeededGenerator(seed: seed)
         let server = try await RunningServer.start { configuration in
             configuration.retention = .milliseconds(1_500)
@@ -56,7 +63,7 @@ struct HistoryWeeksTests {
                 snapshotDelay: .milliseconds(50)
             )
             configuration.maximumPushesPerSecond = 1_000
-            configuration.documentTypes = DocumentTypes(documents: [BoardState.self])
+            configuration.documentTypes = Self.types
             let client = try SyncClient(
                 store: device.store,
                 url: URL(string: server.url)!,
@@ -116,17 +123,28 @@ struct HistoryWeeksTests {
             }
         }
         func settle(_ present: [Device]) async throws {
-            for device in present { try await device.client!.waitUntilSynced(timeout: .seconds(60)) }
+            for device in present { try await device.client!.waitUntilSynced(timeout: .seconds(60 * Self.scale)) }
+        }
+        // Each device's store compacts as a replica's snapshot writer does, leaving out what stopped mattering.
+        func compact(_ devices: [Device]) throws {
+            for device in devices {
+                try device.store.snapshotIfNeeded(
+                    room: Self.room,
+                    document: "main",
+                    policy: .init(tailThreshold: 1),
+                    types: Self.types
+                )
+            }
         }
 
-        try start(alice, threshold: 600)
-        try start(bob, threshold: 900)
+        try start(alice, threshold: 600 * Self.scale)
+        try start(bob, threshold: 900 * Self.scale)
         try start(traveller, threshold: nil)
         var present = [alice, bob, traveller]
         for day in 0..<Self.days {
             let began = ContinuousClock.now
             if day == 2 {
-                try start(carol, threshold: 900)
+                try start(carol, threshold: 900 * Self.scale)
                 present.append(carol)
             }
             if day == 2 {
@@ -139,13 +157,14 @@ struct HistoryWeeksTests {
                 try await stop(bob)
                 present.removeAll { $0 === bob }
             }
-            for device in present { try await draw(device, device === alice ? 300 : 120) }
+            for device in present { try await draw(device, (device === alice ? 300 : 120) * Self.scale) }
             if day == 5 {
                 recorded.append(
                     try await alice.client!.record(BoardEdit(board: "main", operations: [.clear]), room: Self.room)
                 )
             }
             try await settle(present)
+            try compact(devices)
             let left = .milliseconds(500) - (ContinuousClock.now - began)
             if left > .zero { try await Task.sleep(for: left) }
         }
@@ -156,6 +175,7 @@ struct HistoryWeeksTests {
         try await settle(present)
         try await Task.sleep(for: .milliseconds(300))
         try await settle(present)
+        try compact(devices)
 
         let log = try server.packLog()
         let floor = try #require(try await log.floor(room: Self.room), "the server dropped packs")
@@ -190,6 +210,18 @@ struct HistoryWeeksTests {
         #expect(kept <= 3 * liveBytes, "the server keeps at most three times the live board")
         #expect(snapshotBytes * 2 < pushed / 2, "the snapshot leaves out much of the history")
 
+        // Each present device's store follows the live board too: it compacts by the board's rule, so what
+        // it holds beyond the live board is what had not yet stopped mattering when it last compacted. (Bob,
+        // gone since day 6, holds what mattered then.)
+        for device in devices {
+            let held = try device.store.changes(room: Self.room, notIn: VersionVector()).count
+            let rows = try device.store.checkpoint().changeRows
+            print("weeks: \(device.name) holds \(held) changes (\(rows) as rows), the live board \(live.count)")
+            if present.contains(where: { $0 === device }) {
+                #expect(held <= 2 * live.count, "\(device.name)'s store stays within twice the live board")
+            }
+            try device.store.checkInvariants()
+        }
         for device in present {
             let stats = await device.client!.statistics
             #expect(stats.snapshotsRefused == 0, "\(device.name) refused no honest snapshot")

@@ -41,7 +41,7 @@ export function inertChanges(state, changes, cut) {
   // An operation of a newer schema might bring back what this version calls dead.
   const unread = list.some((change) => Array.isArray(change?.operations) && change.operations.some(isUnread));
   if (unread) return [];
-  const rule = new InertnessRule(state, cut);
+  const rule = new InertnessRule(state, cut, list);
   const candidates = [];
   for (const change of list) {
     if (change?.board !== state.board || !Array.isArray(change.operations)) continue;
@@ -74,11 +74,26 @@ class InertnessRule {
   #latestFixedClear = null;
   /** How each stroke asked about died, or null: several operations may ask of one. @type {Map<string, Death | null>} */
   #deaths = new Map();
+  /**
+   * Each timeline's changes among those asked about, by seq, with their stamps: a later change bounds the
+   * stamp of an earlier one that is not held.
+   * @type {Map<string, {seq: number, stamp: any}[]>}
+   */
+  #timelines = new Map();
 
-  /** @param {BoardState} state @param {Cut} cut */
-  constructor(state, cut) {
+  /** @param {BoardState} state @param {Cut} cut @param {any[]} changes in the JSON form */
+  constructor(state, cut, changes = []) {
     this.#state = state;
     this.#cut = cut;
+    for (const change of changes) {
+      if (change?.board !== state.board) continue;
+      const id = parseChangeId(change.id);
+      if (id === null) continue;
+      let timeline = this.#timelines.get(id.replica);
+      if (timeline === undefined) this.#timelines.set(id.replica, (timeline = []));
+      timeline.push({ seq: id.seq, stamp: change.stamp });
+    }
+    for (const timeline of this.#timelines.values()) timeline.sort((a, b) => a.seq - b.seq);
     for (let i = state.clears.length - 1; i >= 0; i--) {
       if (this.fixedActivity(state.clears[i]) === true) {
         this.#latestFixedClear = state.clears[i];
@@ -187,10 +202,34 @@ class InertnessRule {
   #isGoneWithoutProof(stroke, id) {
     const death = this.#death(id);
     if (death !== null) return death === 'undone' || death === 'cleared';
-    // A stroke whose change is inside the cut but not held here may have been dropped as inert, here or
-    // by a snapshot this device took: a device that still holds it needs these erases and deletions as
-    // the proof of its end, so they count as gone only when its change is held and added no such stroke.
-    return this.#neverExists(stroke, id) && this.#state.applied.has(changeKey(stroke));
+    // Without a stroke held here, only what survives compaction counts: a device that dropped the stroke's
+    // change (or took a snapshot that left it out) cannot tell a stroke from a change that added none, and
+    // a device that still holds a stroke needs these erases and deletions as the proof of its end. So both
+    // ask the same of it, and a device that compacted never calls inert what one that holds everything keeps.
+    return this.inCut(stroke) && this.#isDeadByItsTimeline(stroke);
+  }
+
+  /**
+   * Whether a stroke this board does not show as added is dead whatever its change was, by proof that
+   * stays: its change is fixed-inactive (the settle says so), or a later change of its timeline, held here,
+   * comes before the latest fixed-active clear (stamps grow along a timeline, so the stroke does too).
+   * @param {StrokeRef} stroke
+   */
+  #isDeadByItsTimeline(stroke) {
+    if (this.fixedActivity(stroke) === false) return true;
+    const clear = this.#latestFixedClear;
+    const timeline = this.#timelines.get(stroke.replica);
+    if (clear === null || timeline === undefined) return false;
+    let low = 0;
+    let high = timeline.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (timeline[middle].seq <= stroke.seq) low = middle + 1;
+      else high = middle;
+    }
+    if (low >= timeline.length) return false;
+    const later = timeline[low];
+    return comparePositions(position(later.stamp, { replica: stroke.replica, seq: later.seq }, 0), clear) <= 0;
   }
 
   /** @param {StrokeRef} stroke @param {string} id */
