@@ -136,10 +136,12 @@ struct W5Corpus {
         return (packs + sealedPacks).filter { rooms.contains($0.room) }.count * changesPerBoard
     }
 
-    /// Quiet: standard output carries the figures.
+    /// Quiet: standard output carries the figures. `INKWELL_BENCH_LOG=info` (or another level) lets the
+    /// clients' log through, to standard error.
     static var logger: Logger {
-        var logger = Logger(label: "inkwell.bench")
-        logger.logLevel = .critical
+        var logger = Logger(label: "inkwell.bench") { StreamLogHandler.standardError(label: $0) }
+        let level = ProcessInfo.processInfo.environment["INKWELL_BENCH_LOG"].flatMap(Logger.Level.init(rawValue:))
+        logger.logLevel = level ?? .critical
         return logger
     }
 
