@@ -201,7 +201,8 @@ extension SyncClient {
                     within: within,
                     needed: needed,
                     types: types,
-                    sealedWith: key
+                    sealedWith: key,
+                    logger: logger
                 )
             } catch {
                 logger.error("could not make a snapshot: \(error)", metadata: ["room": "\(room)"])
@@ -236,18 +237,25 @@ extension SyncClient {
         within: VersionVector,
         needed: UInt64,
         types: DocumentTypes,
-        sealedWith key: RoomKey?
+        sealedWith key: RoomKey?,
+        logger: Logger
     ) throws -> (parts: [[UInt8]], changes: UInt64, held: UInt64)? {
-        guard try !holdsAsideAnything(of: room, in: store) else { return nil }
+        func notMade(_ reason: String) -> (parts: [[UInt8]], changes: UInt64, held: UInt64)? {
+            logger.info("no snapshot made: \(reason)", metadata: ["room": "\(room)", "position": "\(position)"])
+            return nil
+        }
+        guard try !holdsAsideAnything(of: room, in: store) else { return notMade("packs of the room are kept aside") }
         let total = within.changeCount
-        guard total >= needed else { return nil }
+        guard total >= needed else { return notMade("its cut stands for \(total) changes, fewer than \(needed)") }
         // A change of the cut past a gap here would be stood for without being accounted for: the snapshot
         // waits for a device that has them all.
         let frontier = try store.frontier(room: room)
-        guard frontier.vector.covers(within) else { return nil }
+        guard frontier.vector.covers(within) else { return notMade("changes of its cut lie past a gap here") }
         // This device's store left out changes inert within its own cut; one inert only given changes that
         // came after the position would be left out here wrongly. The next position will stand for them.
-        guard within.covers(try store.prunedThrough(room: room)) else { return nil }
+        guard within.covers(try store.prunedThrough(room: room)) else {
+            return notMade("this device left out changes past what its cut stands for")
+        }
         let held = try store.changes(room: room, notIn: VersionVector())
         let inside = held.filter { within.contains($0.id) }
         var latest: [ReplicaID: (seq: UInt64, stamp: Stamp)] = [:]
@@ -260,7 +268,9 @@ extension SyncClient {
             cut.include(ChangeID(replica: replica, seq: seq), stamp ?? .zero)
         }
         let replica = try store.replica(for: room)
-        guard let author = try store.authorKey(of: replica), cut.vector[replica] > 0 else { return nil }
+        guard let author = try store.authorKey(of: replica), cut.vector[replica] > 0 else {
+            return notMade("this device has no acknowledged change in the room to sign as")
+        }
         let encoded = held.compactMap { try? ChangeCodec.decode($0.payload) }
         let inert = types.inertChanges(among: encoded, through: cut.vector)
         let kept = inside.filter { !inert.contains($0.id) }

@@ -152,7 +152,8 @@ extension Store {
             arguments += [document]
         }
         if notQueued {
-            filter += " AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.replica = change.replica AND o.seq = change.seq)"
+            filter +=
+                " AND NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.replica = change.replica AND o.seq = change.seq)"
         }
         let sql = """
             WITH known (known_replica, known_seq) AS (\(knownRows))
