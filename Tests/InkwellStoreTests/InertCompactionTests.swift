@@ -160,4 +160,33 @@ import Testing
         #expect(try store.prunedThrough(room: "room") == VersionVector([a: 3]))
         try store.checkInvariants()
     }
+
+    /// A snapshot that left out this device's changes was refused, so they go out again: one whose row went
+    /// with compaction gets it back from the snapshot; one left out as inert is held nowhere.
+    @Test func aCompactedChangeOfThisDeviceCanBeQueuedAgain() throws {
+        let store = try Store.inMemory()
+        let drawn = boardChange(a, 1)
+        let kept = boardChange(a, 4)
+        let changes = [
+            drawn, boardChange(a, 2, operations: [.undo(drawn.id)]),
+            boardChange(a, 3, operations: [.settle(through: 2, inactive: [1])]), kept,
+        ]
+        try store.append(changes, enqueue: true)
+        try store.acknowledge(changes.map(\.id))
+        let policy = SnapshotPolicy(tailThreshold: 1)
+        #expect(try store.snapshotIfNeeded(room: "room", document: "board", policy: policy, types: Self.types))
+        #expect(try CompactionTests.rowCount(store) == 0)
+        try store.enqueue([kept.id])
+        #expect(try store.outbox().map(\.id) == [kept.id])
+        #expect(try store.outbox().first?.payload == kept.payload)
+        try store.checkInvariants()
+        #expect(
+            try coldOpenBoard(store, room: "room", document: "board").canonicalHash
+                == board("board", of: changes).canonicalHash
+        )
+        #expect(throws: StoreError.unknownChange(drawn.id)) { try store.enqueue([drawn.id]) }
+        try store.acknowledge([kept.id])
+        #expect(try CompactionTests.rowCount(store) == 0)
+        try store.checkInvariants()
+    }
 }

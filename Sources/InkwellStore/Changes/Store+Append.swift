@@ -98,6 +98,22 @@ extension Store {
         return true
     }
 
+    /// Writes again the row of a change its document's snapshot holds, inside its room's frontier: the
+    /// frontier and the stamps along its timeline already count it.
+    static func restoreRow(_ db: Database, _ change: StoredChange) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO change (replica, seq, stamp, room, document, schema_version, payload, entities, type)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        )
+        .execute(arguments: [
+            SQLValues.replica(change.id.replica), Int64(change.id.seq), SQLValues.stamp(change.stamp), change.room,
+            change.document, Int64(change.schemaVersion), Data(change.payload), EntityList.encode(change.entities),
+            change.type.rawValue,
+        ])
+    }
+
     /// Lists the change's document in the index of documents, if it is not there yet.
     private static func index(_ db: Database, _ change: StoredChange) throws {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO document (room, type, name) VALUES (?, ?, ?)")

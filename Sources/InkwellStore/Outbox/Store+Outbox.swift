@@ -16,14 +16,29 @@ public struct OutboxSize: Hashable, Sendable {
 extension Store {
     /// Queues stored changes for upload, after those already queued; queuing a queued change does nothing.
     ///
-    /// The outbox uploads rows, so only a change held as a row can be queued: not one whose row went
-    /// with compaction, which happens only once it has left the outbox.
+    /// The outbox uploads rows: a change whose row went with compaction (it had left the outbox, and a
+    /// snapshot that left it out was refused, so it goes out again) gets its row back from its snapshot.
     ///
-    /// - Throws: ``StoreError/unknownChange(_:)`` if one is not held as a row; then nothing is queued.
+    /// - Throws: ``StoreError/unknownChange(_:)`` if one is held neither as a row nor in a snapshot (left
+    ///   out as inert); then nothing is queued.
+    /// - Complexity: O(k log n) for k ids held as rows; O(size of the room's compacted snapshots) once when
+    ///   one is not.
     public func enqueue(_ ids: [ChangeID]) throws {
         try write { db in
+            var compacted: [ChangeID: StoredChange]?
             for id in ids {
-                guard try Self.fetchRow(db, id) != nil else { throw StoreError.unknownChange(id) }
+                if try Self.fetchRow(db, id) == nil {
+                    if compacted == nil {
+                        compacted = [:]
+                        for room in Set(try ids.compactMap { try Self.roomHolding(db, $0) }) {
+                            for snapshot in try Self.fetchCompacted(db, room: room, document: nil) {
+                                for change in try snapshotChanges(snapshot) { compacted![change.id] = change }
+                            }
+                        }
+                    }
+                    guard let change = compacted?[id] else { throw StoreError.unknownChange(id) }
+                    try Self.restoreRow(db, change)
+                }
                 try Self.enqueue(db, id)
             }
         }
