@@ -24,10 +24,24 @@ extension BoardState {
 
     /// Applies many changes; the result is the same as applying them one by one in any order.
     @discardableResult
+    ///
+    /// A batch at least a quarter the size of the board (a cold open, a long catch-up) rebuilds the stack
+    /// once at its end, in O(strokes log strokes), instead of moving entries one by one.
     public mutating func apply(contentsOf changes: some Sequence<BoardChange>) -> BoardDelta {
-        reserveCapacity(changes: changes.underestimatedCount)
-        return changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
+        let count = changes.underestimatedCount
+        reserveCapacity(changes: count)
+        let rebuilds = !stackRebuiltAfterBatch && count >= max(Self.batchRebuildingTheStack, records.count / 4)
+        if rebuilds { stackRebuiltAfterBatch = true }
+        let delta = changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
+        if rebuilds {
+            stackRebuiltAfterBatch = false
+            stack = records.values.compactMap(\.stacked).sorted()
+        }
+        return delta
     }
+
+    /// The smallest batch that rebuilds the stack at its end rather than moving its entries.
+    static let batchRebuildingTheStack = 1_024
 
     /// Makes room for `count` more changes (each adding a stroke, at most), so that a bulk load into an
     /// empty board (a cold open, a new device's catch-up) does not rehash its tables again and again as

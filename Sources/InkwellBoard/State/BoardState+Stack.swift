@@ -50,9 +50,11 @@ extension BoardState {
 
     /// Moves a stroke's entry in the stack.
     private mutating func move(from current: StackEntry?, to wanted: StackEntry?, delta: inout BoardDelta) {
+        delta.reordered = delta.reordered || (current != nil && wanted != nil)
+        // The batch rebuilds it from the records' entries at its end.
+        guard !stackRebuiltAfterBatch else { return }
         if let current { stack.remove(at: stack.insertionPoint(of: current)) }
         if let wanted { stack.insert(wanted, at: stack.insertionPoint(of: wanted)) }
-        delta.reordered = delta.reordered || (current != nil && wanted != nil)
     }
 
     /// The stroke's stack entry if it should be visible now.

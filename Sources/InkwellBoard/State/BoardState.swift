@@ -35,6 +35,10 @@ public struct BoardState: Sendable {
     var latestActiveClear: OpStamp?
     /// Visible strokes, bottom to top; each visible stroke's record holds its entry (``StrokeRecord/stacked``).
     var stack: [StackEntry] = []
+    /// While a large batch is applied, the stack is left alone and rebuilt from the records once at its end:
+    /// moving entries one by one in a sorted array costs O(strokes) each, which a cold open of a board whose
+    /// history deletes a third of its strokes paid hundreds of thousands of times.
+    var stackRebuiltAfterBatch = false
 
     public init(board: BoardID) {
         self.board = board
