@@ -14,6 +14,12 @@ import Testing
     static let (d, e) = (ReplicaID(high: 0xD << 60, low: 4), ReplicaID(high: 0xE << 60, low: 5))
     static let types = DocumentTypes(documents: [BoardState.self])
 
+    /// Folds the board's whole tail into its snapshot, leaving out what stopped mattering.
+    @discardableResult
+    static func fold(_ store: Store) throws -> Bool {
+        try store.snapshotIfNeeded(room: "room", document: "board", policy: .init(tailThreshold: 1), types: types)
+    }
+
     static func heldCount(_ store: Store) throws -> Int {
         try ["room", "elsewhere"].map { try store.roomChanges(room: $0).count }.reduce(0, +)
     }
@@ -98,12 +104,7 @@ import Testing
         let kept = boardChange(a, 4)
         try store.append([drawn, undo, settle, kept])
         #expect(
-            try store.snapshotIfNeeded(
-                room: "room",
-                document: "board",
-                policy: .init(tailThreshold: 1),
-                types: Self.types
-            )
+            try Self.fold(store)
         )
         #expect(try store.changes(room: "room", document: "board").map(\.id.seq) == [3, 4])
         #expect(try CompactionTests.rowCount(store) == 0)
@@ -114,23 +115,13 @@ import Testing
         try store.checkInvariants()
         #expect(try coldOpenBoard(store, room: "room", document: "board").canonicalHash == expected)
         #expect(
-            try store.snapshotIfNeeded(
-                room: "room",
-                document: "board",
-                policy: .init(tailThreshold: 1),
-                types: Self.types
-            )
+            try Self.fold(store)
                 == false,
             "a late row is not a tail"
         )
         try store.append([boardChange(a, 5)])
         #expect(
-            try store.snapshotIfNeeded(
-                room: "room",
-                document: "board",
-                policy: .init(tailThreshold: 1),
-                types: Self.types
-            )
+            try Self.fold(store)
         )
         #expect(try CompactionTests.rowCount(store) == 0)
         #expect(try store.changes(room: "room", document: "board").map(\.id.seq) == [3, 4, 5])
@@ -146,8 +137,7 @@ import Testing
         let changes = [drawn, boardChange(a, 2, operations: [.undo(drawn.id)])]
         try store.append(changes, enqueue: true)
         try store.append([boardChange(a, 3, operations: [.settle(through: 2, inactive: [1])])], enqueue: true)
-        let policy = SnapshotPolicy(tailThreshold: 1)
-        #expect(try store.snapshotIfNeeded(room: "room", document: "board", policy: policy, types: Self.types))
+        #expect(try Self.fold(store))
         #expect(try CompactionTests.rowCount(store) == 3)
         #expect(try store.prunedThrough(room: "room") == VersionVector())
         try store.checkInvariants()
@@ -155,7 +145,7 @@ import Testing
         #expect(try CompactionTests.rowCount(store) == 0)
         #expect(try store.changes(room: "room", document: "board").map(\.id.seq) == [1, 2, 3])
         try store.append([boardChange(a, 4)], enqueue: true)
-        #expect(try store.snapshotIfNeeded(room: "room", document: "board", policy: policy, types: Self.types))
+        #expect(try Self.fold(store))
         #expect(try store.changes(room: "room", document: "board").map(\.id.seq) == [3, 4])
         #expect(try store.prunedThrough(room: "room") == VersionVector([a: 3]))
         try store.checkInvariants()
@@ -173,8 +163,7 @@ import Testing
         ]
         try store.append(changes, enqueue: true)
         try store.acknowledge(changes.map(\.id))
-        let policy = SnapshotPolicy(tailThreshold: 1)
-        #expect(try store.snapshotIfNeeded(room: "room", document: "board", policy: policy, types: Self.types))
+        #expect(try Self.fold(store))
         #expect(try CompactionTests.rowCount(store) == 0)
         try store.enqueue([kept.id])
         #expect(try store.outbox().map(\.id) == [kept.id])
