@@ -83,16 +83,8 @@ extension Store {
         let replica = SQLValues.replica(change.id.replica)
         let seq = Int64(change.id.seq)
         let stamp = SQLValues.stamp(change.stamp)
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO change (replica, seq, stamp, room, document, schema_version, payload, entities, type)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (replica, seq) DO NOTHING
-                """
-        )
-        .execute(arguments: [
-            replica, seq, stamp, change.room, change.document, Int64(change.schemaVersion), Data(change.payload),
-            EntityList.encode(change.entities), change.type.rawValue,
-        ])
+        try db.cachedStatement(sql: insertNewRow)
+            .execute(arguments: rowArguments(change))
         guard db.changesCount == 1 else { return false }
         timelines.note(change, replica: replica, seq: seq, stamp: stamp)
         return true
@@ -101,17 +93,24 @@ extension Store {
     /// Writes again the row of a change its document's snapshot holds, inside its room's frontier: the
     /// frontier and the stamps along its timeline already count it.
     static func restoreRow(_ db: Database, _ change: StoredChange) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO change (replica, seq, stamp, room, document, schema_version, payload, entities, type)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        )
-        .execute(arguments: [
+        try db.cachedStatement(sql: insertRow).execute(arguments: rowArguments(change))
+    }
+
+    private static let insertRow = """
+        INSERT INTO change (replica, seq, stamp, room, document, schema_version, payload, entities, type)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// ``insertRow`` unless the id is taken.
+    private static let insertNewRow = insertRow + " ON CONFLICT (replica, seq) DO NOTHING"
+
+    /// A change's columns, in ``insertRow``'s order.
+    private static func rowArguments(_ change: StoredChange) -> StatementArguments {
+        [
             SQLValues.replica(change.id.replica), Int64(change.id.seq), SQLValues.stamp(change.stamp), change.room,
             change.document, Int64(change.schemaVersion), Data(change.payload), EntityList.encode(change.entities),
             change.type.rawValue,
-        ])
+        ]
     }
 
     /// Lists the change's document in the index of documents, if it is not there yet.
