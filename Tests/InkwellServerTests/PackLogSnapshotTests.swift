@@ -163,9 +163,40 @@ import Testing
         _ = try await log.append([Self.part(Self.cover(4, position: 4))])
         #expect(try await log.compact(retention: Self.retention).map(\.floor) == [2])
         #expect(try await log.floor(room: Self.room)?.covers == 4, "the floor's snapshot still stands for 4")
+        #expect(try await log.compact(retention: Self.retention).isEmpty, "the reader has not moved: nothing to do")
+        try await log.setWatermark(room: Self.room, device: reader, to: 3)
+        #expect(try await log.compact(retention: Self.retention).map(\.floor) == [3], "the floor follows the reader")
         try await log.setWatermark(room: Self.room, device: reader, to: 5)
-        #expect(try await log.compact(retention: Self.retention).isEmpty, "no newer snapshot: the floor stays")
-        #expect(try await log.packs(room: Self.room, after: 0).map(\.serverSeq) == [3, 4, 5])
+        let done = try await log.compact(retention: Self.retention)
+        #expect(done.map(\.floor) == [4] && done.map(\.packsDropped) == [1], "no further than the snapshot stands for")
+        #expect(try await log.floor(room: Self.room)?.position == 4)
+        #expect(try await log.compact(retention: Self.retention).isEmpty, "the floor is where its snapshot stands")
+        #expect(try await log.packs(room: Self.room, after: 0).map(\.serverSeq) == [5])
+    }
+
+    @Test func aDeviceThatChecksHoldsWhatTheSnapshotStandsFor() async throws {
+        let folder = try Folder()
+        let clock = ManualClock()
+        let log = try Self.log(folder, clock)
+        let bobsDevice = ReplicaID(high: 7, low: 7)
+        clock.advance(hours: 25)
+        _ = try await log.append(
+            [Self.pack(1, by: Self.alice), Self.pack(2, by: Self.bob), Self.pack(3, by: Self.alice)],
+            watermarks: [.init(room: Self.room, device: bobsDevice, position: 1)]
+        )
+        let cover = Self.cover(2, position: 3)
+        _ = try await log.append([Self.part(cover)])
+        // A check that does not count says nothing of the device either.
+        let stranger = ReplicaID(high: 5, low: 5)
+        #expect(
+            try await log.recordCheck(room: Self.room, snapshot: cover.id, signer: stranger, device: bobsDevice)
+                == false
+        )
+        #expect(try await log.watermark(room: Self.room, device: bobsDevice) == 1)
+        // Bob's device, still connected since it subscribed after 1, checks: it holds through 3.
+        #expect(try await log.recordCheck(room: Self.room, snapshot: cover.id, signer: Self.bob, device: bobsDevice))
+        #expect(try await log.watermark(room: Self.room, device: bobsDevice) == 3)
+        #expect(try await log.compact(retention: Self.retention).map(\.floor) == [3])
     }
 
     @Test func partsThatClaimTooMuchComeTooSoonOrDisagreeAreNotKept() async throws {

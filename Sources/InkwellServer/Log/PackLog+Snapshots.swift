@@ -13,7 +13,8 @@ public import InkwellWire
 /// snapshot standing for at least `p` has been checked, with a signed ``SnapshotCheck``, by every author
 /// of the room seen within the retention (an author is seen when it pushes or checks), and every device
 /// seen within the retention has said it holds `p`. A snapshot that lies is refused by the devices that
-/// hold what it leaves out, so it is never checked by all, and nothing is dropped on its word.
+/// hold what it leaves out, so it is never checked by all, and nothing is dropped on its word. A floor held
+/// below its snapshot's position by a device present moves up, on later passes, as the device does.
 extension PackLog {
     /// What the log keeps in place of the packs it dropped from a room.
     public struct Floor: Hashable, Sendable {
@@ -193,7 +194,16 @@ extension PackLog {
     /// room does not hold whole, or by a replica that never pushed to the room, is ignored.
     ///
     /// - Returns: whether it was recorded.
-    public func recordCheck(room: String, snapshot: SnapshotID, signer: ReplicaID) async throws -> Bool {
+    ///
+    /// A device checks a snapshot only once it holds every position the snapshot stands for (they come
+    /// before its parts), so a check that counts also moves `device`'s watermark there: a device that
+    /// stays connected holds compaction back no longer than it takes to check.
+    public func recordCheck(
+        room: String,
+        snapshot: SnapshotID,
+        signer: ReplicaID,
+        device: ReplicaID? = nil
+    ) async throws -> Bool {
         let now = wallClock.millisecondsSince1970()
         // Read first: a check that counts for nothing takes no turn at the log's one writer.
         let counts = try await reading {
@@ -204,6 +214,15 @@ extension PackLog {
             try await pool.write { db in
                 guard try Self.counts(snapshot, by: signer, room: room, in: db) else { return false }
                 try Self.check(snapshot, by: signer, room: room, now: Int64(clamping: now), in: db)
+                if let device,
+                    let covers = try Int64.fetchOne(
+                        db,
+                        sql: "SELECT covers FROM room_snapshot WHERE room = ? AND snapshot = ?",
+                        arguments: [room, Data(snapshot.bytes)]
+                    )
+                {
+                    try Self.setWatermark(room: room, device: device, to: UInt64(max(covers, 0)), now: now, in: db)
+                }
                 return true
             }
         }
@@ -322,7 +341,8 @@ extension PackLog {
                     db,
                     sql: """
                         SELECT DISTINCT s.room FROM room_snapshot s LEFT JOIN room_floor f ON f.room = s.room
-                        WHERE s.held = s.parts AND s.covers > IFNULL(f.covers, 0)
+                        WHERE s.held = s.parts
+                          AND (s.covers > IFNULL(f.covers, 0) OR (s.snapshot = f.snapshot AND f.position < f.covers))
                         """
                 )
             }
@@ -339,12 +359,13 @@ extension PackLog {
 
     private static func compact(room: String, horizon: Int64, in db: Database) throws -> Compaction? {
         let previous = try floor(room: room, in: db)
-        // The newest whole snapshot every author present has checked.
+        // The newest whole snapshot every author present has checked: a newer one than the floor's, or the
+        // floor's own while devices held the floor below what it stands for.
         let chosen = try Row.fetchOne(
             db,
             sql: """
                 SELECT s.snapshot, s.covers FROM room_snapshot s
-                WHERE s.room = ? AND s.held = s.parts AND s.covers > ?
+                WHERE s.room = ? AND s.held = s.parts AND (s.covers > ? OR (s.snapshot = ? AND ? < s.covers))
                   AND NOT EXISTS (
                     SELECT 1 FROM room_author a
                     WHERE a.room = s.room AND a.seen_at >= ?
@@ -353,7 +374,10 @@ extension PackLog {
                         WHERE c.room = s.room AND c.snapshot = s.snapshot AND c.replica = a.replica))
                 ORDER BY s.covers DESC LIMIT 1
                 """,
-            arguments: [room, Int64(previous?.covers ?? 0), horizon]
+            arguments: [
+                room, Int64(previous?.covers ?? 0), previous.map { Data($0.snapshot.bytes) },
+                Int64(previous?.position ?? 0), horizon,
+            ]
         )
         guard let chosen, let snapshot = SnapshotID(bytes: chosen[0] as Data) else { return nil }
         let covers = UInt64(chosen[1] as Int64)
@@ -365,6 +389,8 @@ extension PackLog {
         )
         let through = max(min(covers, lowest.map { UInt64(max($0, 0)) } ?? covers), previous?.position ?? 0)
         guard through >= 1 else { return nil }
+        // The floor's snapshot again, and no device has moved past the floor since: nothing to do.
+        if let previous, previous.snapshot == snapshot, through == previous.position { return nil }
         var dropped = (packs: 0, bytes: UInt64(0))
         if through > (previous?.position ?? 0) {
             let before = previous?.position ?? 0

@@ -446,7 +446,7 @@ public final class PackLog: Sendable {
         try Self.setWatermark(room: room, device: device, to: position, now: wallClock.millisecondsSince1970(), in: db)
     }
 
-    private static func setWatermark(
+    static func setWatermark(
         room: String,
         device: ReplicaID,
         to position: UInt64,

@@ -110,7 +110,12 @@ extension SyncEndpoint {
     /// snapshot it does not hold whole, by a replica that never wrote to the room) changes nothing.
     private func recordCheck(_ connection: Connection, room: String, snapshot: SnapshotID, signer: ReplicaID) async {
         do {
-            let recorded = try await log.recordCheck(room: room, snapshot: snapshot, signer: signer)
+            let recorded = try await log.recordCheck(
+                room: room,
+                snapshot: snapshot,
+                signer: signer,
+                device: connection.device
+            )
             connection.logger.debug(
                 "snapshot check",
                 metadata: ["room": "\(room)", "snapshot": "\(snapshot)", "recorded": "\(recorded)"]
