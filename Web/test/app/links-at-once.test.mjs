@@ -4,42 +4,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LinksChannel } from '../../js/app/links-channel.js';
-import { newBoardAccess } from '../../js/sync/access.js';
-import { MemoryStore } from '../../js/sync/store-memory.js';
 import { toHex } from '../../js/wire/bytes.js';
 import { capabilityHash } from '../../js/wire/capability.js';
-import { FakeServer } from '../sync/support/fake-server.mjs';
-import { open, synced, TestNetwork, until } from '../sync/support/sessions.mjs';
-import { tabStore } from '../sync/support/tab-store.mjs';
-
-const ROOM = 'room-1';
-
-/**
- * Two tabs of the maker on one store, each with its store delays (ms) and its network, on the fake server.
- * @param {import('node:test').TestContext} t @param {number[]} delays
- */
-async function twoTabs(t, delays) {
-  const networks = delays.map(() => new TestNetwork());
-  const server = new FakeServer();
-  server.openRooms = false;
-  const store = new MemoryStore();
-  const board = newBoardAccess(ROOM);
-  await store.saveAccess(board);
-  const tabs = [];
-  for (const [index, ms] of delays.entries()) {
-    const storage = tabStore(store, ms);
-    const session = await open({ WebSocket: server.WebSocket, storage, access: board, network: networks[index] });
-    const links = new LinksChannel({ room: ROOM, load: () => storage.loadAccess(ROOM), adopt: (stored) => session.adoptAccess(stored) });
-    t.after(async () => {
-      links.close();
-      await session.close();
-    });
-    tabs.push({ session, links, network: networks[index] });
-  }
-  await Promise.all(tabs.map((tab) => synced(tab.session)));
-  return { server, store, board, tabs };
-}
+import { until } from '../sync/support/sessions.mjs';
+import { makerTabs, ROOM } from './maker-tabs.mjs';
 
 /** Whether each of the record's edit and view capabilities is the one the server opens now. */
 async function opens(server, record) {
@@ -62,7 +30,7 @@ async function settled(store, tabs) {
 
 for (const delays of [[20, 20], [0, 30], [30, 0]]) {
   test(`the two links replaced at once in two tabs (store delays ${delays}): both kept, both working, shown in both tabs`, async (t) => {
-    const { server, store, board, tabs } = await twoTabs(t, delays);
+    const { server, store, board, tabs } = await makerTabs(t, delays);
     const [edit, view] = await Promise.all([
       tabs[0].links.replace(() => tabs[0].session.replaceLink('edit')),
       tabs[1].links.replace(() => tabs[1].session.replaceLink('view')),
@@ -79,7 +47,7 @@ for (const delays of [[20, 20], [0, 30], [30, 0]]) {
 
 for (const delays of [[40, 0], [0, 40], [0, 0]]) {
   test(`one link replaced at once in two tabs (store delays ${delays}): the store keeps the one the server kept, and both tabs show it`, async (t) => {
-    const { server, store, board, tabs } = await twoTabs(t, delays);
+    const { server, store, board, tabs } = await makerTabs(t, delays);
     const made = await Promise.all(tabs.map((tab) => tab.links.replace(() => tab.session.replaceLink('edit'))));
     const stored = await settled(store, tabs);
     assert.deepEqual(await opens(server, stored), { edit: true, view: true });
@@ -90,7 +58,7 @@ for (const delays of [[40, 0], [0, 40], [0, 0]]) {
 }
 
 test('a rotation that fails gives the room’s turn back: the other tab’s, waiting for it, goes on', async (t) => {
-  const { server, store, tabs } = await twoTabs(t, [30, 0]);
+  const { server, store, tabs } = await makerTabs(t, [30, 0]);
   tabs[0].network.goOffline();
   await until(() => tabs[0].session.status.state === 'offline', 'A offline');
   const [failed, replaced] = await Promise.allSettled([

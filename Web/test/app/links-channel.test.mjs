@@ -6,10 +6,8 @@ import { test } from 'node:test';
 import { LinksChannel, linksChannelName } from '../../js/app/links-channel.js';
 import { newBoardAccess, sameAccess, withLink, withStoredLinks } from '../../js/sync/access.js';
 import { MemoryStore } from '../../js/sync/store-memory.js';
-import { FakeServer } from '../sync/support/fake-server.mjs';
-import { open, stroke, synced, until } from '../sync/support/sessions.mjs';
-
-const ROOM = 'room-1';
+import { stroke, until } from '../sync/support/sessions.mjs';
+import { makerTabs, ROOM } from './maker-tabs.mjs';
 
 /** BroadcastChannels of one profile: a message reaches the other channels of its name, not its sender. */
 class Hub {
@@ -157,25 +155,10 @@ test('what a tab takes from the store: each stored capability over its own, none
 });
 
 test('two sessions of one profile on node’s BroadcastChannel: a link replaced in one tab is shown in the other, which keeps syncing', async (t) => {
-  const server = new FakeServer();
-  server.openRooms = false;
-  const store = new MemoryStore();
-  const board = newBoardAccess(ROOM);
-  await store.saveAccess(board);
-  const tabs = [];
-  for (let i = 0; i < 2; i++) {
-    const session = await open({ WebSocket: server.WebSocket, storage: store, access: board });
-    const channel = new LinksChannel({ room: ROOM, load: () => store.loadAccess(ROOM), adopt: (stored) => session.adoptAccess(stored) });
-    t.after(async () => {
-      channel.close();
-      await session.close();
-    });
-    tabs.push({ session, channel });
-  }
+  const { tabs } = await makerTabs(t, [null, null]);
   const [a, b] = tabs;
-  await Promise.all([synced(a.session), synced(b.session)]);
   const record = await a.session.replaceLink('view');
-  a.channel.announce();
+  a.links.announce();
   await until(() => b.session.access.view === record.view, 'B to hold the new view link');
   assert.deepEqual(b.session.access, record);
   b.session.commit([stroke(3)]);
