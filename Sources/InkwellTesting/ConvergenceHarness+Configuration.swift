@@ -54,6 +54,18 @@ extension ConvergenceHarness {
         public var skewedWitnesses: UInt64 = 0
         public var stateBytes = 0
 
+        /// The faults the configuration asks for that never happened in this run: a run that converged
+        /// without them proved less than it claims.
+        public var faultsMissing: [String] {
+            var missing: [String] = []
+            if partitions == 0 { missing.append("partitions") }
+            if duplicatesSent == 0 { missing.append("duplicates") }
+            if dropped == 0 { missing.append("drops") }
+            if antiEntropyRounds == 0 { missing.append("anti-entropy rounds") }
+            if skewedWitnesses == 0 { missing.append("skewed clocks noticed") }
+            return missing
+        }
+
         public var description: String {
             "seed=\(seed) changes=\(changes) deliveries=\(deliveries) duplicates=\(duplicatesSent) "
                 + "dropped=\(dropped) partitions=\(partitions) antiEntropy=\(antiEntropyRounds) "

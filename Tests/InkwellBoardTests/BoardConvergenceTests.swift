@@ -17,6 +17,8 @@ import Testing
         )
         let report = try ConvergenceHarness<BoardModel>.run(configuration)
         print("board convergence: \(report)")
+        #expect(report.changes == configuration.replicas * configuration.operationsPerReplica)
+        #expect(report.faultsMissing.isEmpty, "faults that never happened: \(report.faultsMissing)")
     }
 
     /// Erase before add, an erase undone while another replica erases more, concurrent clears and an

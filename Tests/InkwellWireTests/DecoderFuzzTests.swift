@@ -5,7 +5,8 @@ import Testing
 
 @testable import InkwellWire
 
-/// Random and mutated real bytes (changes, packs, snapshots) must decode or throw ``WireError``: never crash, never hang.
+/// Random and mutated real bytes (changes, packs, snapshots) must decode or throw ``WireError``: never crash, never
+/// hang; and what decodes must encode back to what decodes the same.
 @Suite struct DecoderFuzzTests {
     static let cases = Int(ProcessInfo.processInfo.environment["INKWELL_FUZZ_CASES"] ?? "") ?? 100_000
 
@@ -28,7 +29,7 @@ import Testing
             changes: changes + [ChangeColumnsTests.withLongSeq(changes[0], seq: 1)]
         )
         let snapshots = [snapshot.encoded(compression: .none), snapshot.encoded(compression: .deflate)]
-        var outcomes = (decoded: 0, rejected: 0)
+        var outcomes = Outcomes()
         for round in 0..<Self.cases {
             let seeds = [changes, packs, snapshots][round % 3]
             var bytes: [UInt8]
@@ -52,16 +53,30 @@ import Testing
                     }
                 }
             }
-            do {
+            // Whatever decodes must encode back to what decodes the same: a decoder that accepts bytes its
+            // encoder cannot reproduce would let two replicas read one change two ways.
+            do throws(WireError) {
                 switch round % 3 {
                 case 0:
-                    _ = try ChangeCodec.decode(bytes, as: BoardEdit.self)
+                    let change = try ChangeCodec.decode(bytes, as: BoardEdit.self)
+                    Self.expectRoundTrip(change, bytes: bytes, seed: seed, round: round, outcomes: &outcomes)
                 case 1:
                     let pack = try PackCodec.decode(bytes)
-                    for change in pack.changes { _ = try? ChangeCodec.decode(change, as: BoardEdit.self) }
+                    for inner in pack.changes {
+                        guard let change = try? ChangeCodec.decode(inner, as: BoardEdit.self) else { continue }
+                        Self.expectRoundTrip(change, bytes: bytes, seed: seed, round: round, outcomes: &outcomes)
+                    }
                 default:
                     let decoded = try DocumentSnapshot(decoding: bytes)
-                    _ = decoded.changes
+                    let again = try DocumentSnapshot(decoding: decoded.encoded(compression: .none))
+                    let same =
+                        again.room == decoded.room && again.document == decoded.document && again.cut == decoded.cut
+                        && again.changes == decoded.changes
+                    #expect(
+                        same,
+                        "a snapshot decoded from \(Self.hex(bytes)) reads otherwise once encoded (INKWELL_SEED=\(seed), round \(round))"
+                    )
+                    outcomes.roundTrips += 1
                     _ = try decoded.restore(as: BoardState.self)
                 }
                 outcomes.decoded += 1
@@ -69,8 +84,32 @@ import Testing
                 outcomes.rejected += 1
             }
         }
-        print("wire fuzz: decoded \(outcomes.decoded), rejected \(outcomes.rejected)")
-        #expect(outcomes.decoded + outcomes.rejected == Self.cases)
-        #expect(outcomes.decoded > 0 && outcomes.rejected > 0)
+        print(
+            "wire fuzz: decoded \(outcomes.decoded) (\(outcomes.roundTrips) round trips checked), rejected \(outcomes.rejected)"
+        )
+        #expect(outcomes.decoded > 0 && outcomes.rejected > 0 && outcomes.roundTrips > 0)
     }
+
+    static func expectRoundTrip(
+        _ change: Change<BoardEdit>,
+        bytes: [UInt8],
+        seed: UInt64,
+        round: Int,
+        outcomes: inout Outcomes
+    ) {
+        let again = try? ChangeCodec.decode(ChangeCodec.encode(change), as: BoardEdit.self)
+        #expect(
+            again == change,
+            "a change decoded from \(hex(bytes)) reads otherwise once encoded (INKWELL_SEED=\(seed), round \(round))"
+        )
+        outcomes.roundTrips += 1
+    }
+
+    struct Outcomes {
+        var decoded = 0
+        var rejected = 0
+        var roundTrips = 0
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }

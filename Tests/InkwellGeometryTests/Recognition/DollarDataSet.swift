@@ -1,5 +1,6 @@
 import Foundation
 import InkwellGeometry
+import InkwellTesting
 
 /// The human-drawn gestures of the $1 study (Wobbrock, Wilson and Li, UIST '07), read from the shared data folder.
 ///
@@ -24,20 +25,11 @@ struct DollarDataSet {
         }
     }
 
-    static let url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Recognition
-        .deletingLastPathComponent()  // InkwellGeometryTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("../shared/data/shapes/dollar1-dev.jsonl")
-        .standardizedFileURL
+    static let path = "shapes/dollar1-dev.jsonl"
+    static let url = SharedData.url(path)
 
     /// Whether the file is there; says so once if not.
-    static let isPresent: Bool = {
-        let present = FileManager.default.fileExists(atPath: url.path)
-        if !present { print("skipped: the $1 gesture data set \(url.path) not found") }
-        return present
-    }()
+    static let isPresent = SharedData.isPresent(path)
 
     /// Read once per test process.
     static let shared: DollarDataSet = try! DollarDataSet(contentsOf: url)

@@ -45,16 +45,11 @@ enum InkPaths {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let dollarStrokes = packageRoot.appendingPathComponent("../shared/data/shapes/dollar1-dev.jsonl")
-        .standardized
+    static let dollarStrokes = DollarDataSet.url
 
     static let eraserVectors = packageRoot.appendingPathComponent("Conformance/eraser.json")
 
-    static var hasDollarStrokes: Bool {
-        let present = FileManager.default.fileExists(atPath: dollarStrokes.path)
-        if !present { print("skipped: \(dollarStrokes.path) not found") }
-        return present
-    }
+    static var hasDollarStrokes: Bool { DollarDataSet.isPresent }
 
     /// The first stroke of every gesture in the $1 development set, as points.
     static func loadDollarStrokes() throws -> [[Point]] {
