@@ -44,6 +44,10 @@
 // for and holds), and keeps the newest it heard of, sent or checked, in the store, so a reload does not
 // send one too soon.
 //
+// What a rebase snapshot stood for is kept (the room's `cover`), with what the store left out as inert (its
+// `pruned` cut): they let a page that holds less than the room's whole history, having taken the rest on a
+// snapshot's word, send the room's next snapshot.
+//
 // Packs kept aside for later (a newer schema, or sealed before this page held the room's key) are opened
 // again when the room is loaded (room-loader.js) and when this tab learns the room's key from another tab
 // (`adoptAccess`), verified as on arrival; forged packs are never tried again.
@@ -54,6 +58,7 @@
 // the store in the same transaction that stores it, so a reload holds them still.
 
 import { Board } from '../model/board.js';
+import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
 import { toHex } from '../wire/bytes.js';
 import { encodeChange } from '../wire/change.js';
 import { SCHEMA_VERSION, isValidRoom } from '../wire/limits.js';
@@ -300,6 +305,8 @@ export class Session extends EventTarget {
     this.board.applyAll(loaded.changes);
     this.#applied.push(...loaded.changes);
     for (const change of loaded.held) this.#held.add(change);
+    // What the store left out, or took on a snapshot's word, leaves no gap.
+    for (const entry of [...loaded.cover, ...loaded.pruned]) this.#frontier.cover(entry.replica, entry.seq);
     for (const change of [...loaded.changes, ...loaded.held]) this.#frontier.add(change.id);
     this.#count(loaded.refused);
     this.#snapshotBytes = options.maximumSnapshotBytes;
@@ -818,6 +825,7 @@ export class Session extends EventTarget {
         holdings: () => this.#holdings(intake),
         own: this.#own,
         acknowledged: new Set(this.#signers.keys()),
+        ownMade: () => this.#ownMade(),
       });
     } catch (error) {
       // The store could not be read: not taken, not seen; the packs come again after the reconnection.
@@ -869,6 +877,12 @@ export class Session extends EventTarget {
     const waitedBefore = this.#earliestAhead;
     this.#earliestAhead = Math.min(this.#earliestAhead, intake.earliestAhead);
     if (intake.refused.length > 0) this.#refused(intake.refused);
+    // Kept before the watermark moves past the rebase: a page that held it and not this would never be
+    // given the snapshot again.
+    for (const outcome of outcomes) {
+      if (rebase === null || outcome.position !== rebase || !outcome.verdict.accepted || outcome.snapshot === null) continue;
+      this.#standFor(outcome.snapshot.cut);
+    }
     for (const outcome of outcomes) this.#took(outcome);
     if (rebase === null) {
       this.#perform(this.#machine.stored(intake.positions, intake.packBytes, frame.head));
@@ -1124,7 +1138,7 @@ export class Session extends EventTarget {
     if (signer === undefined) return null;
     // What a receiver caught up to the position holds: so it can check what the snapshot leaves out.
     const within = this.#tracker().required(position);
-    const { held, aside } = await this.#roomHeld();
+    const { held, aside, cover, pruned } = await this.#roomHeld();
     // Read after the store: a change made meanwhile is queued before it is stored.
     const waiting = new Set(this.#queue.map((change) => change.key));
     for (const pack of machine.inFlight) for (const key of pack.changeKeys) waiting.add(key);
@@ -1140,6 +1154,8 @@ export class Session extends EventTarget {
       leased: new Set(this.#signers.keys()),
       waiting,
       signer,
+      cover,
+      pruned,
       roomKey: this.#roomKey,
     });
   }
@@ -1147,13 +1163,17 @@ export class Session extends EventTarget {
   /**
    * Every change this page holds of the room with its bytes, for a snapshot of it: stored (by this tab or
    * another), or kept aside as another type's; and what is kept aside.
+   * With them, what the store stands for without holding them, read last: a change another tab's pass
+   * removed meanwhile is then stood for, never missing.
    * @returns {Promise<{held: Map<string, import('./snapshot-maker.js').HeldChange>,
-   *   aside: (import('./store-records.js').AsideItem & {id: number})[]}>}
+   *   aside: (import('./store-records.js').AsideItem & {id: number})[], cover: import('./store-records.js').CutEntry[],
+   *   pruned: import('./store-records.js').CutEntry[]}>}
    * - Complexity: O(changes held), plus decoding those this tab has not applied.
    */
   async #roomHeld() {
     const [keys, aside] = await this.#writes.enqueue(() => Promise.all([this.#store.loadKeys(this.#room), this.#store.loadAside(this.#room)]));
     const stored = await this.#writes.enqueue(() => this.#store.loadChanges(this.#room, keys));
+    const { cover, pruned } = await this.#writes.enqueue(() => this.#store.loadStanding(this.#room));
     const decoded = new Map();
     for (const change of [...this.#applied, ...this.#held.changes()]) decoded.set(changeKey(change), change);
     /** @type {Map<string, import('./snapshot-maker.js').HeldChange>} */
@@ -1174,7 +1194,48 @@ export class Session extends EventTarget {
         // Not a change: nothing held.
       }
     }
-    return { held, aside };
+    return { held, aside, cover, pruned };
+  }
+
+  /**
+   * The last seq made on each of this browser's timelines of the room: a change of one of them that a
+   * snapshot holds and this page does not, its compaction left out (snapshot-review.js).
+   * @returns {Promise<Map<string, number>>}
+   */
+  async #ownMade() {
+    const records = await this.#writes.enqueue(() => this.#store.loadReplicas(this.#room));
+    const made = new Map(records.map((record) => [record.replica, record.lastSeq]));
+    // Ahead of the store while its last write is under way.
+    made.set(this.#author.replica, Math.max(made.get(this.#author.replica) ?? 0, this.#author.seq));
+    return made;
+  }
+
+  /**
+   * A rebase snapshot was taken in place of packs this page never received: the room's store stands for its
+   * cut, this browser's timelines aside (it holds them whole), so the changes it left out leave no gap and
+   * the page may send the room's next snapshot. Each timeline keeps the stamp of the latest change of it
+   * the page holds within the cut, not the snapshot's, as Swift's `Store.standFor`: a stamp known only on
+   * the snapshot's word may be wrong.
+   * @param {import('../wire/snapshot-cover.js').Cut} cut
+   */
+  #standFor(cut) {
+    /** @type {Map<string, import('../model/stamp.js').Stamp>} */
+    const latest = new Map();
+    for (const change of [...this.#applied, ...this.#held.changes()]) {
+      const { replica, seq } = change.id;
+      if (seq > (cut.get(replica)?.seq ?? 0)) continue;
+      const known = latest.get(replica);
+      if (known === undefined || compareStamps(known, change.stamp) < 0) latest.set(replica, change.stamp);
+    }
+    /** @type {import('./store-records.js').CutEntry[]} */
+    const entries = [];
+    for (const [replica, { seq }] of cut) {
+      if (this.#own.has(replica)) continue;
+      const stamp = latest.get(replica) ?? ZERO_STAMP;
+      entries.push({ replica, seq, stamp: { wall: stamp.wall, counter: stamp.counter } });
+      this.#frontier.cover(replica, seq);
+    }
+    this.#writes.write('keeping what a room snapshot stands for', () => this.#store.standFor(this.#room, entries));
   }
 
   /**
