@@ -1,6 +1,7 @@
 // What this page holds of each timeline of a room: for each replica, the seq through which it holds every
-// change (what Swift's `Store.frontier` reads from its log). A room snapshot is held to it: what the page
-// held before a snapshot's position must be inside the snapshot (snapshot-tracker.js).
+// change, or accounts for it without holding it (what Swift's `Store.frontier` reads from its log, which
+// moves over rows compacted away and over what a room snapshot taken stands for). A room snapshot is held
+// to it: what the page held before a snapshot's position must be inside the snapshot (snapshot-tracker.js).
 //
 // Changes arrive out of order (a gap is filled by a later pack), so seqs past a gap wait apart until it
 // fills, as the room cursor's positions do.
@@ -26,6 +27,25 @@ export class Frontier {
       return;
     }
     timeline.through = seq;
+    while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
+  }
+
+  /**
+   * Notes that the changes of `replica` 1 through `seq` are accounted for without being held: left out
+   * as inert by this page's compaction, or stood for by a room snapshot it took (store-records.js
+   * `pruned`, `cover`), so those past them are no longer past a gap.
+   * @param {string} replica @param {number} seq
+   * - Complexity: O(seqs past the gap that it closes).
+   */
+  cover(replica, seq) {
+    let timeline = this.#timelines.get(replica);
+    if (timeline === undefined) {
+      timeline = { through: 0, beyond: new Set() };
+      this.#timelines.set(replica, timeline);
+    }
+    if (seq <= timeline.through) return;
+    timeline.through = seq;
+    for (const held of timeline.beyond) if (held <= seq) timeline.beyond.delete(held);
     while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
   }
 

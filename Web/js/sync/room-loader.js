@@ -2,7 +2,9 @@
 // decoded for the board (but those held for review, which come apart), the outbox of the leased timelines,
 // the packs still waiting for their acks, and the key that signs each leased timeline's packs; what was
 // kept aside and reads now (a newer schema after an upgrade, a sealed pack that came before the key) is
-// opened on the way. All of it before any network: a reload while offline shows the board.
+// opened on the way. All of it before any network: a reload while offline shows the board. What the store
+// stands for without holding it (left out by its compaction, or by a room snapshot it took) comes too: the
+// page's frontier starts past it.
 
 import { packSigner } from '../wire/author-key.js';
 import { changeHeader, decodeChange } from '../wire/change.js';
@@ -19,14 +21,15 @@ import { resumeAuthor } from './resume-author.js';
  *   leases: ReplicaLease[], signers: Map<string, PackSigner>, author: import('../model/author.js').Author,
  *   changes: object[], held: object[], queue: QueuedChange[], packs: PendingPack[], watermark: number,
  *   ahead: {waiting: number, earliestAhead: number}, own: string[], liveAt: number | null, refused: string[],
- *   heard: import('./store-records.js').HeardSnapshot | null
+ *   heard: import('./store-records.js').HeardSnapshot | null, cover: import('./store-records.js').CutEntry[],
+ *   pruned: import('./store-records.js').CutEntry[]
  * }} LoadedRoom `signers`: by replica, one for each leased timeline; `changes`: those for the live board;
  *   `held`: those held for review, in the store's order; `ahead`: the changes kept aside for
  *   their stamp that are still ahead of the clock, and the smallest wall time among their stamps;
  *   `refused`: the reasons of packs kept for later that opened now and failed verification; `own`:
  *   every timeline this store made for the room (this browser's, whose changes are never held);
  *   `liveAt`: the last time a session of the room was live here; `heard`: the newest room snapshot heard
- *   of here
+ *   of here; `cover` and `pruned`: what the store stands for without holding it (store-records.js)
  */
 
 /**
@@ -94,6 +97,8 @@ export async function loadRoom(store, room, { board, now, roomKey = null }) {
       liveAt: contents.liveAt ?? null,
       refused: aside.refused,
       heard: contents.heard ?? null,
+      cover: contents.cover ?? [],
+      pruned: contents.pruned ?? [],
     };
   } catch (error) {
     for (const lease of leases) lease.release();

@@ -44,6 +44,13 @@
 // for and holds), and keeps the newest it heard of, sent or checked, in the store, so a reload does not
 // send one too soon.
 //
+// The store is compacted by the board's rule (store-compaction.js), as a Swift device compacts its own: once
+// enough changes were stored, a while after a sync settles and one tab at a time, the changes that stopped
+// mattering are removed from it and the cut they were left out within is kept. What a rebase snapshot stood
+// for is kept too (the room's `cover`): together they let a page that holds less than the room's whole
+// history, having left the rest out or taken it on a snapshot's word, send the room's next snapshot. The
+// board on screen keeps every change it applied; a reload builds it from what is left, and shows the same.
+//
 // Packs kept aside for later (a newer schema, or sealed before this page held the room's key) are opened
 // again when the room is loaded (room-loader.js) and when this tab learns the room's key from another tab
 // (`adoptAccess`), verified as on arrival; forged packs are never tried again.
@@ -54,6 +61,7 @@
 // the store in the same transaction that stores it, so a reload holds them still.
 
 import { Board } from '../model/board.js';
+import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
 import { toHex } from '../wire/bytes.js';
 import { encodeChange } from '../wire/change.js';
 import { SCHEMA_VERSION, isValidRoom } from '../wire/limits.js';
@@ -84,6 +92,7 @@ import { readHeld } from './snapshot-review.js';
 import { SnapshotTracker } from './snapshot-tracker.js';
 import { ServerClock } from './server-clock.js';
 import { sameStatus, syncStatus } from './status.js';
+import { COMPACTION_THRESHOLD, compactRoom } from './store-compaction.js';
 import { storedChange } from './store-records.js';
 import { SyncMachine } from './sync-machine.js';
 import { UnknownRoomRetry } from './unknown-room-retry.js';
@@ -105,7 +114,8 @@ import { WriteQueue } from './write-queue.js';
  *   packLimits?: {maximumChanges: number, maximumBytes: number}, peerExpiry?: number,
  *   paused?: boolean, reviewAfter?: number, access?: import('./store-records.js').AccessRecord | null,
  *   unknownRoomBackoff?: {first?: number, longest?: number}, maximumSnapshotBytes?: number,
- *   snapshotThreshold?: number | null, snapshotDelay?: number
+ *   snapshotThreshold?: number | null, snapshotDelay?: number, compactionThreshold?: number | null,
+ *   compactionDelay?: number
  * }} SessionOptions `access`: what this device holds to open the room (its capabilities and key; null or
  *   absent for an open room); `storage` defaults to IndexedDB and `WebSocket` to the global one; `paused` opens the
  *   session with sharing paused; `reviewAfter` (ms, default REVIEW_AFTER; Infinity for never) is how long
@@ -113,11 +123,17 @@ import { WriteQueue } from './write-queue.js';
  *   backoff's jitter, and the part of its delay a snapshot waits), `unknownRoomBackoff` (ms, default 1 s to a minute), `maximumSnapshotBytes` (the
  *   bound on a room's unfinished snapshot parts) and the limits are for tests; `snapshotThreshold` (default
  *   SNAPSHOT_THRESHOLD changes; null never sends one) and `snapshotDelay` (ms, default SNAPSHOT_DELAY) are when
- *   this page sends a room snapshot (snapshot-policy.js), for tests too
+ *   this page sends a room snapshot (snapshot-policy.js), for tests too; so are `compactionThreshold` (default
+ *   COMPACTION_THRESHOLD change records; null never compacts) and `compactionDelay` (ms, default
+ *   COMPACTION_DELAY), when it compacts its store (store-compaction.js)
  */
 
 /** The board every page edits: rooms hold one board for now (DESIGN §6: a room holds one or more). */
 const BOARD = 'main';
+
+/** How long after a sync settles (or the page opens) a compaction pass that is due waits, in ms: off the
+ * drawing path, and after the frames and writes that come with a sync. */
+export const COMPACTION_DELAY = 2_000;
 
 /**
  * Opens a session: loads the room's board from the store, then connects.
@@ -180,10 +196,12 @@ export class Session extends EventTarget {
   /**
    * What was received and not applied: packs refused (by reason) and changes waiting for the clock; room
    * snapshots checked and taken, refused (the last refusal's reason), and parts dropped unread (the last
-   * one's reason); room snapshots this page sent, and why the last one planned was not made.
+   * one's reason); room snapshots this page sent, and why the last one planned was not made; compaction
+   * passes of the store this page ran, the changes they removed, and why the last one failed.
    * @type {{packsRefused: number, refusedReasons: Record<string, number>, changesAhead: number,
    *   snapshotsChecked: number, snapshotsRefused: number, snapshotRefusal: string | null, snapshotPartsDropped: number,
-   *   snapshotPartDropReason: string | null, snapshotsSent: number, snapshotNotMade: string | null}}
+   *   snapshotPartDropReason: string | null, snapshotsSent: number, snapshotNotMade: string | null,
+   *   compactions: number, changesPruned: number, compactionFailure: string | null}}
    */
   diagnostics = {
     packsRefused: 0,
@@ -196,6 +214,9 @@ export class Session extends EventTarget {
     snapshotPartDropReason: null,
     snapshotsSent: 0,
     snapshotNotMade: null,
+    compactions: 0,
+    changesPruned: 0,
+    compactionFailure: null,
   };
 
   #room;
@@ -276,6 +297,16 @@ export class Session extends EventTarget {
   #timers;
   /** @type {() => number} */
   #random;
+  /** Change records before a pass of the store's compaction; null for never. @type {number | null} */
+  #compactionThreshold;
+  /** How long a due pass waits, in ms. @type {number} */
+  #compactionDelay;
+  /** Changes stored by this session since it last looked whether a pass is due. */
+  #storedSinceLook = 0;
+  /** The timer of the pass to come. @type {any} */
+  #compactionTimer = null;
+  /** The pass under way. @type {Promise<unknown> | null} */
+  #compaction = null;
 
   /**
    * Use `openSession`.
@@ -300,6 +331,8 @@ export class Session extends EventTarget {
     this.board.applyAll(loaded.changes);
     this.#applied.push(...loaded.changes);
     for (const change of loaded.held) this.#held.add(change);
+    // What the store left out, or took on a snapshot's word, leaves no gap.
+    for (const entry of [...loaded.cover, ...loaded.pruned]) this.#frontier.cover(entry.replica, entry.seq);
     for (const change of [...loaded.changes, ...loaded.held]) this.#frontier.add(change.id);
     this.#count(loaded.refused);
     this.#snapshotBytes = options.maximumSnapshotBytes;
@@ -307,6 +340,11 @@ export class Session extends EventTarget {
     const threshold = options.snapshotThreshold === undefined ? SNAPSHOT_THRESHOLD : options.snapshotThreshold;
     this.#snapshotThreshold = threshold === null ? null : Math.max(threshold, 1);
     this.#snapshotDelay = options.snapshotDelay ?? SNAPSHOT_DELAY;
+    const compaction = options.compactionThreshold === undefined ? COMPACTION_THRESHOLD : options.compactionThreshold;
+    this.#compactionThreshold = compaction === null ? null : Math.max(compaction, 1);
+    this.#compactionDelay = options.compactionDelay ?? COMPACTION_DELAY;
+    // The first look is at the opening: a store may be due from before.
+    this.#storedSinceLook = this.#compactionStep;
     this.#own = new Set(loaded.own);
     this.#liveAt = loaded.liveAt;
     this.#paused = options.paused === true;
@@ -370,6 +408,7 @@ export class Session extends EventTarget {
       if (this.#live) this.#noteLive();
     }, LIVE_HEARTBEAT);
     this.#heartbeat.unref?.();
+    this.#considerCompaction();
     this.#publish();
   }
 
@@ -664,6 +703,8 @@ export class Session extends EventTarget {
     clearInterval(this.#heartbeat);
     for (const timer of this.#snapshotTimers) this.#timers.clearTimeout(timer);
     this.#snapshotTimers.clear();
+    if (this.#compactionTimer !== null) this.#timers.clearTimeout(this.#compactionTimer);
+    this.#compactionTimer = null;
     if (this.#live) this.#noteLive();
     this.#closed = true;
     this.#unknownRoom.cancel();
@@ -673,6 +714,8 @@ export class Session extends EventTarget {
     for (const rotation of this.#rotations.values()) rotation.resolve(SyncError.closed());
     this.#rotations.clear();
     this.#publish();
+    // A pass under way ends before the store closes: it removes all it planned or nothing.
+    await this.#compaction;
     await this.#writes.drained();
     for (const lease of this.#leases) lease.release();
     if (this.#ownsStore) this.#store.close();
@@ -689,6 +732,7 @@ export class Session extends EventTarget {
     const stored = storedChange(this.#room, change, bytes, SCHEMA_VERSION);
     this.#queue.push({ key: stored.key, room: this.#room, id: change.id, bytes });
     this.#writes.write('storing a change', () => this.#store.recordLocal(stored), () => this.#unsaved.add(stored.key));
+    this.#storedSinceLook += 1;
     // Planned after the write above, so a pack never names a change the store does not hold yet.
     this.#writes.after(() => this.#pump());
     this.#emit('change', { changes: [change], delta, origin: 'local' });
@@ -790,7 +834,10 @@ export class Session extends EventTarget {
     }
     this.#perform(this.#machine.received(frame, { ownChangesStored }));
     // A page that only draws hears of its room through acks: once its pushes are all stored.
-    if (frame.type === 'progress' || (frame.type === 'ack' && this.#machine.inFlight.length === 0)) this.#considerSnapshot();
+    if (frame.type === 'progress' || (frame.type === 'ack' && this.#machine.inFlight.length === 0)) {
+      this.#considerSnapshot();
+      this.#considerCompaction();
+    }
     // A reconnection: the server's clock is known afresh, and what waited for it may be due.
     if (frame.type === 'welcome') await this.#applyDueAhead();
   }
@@ -818,6 +865,7 @@ export class Session extends EventTarget {
         holdings: () => this.#holdings(intake),
         own: this.#own,
         acknowledged: new Set(this.#signers.keys()),
+        ownMade: () => this.#ownMade(),
       });
     } catch (error) {
       // The store could not be read: not taken, not seen; the packs come again after the reconnection.
@@ -864,11 +912,18 @@ export class Session extends EventTarget {
     if (this.#closed) return;
     // Held only if this store took them now: one another tab stored first is on its board already.
     const stored = new Set(inserted);
+    this.#storedSinceLook += inserted.length;
     this.#applyRemote(intake.changes.map((c) => c.change), now, new Set(hold.filter((key) => stored.has(key))));
     this.diagnostics.changesAhead += intake.ahead;
     const waitedBefore = this.#earliestAhead;
     this.#earliestAhead = Math.min(this.#earliestAhead, intake.earliestAhead);
     if (intake.refused.length > 0) this.#refused(intake.refused);
+    // Kept before the watermark moves past the rebase: a page that held it and not this would never be
+    // given the snapshot again.
+    for (const outcome of outcomes) {
+      if (rebase === null || outcome.position !== rebase || !outcome.verdict.accepted || outcome.snapshot === null) continue;
+      this.#standFor(outcome.snapshot.cut);
+    }
     for (const outcome of outcomes) this.#took(outcome);
     if (rebase === null) {
       this.#perform(this.#machine.stored(intake.positions, intake.packBytes, frame.head));
@@ -883,6 +938,7 @@ export class Session extends EventTarget {
     }
     if (waitedBefore !== Infinity) await this.#applyDueAhead();
     if (rebase === null) this.#considerSnapshot();
+    this.#considerCompaction();
   }
 
   /**
@@ -1124,7 +1180,7 @@ export class Session extends EventTarget {
     if (signer === undefined) return null;
     // What a receiver caught up to the position holds: so it can check what the snapshot leaves out.
     const within = this.#tracker().required(position);
-    const { held, aside } = await this.#roomHeld();
+    const { held, aside, cover, pruned } = await this.#roomHeld();
     // Read after the store: a change made meanwhile is queued before it is stored.
     const waiting = new Set(this.#queue.map((change) => change.key));
     for (const pack of machine.inFlight) for (const key of pack.changeKeys) waiting.add(key);
@@ -1140,6 +1196,8 @@ export class Session extends EventTarget {
       leased: new Set(this.#signers.keys()),
       waiting,
       signer,
+      cover,
+      pruned,
       roomKey: this.#roomKey,
     });
   }
@@ -1147,13 +1205,17 @@ export class Session extends EventTarget {
   /**
    * Every change this page holds of the room with its bytes, for a snapshot of it: stored (by this tab or
    * another), or kept aside as another type's; and what is kept aside.
+   * With them, what the store stands for without holding them, read last: a change another tab's pass
+   * removed meanwhile is then stood for, never missing.
    * @returns {Promise<{held: Map<string, import('./snapshot-maker.js').HeldChange>,
-   *   aside: (import('./store-records.js').AsideItem & {id: number})[]}>}
+   *   aside: (import('./store-records.js').AsideItem & {id: number})[], cover: import('./store-records.js').CutEntry[],
+   *   pruned: import('./store-records.js').CutEntry[]}>}
    * - Complexity: O(changes held), plus decoding those this tab has not applied.
    */
   async #roomHeld() {
     const [keys, aside] = await this.#writes.enqueue(() => Promise.all([this.#store.loadKeys(this.#room), this.#store.loadAside(this.#room)]));
     const stored = await this.#writes.enqueue(() => this.#store.loadChanges(this.#room, keys));
+    const { cover, pruned } = await this.#writes.enqueue(() => this.#store.loadStanding(this.#room));
     const decoded = new Map();
     for (const change of [...this.#applied, ...this.#held.changes()]) decoded.set(changeKey(change), change);
     /** @type {Map<string, import('./snapshot-maker.js').HeldChange>} */
@@ -1174,7 +1236,97 @@ export class Session extends EventTarget {
         // Not a change: nothing held.
       }
     }
-    return { held, aside };
+    return { held, aside, cover, pruned };
+  }
+
+  /**
+   * The last seq made on each of this browser's timelines of the room: a change of one of them that a
+   * snapshot holds and this page does not, its compaction left out (snapshot-review.js).
+   * @returns {Promise<Map<string, number>>}
+   */
+  async #ownMade() {
+    const records = await this.#writes.enqueue(() => this.#store.loadReplicas(this.#room));
+    const made = new Map(records.map((record) => [record.replica, record.lastSeq]));
+    // Ahead of the store while its last write is under way.
+    made.set(this.#author.replica, Math.max(made.get(this.#author.replica) ?? 0, this.#author.seq));
+    return made;
+  }
+
+  /**
+   * A rebase snapshot was taken in place of packs this page never received: the room's store stands for its
+   * cut, this browser's timelines aside (it holds them whole), so the changes it left out leave no gap and
+   * the page may send the room's next snapshot. Each timeline keeps the stamp of the latest change of it
+   * the page holds within the cut, not the snapshot's, as Swift's `Store.standFor`: a stamp known only on
+   * the snapshot's word may be wrong.
+   * @param {import('../wire/snapshot-cover.js').Cut} cut
+   */
+  #standFor(cut) {
+    /** @type {Map<string, import('../model/stamp.js').Stamp>} */
+    const latest = new Map();
+    for (const change of [...this.#applied, ...this.#held.changes()]) {
+      const { replica, seq } = change.id;
+      if (seq > (cut.get(replica)?.seq ?? 0)) continue;
+      const known = latest.get(replica);
+      if (known === undefined || compareStamps(known, change.stamp) < 0) latest.set(replica, change.stamp);
+    }
+    /** @type {import('./store-records.js').CutEntry[]} */
+    const entries = [];
+    for (const [replica, { seq }] of cut) {
+      if (this.#own.has(replica)) continue;
+      const stamp = latest.get(replica) ?? ZERO_STAMP;
+      entries.push({ replica, seq, stamp: { wall: stamp.wall, counter: stamp.counter } });
+      this.#frontier.cover(replica, seq);
+    }
+    this.#writes.write('keeping what a room snapshot stands for', () => this.#store.standFor(this.#room, entries));
+  }
+
+  /** Looks every tenth of the threshold's changes stored whether a compaction pass is due. */
+  get #compactionStep() {
+    return Math.max(1, Math.floor((this.#compactionThreshold ?? 1) / 10));
+  }
+
+  /**
+   * Plans a compaction pass once enough changes were stored since the last look: after `compactionDelay`,
+   * once the sync has settled (a sync settling, or the page opening, asks again).
+   */
+  #considerCompaction() {
+    if (this.#closed || this.#compactionThreshold === null || this.#compactionTimer !== null || this.#compaction !== null) return;
+    if (this.#storedSinceLook < this.#compactionStep || !this.#syncSettled) return;
+    this.#compactionTimer = this.#timers.setTimeout(() => {
+      this.#compactionTimer = null;
+      if (this.#closed || !this.#syncSettled) return;
+      this.#compaction = this.#compact().finally(() => {
+        this.#compaction = null;
+      });
+    }, this.#compactionDelay);
+  }
+
+  /**
+   * Whether the sync has settled: no catch-up under way (its frames and writes are still coming), and
+   * nothing of this tab's queued or in flight. A pass can leave out none of this tab's changes until the
+   * server has acknowledged them: it waits for that.
+   */
+  get #syncSettled() {
+    if (this.#queue.length > 0 || this.#machine.inFlight.length > 0) return false;
+    return !(this.#machine.phase === 'open' && !this.#machine.caughtUp);
+  }
+
+  /** Runs a compaction pass of the room's store, if one is due (store-compaction.js). */
+  async #compact() {
+    this.#storedSinceLook = 0;
+    try {
+      const done = await compactRoom(this.#store, this.#room, {
+        threshold: /** @type {number} */ (this.#compactionThreshold),
+        run: (work) => this.#writes.enqueue(work),
+      });
+      if (done === null) return;
+      this.diagnostics.compactions += 1;
+      this.diagnostics.changesPruned += done.removed.length;
+      this.diagnostics.compactionFailure = null;
+    } catch (error) {
+      // Nothing removed: the pass is one transaction. The next look tries again.
+      this.diagnostics.compactionFailure = error instanceof Error ? error.message : String(error);
+    }
   }
 
   /**

@@ -28,13 +28,16 @@ import { readHeld, reviewSnapshot } from './snapshot-review.js';
  * @param {Intake} intake a frame's packs, read (readPacks or readRebase)
  * @param {{
  *   tracker: SnapshotTracker, rebase: number | null, held: (keys: string[]) => Promise<Map<string, Uint8Array>>,
- *   holdings: () => Promise<Map<string, Held>>, own: Set<string>, acknowledged: Set<string>
+ *   holdings: () => Promise<Map<string, Held>>, own: Set<string>, acknowledged: Set<string>,
+ *   ownMade?: () => Promise<Map<string, number>>
  * }} context `rebase`: the position a rebase frame says its snapshot stands for (null for a packs frame);
  *   `held`: this page's bytes of the changes it holds among `keys`; `holdings`: every change it holds of
- *   the room, read once for the frame's first whole snapshot; `own` and `acknowledged` as reviewSnapshot's
+ *   the room, read once for the frame's first whole snapshot; `own` and `acknowledged` as reviewSnapshot's;
+ *   `ownMade`: the last seq made on each of `own`, read after `held` (so a change of its own left out since
+ *   is one it made)
  * @returns {Promise<{outcomes: SnapshotOutcome[], dropped: DroppedPart[]}>}
  */
-export async function takeSnapshots(intake, { tracker, rebase, held, holdings, own, acknowledged }) {
+export async function takeSnapshots(intake, { tracker, rebase, held, holdings, own, acknowledged, ownMade = async () => new Map() }) {
   const steps = [...intake.received.map((pack) => ({ pack, part: null })), ...intake.parts.map((part) => ({ pack: null, part }))];
   steps.sort((a, b) => (a.pack ?? a.part).index - (b.pack ?? b.part).index);
   /** @type {SnapshotOutcome[]} */
@@ -78,6 +81,7 @@ export async function takeSnapshots(intake, { tracker, rebase, held, holdings, o
       continue;
     }
     const mine = await held(snapshot.keys);
+    const made = await ownMade();
     holding ??= await holdings();
     // Decoded only for a second snapshot in the frame: a new device's first brings every change.
     for (const [key, bytes] of taken) if (!holding.has(key)) holding.set(key, readHeld(bytes));
@@ -87,9 +91,13 @@ export async function takeSnapshots(intake, { tracker, rebase, held, holdings, o
       required: tracker.required(snapshot.position),
       own,
       acknowledged,
+      ownMade: made,
     });
     if (verdict.accepted) {
-      tracker.settled(snapshot.position);
+      // A rebase stands in for packs this page never received: later snapshots must stand for its cut too.
+      const stoodFor = new Map();
+      if (rebase !== null) for (const [replica, { seq }] of snapshot.cut) if (!own.has(replica)) stoodFor.set(replica, seq);
+      tracker.settled(snapshot.position, stoodFor);
       for (const change of verdict.fresh) taken.set(change.key, change.bytes);
     }
     outcomes.push({ id: snapshot.id, author, position: snapshot.position, snapshot, positions: pending.positions, verdict });

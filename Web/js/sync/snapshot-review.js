@@ -8,7 +8,9 @@
 // - its cut covers `required`, what this page knows came in packs through the snapshot's position
 //   (snapshot-tracker.js): nothing it stands for is left out; for this page's own timelines, that is
 //   every change the server acknowledged;
-// - a change of one of this page's own timelines that the page never made is a forgery;
+// - a change of one of this page's own timelines that the page never made is a forgery; one it made and no
+//   longer holds, it left out itself as inert (store-compaction.js), and the snapshot may hold it: there is
+//   nothing to compare it with, and nothing new to store (Swift's `ownMade`);
 // - every change this page holds inside the cut that the snapshot leaves out stopped mattering by the
 //   page's own rule (board-inert.js), over everything it holds together with what the snapshot holds. The
 //   rule keeps the proof of what it leaves out (settles, the latest clear, the erases and deletions that
@@ -42,14 +44,15 @@ import { inertKeys } from './room-inert.js';
  * @param {RoomSnapshot} snapshot
  * @param {{
  *   held: (key: string) => Uint8Array | undefined, holdings: Map<string, Held>, required: Map<string, number>,
- *   own: Set<string>, acknowledged: Set<string>
+ *   own: Set<string>, acknowledged: Set<string>, ownMade?: Map<string, number>
  * }} facts `held`: this page's bytes of a change the snapshot holds, by key (`replica-seq`); `holdings`:
  *   every change this page holds of the room; `own`: this page's timelines; `acknowledged`: those of them
- *   whose acknowledged changes `required` names (the ones it pushes)
+ *   whose acknowledged changes `required` names (the ones it pushes); `ownMade`: the last seq made on each
+ *   of `own` (read after `held`)
  * @returns {Verdict}
  * - Complexity: O(changes + replicas), plus O(room) to build its boards when it leaves out a change held here.
  */
-export function reviewSnapshot(snapshot, { held, holdings, required, own, acknowledged }) {
+export function reviewSnapshot(snapshot, { held, holdings, required, own, acknowledged, ownMade = new Map() }) {
   const missingOwn = [];
   for (const replica of acknowledged) {
     const needed = required.get(replica) ?? 0;
@@ -77,8 +80,11 @@ export function reviewSnapshot(snapshot, { held, holdings, required, own, acknow
         return { accepted: false, reason: `its change ${key} differs from the one held here`, missingOwn: [] };
       }
     } else if (own.has(id.replica)) {
-      const reason = 'it holds a change of this device that this device never made';
-      return { accepted: false, reason, missingOwn: [] };
+      // Made here and left out as inert since: nothing new, and nothing to compare.
+      if (id.seq > (ownMade.get(id.replica) ?? 0)) {
+        const reason = 'it holds a change of this device that this device never made';
+        return { accepted: false, reason, missingOwn: [] };
+      }
     } else {
       fresh.push({ key, replica: id.replica, seq: id.seq, bytes });
     }

@@ -109,14 +109,18 @@ export class SnapshotTracker {
 
   /**
    * A snapshot standing for `position` was taken: what came through it joins what this page held, so
-   * later snapshots are held to it too.
+   * later snapshots are held to it too. A snapshot taken in place of packs this page never received (a
+   * rebase) stands for what they held: its cut joins as well (`taken`, by replica, this page's own
+   * timelines left out), as it joins the page's frontier (store-records.js `cover`) for later connections.
    * @param {number} position
+   * @param {Map<string, number>} [taken]
    */
-  settled(position) {
+  settled(position, taken = new Map()) {
     if (this.#baseWatermark > position) return;
     for (const entry of this.#received) {
       if (entry.position <= position) this.#base.set(entry.replica, Math.max(this.#base.get(entry.replica) ?? 0, entry.seq));
     }
+    for (const [replica, seq] of taken) this.#base.set(replica, Math.max(this.#base.get(replica) ?? 0, seq));
     this.#received = this.#received.filter((entry) => entry.position > position);
     this.#baseWatermark = position;
   }

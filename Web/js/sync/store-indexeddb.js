@@ -11,6 +11,12 @@
 // and write. A rotation holds the room's `…:access` lock from asking the server to keeping its answer
 // (`exclusiveAccess`), so the server and the store see two tabs' rotations in the same order.
 //
+// Compaction (store-compaction.js) removes a room's changes and records how far it did in one readwrite
+// transaction (`prune`), so a tab that dies midway leaves either the whole pass or none of it. What a room
+// snapshot taken in place of packs stands for (`cover`), how far compaction left changes out (`pruned`) and
+// how many change records it kept (`kept`) live in the room's record, beside its watermark: no new object
+// store, so no new version. Passes take turns across tabs by the room's `…:compaction` lock.
+//
 // Each timeline's record keeps the Ed25519 key pair that owns it (`keys`, a CryptoKeyPair whose private half
 // is unextractable). Records an earlier version made have no key: they are never leased again, since their
 // packs could not be signed; a page gets a new, keyed timeline instead.
@@ -18,6 +24,7 @@
 import { generateAuthorKey } from '../wire/author-key.js';
 import { SyncError } from './errors.js';
 import { newReplicaRecord } from './replica-key.js';
+import { mergeCut } from './store-records.js';
 import { Turns, tryLock, withLock } from './web-locks.js';
 
 /** @typedef {import('./store-records.js').StoredChange} StoredChange */
@@ -25,6 +32,7 @@ import { Turns, tryLock, withLock } from './web-locks.js';
 /** @typedef {import('./store-records.js').AsideItem} AsideItem */
 /** @typedef {import('./store-records.js').ReplicaLease} ReplicaLease */
 /** @typedef {import('./store-records.js').AccessRecord} AccessRecord */
+/** @typedef {import('./store-records.js').CutEntry} CutEntry */
 
 /** Version 2 added the `held` object store; 3 the `access` one. */
 const VERSION = 3;
@@ -83,8 +91,8 @@ export class IndexedDBStore {
   #name;
   #locks;
   #generateKey;
-  /** A page's own turns at rooms' access, where there are no Web Locks. */
-  #accessTurns = new Turns();
+  /** A page's own turns at rooms' access and compaction, where there are no Web Locks. */
+  #turns = new Turns();
 
   /**
    * @param {IDBDatabase} db @param {string} name @param {LockManager | null} locks
@@ -153,7 +161,65 @@ export class IndexedDBStore {
         held: held.map((record) => record.key),
         liveAt: roomRecord?.liveAt ?? null,
         heard: roomRecord?.heard ?? null,
+        cover: roomRecord?.cover ?? [],
+        pruned: roomRecord?.pruned ?? [],
       };
+    });
+  }
+
+  /** @param {string} room @returns {Promise<import('./store-records.js').ReplicaRecord[]>} */
+  async loadReplicas(room) {
+    const records = await this.#run('replicas', 'readonly', (stores) => all(stores.replicas.index('room'), room));
+    return records.map(({ replica, lastSeq }) => ({ room, replica, lastSeq }));
+  }
+
+  /** @param {string} room @returns {Promise<import('./store-records.js').Standing>} */
+  async loadStanding(room) {
+    return this.#run(['changes', 'rooms'], 'readonly', async (stores) => {
+      const [record, changes] = await Promise.all([request(stores.rooms.get(room)), request(stores.changes.index('room').count(room))]);
+      return { cover: record?.cover ?? [], pruned: record?.pruned ?? [], changes, kept: record?.kept ?? 0 };
+    });
+  }
+
+  /** Kept in the room's record. @param {string} room @param {CutEntry[]} cut */
+  async standFor(room, cut) {
+    return this.#run('rooms', 'readwrite', async (stores) => {
+      const record = (await request(stores.rooms.get(room))) ?? { room, watermark: 0 };
+      record.cover = mergeCut(record.cover ?? [], cut);
+      await request(stores.rooms.put(record));
+      return record.cover;
+    });
+  }
+
+  /**
+   * One transaction: a tab that dies midway leaves the whole pass or none of it.
+   * @param {string} room @param {string[]} keys @param {CutEntry[]} through @param {number} [outside]
+   * @returns {Promise<string[]>} the keys removed
+   */
+  async prune(room, keys, through, outside = 0) {
+    return this.#run(['changes', 'outbox', 'packs', 'held', 'rooms'], 'readwrite', async (stores) => {
+      const packs = await all(stores.packs.index('room'), room);
+      const pending = new Set(packs.flatMap((pack) => pack.changeKeys));
+      const found = await Promise.all(
+        keys.map((key) => {
+          const id = `${room}/${key}`;
+          return Promise.all([request(stores.changes.getKey(id)), request(stores.outbox.getKey(id)), request(stores.held.getKey(id))]);
+        }),
+      );
+      const removed = [];
+      keys.forEach((key, index) => {
+        const [stored, queued, held] = found[index];
+        if (stored === undefined || queued !== undefined || held !== undefined || pending.has(key)) return;
+        stores.changes.delete(`${room}/${key}`);
+        removed.push(key);
+      });
+      // Counted after the deletes: requests of one transaction run in order.
+      const [record, kept] = await Promise.all([request(stores.rooms.get(room)), request(stores.changes.index('room').count(room))]);
+      const next = record ?? { room, watermark: 0 };
+      next.pruned = mergeCut(next.pruned ?? [], through);
+      next.kept = Math.max(kept - outside, 0);
+      await request(stores.rooms.put(next));
+      return removed;
     });
   }
 
@@ -322,10 +388,10 @@ export class IndexedDBStore {
     });
   }
 
-  /** @template T @param {string} room @param {() => Promise<T>} body @returns {Promise<T>} */
-  exclusiveAccess(room, body) {
-    const name = `inkwell:${this.#name}:${room}:access`;
-    return this.#locks === null ? this.#accessTurns.run(name, body) : withLock(this.#locks, name, body);
+  /** @template T @param {string} room @param {() => Promise<T>} body @param {string} [turn] @returns {Promise<T>} */
+  exclusiveAccess(room, body, turn = 'access') {
+    const name = `inkwell:${this.#name}:${room}:${turn}`;
+    return this.#locks === null ? this.#turns.run(name, body) : withLock(this.#locks, name, body);
   }
 
   close() {

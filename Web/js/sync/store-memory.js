@@ -5,6 +5,7 @@
 import { generateAuthorKey } from '../wire/author-key.js';
 import { SyncError } from './errors.js';
 import { newReplicaRecord } from './replica-key.js';
+import { mergeCut } from './store-records.js';
 import { Turns } from './web-locks.js';
 
 /** @typedef {import('./store-records.js').StoredChange} StoredChange */
@@ -12,6 +13,7 @@ import { Turns } from './web-locks.js';
 /** @typedef {import('./store-records.js').AsideItem} AsideItem */
 /** @typedef {import('./store-records.js').ReplicaLease} ReplicaLease */
 /** @typedef {import('./store-records.js').AccessRecord} AccessRecord */
+/** @typedef {import('./store-records.js').CutEntry} CutEntry */
 
 export class MemoryStore {
   /** @type {Map<string, StoredChange>} by `room/key` */
@@ -31,12 +33,16 @@ export class MemoryStore {
   #liveAt = new Map();
   /** The newest room snapshot heard of, by room. @type {Map<string, import('./store-records.js').HeardSnapshot>} */
   #heard = new Map();
+  /** What the room snapshots taken stand for, by room. @type {Map<string, CutEntry[]>} */
+  #cover = new Map();
+  /** How far compaction left changes out, and the changes it kept, by room. @type {Map<string, {through: CutEntry[], kept: number}>} */
+  #pruned = new Map();
   /** Timelines in creation order. @type {{room: string, replica: string, lastSeq: number, keys: CryptoKeyPair | null}[]} */
   #replicas = [];
   /** What this device holds to open each room. @type {Map<string, AccessRecord>} */
   #access = new Map();
-  /** Turns at a room's access, as the sessions sharing this store take them. */
-  #accessTurns = new Turns();
+  /** Turns at a room's access and its compaction, as the sessions sharing this store take them. */
+  #turns = new Turns();
   /** Leased timelines, as `room/replica`. @type {Set<string>} */
   #leases = new Set();
   #generateKey;
@@ -88,7 +94,54 @@ export class MemoryStore {
       held: [...this.#held].filter((id) => id.startsWith(`${room}/`)).map((id) => id.slice(room.length + 1)),
       liveAt: this.#liveAt.get(room) ?? null,
       heard: this.#heard.has(room) ? { ...this.#heard.get(room) } : null,
+      cover: copyCut(this.#cover.get(room) ?? []),
+      pruned: copyCut(this.#pruned.get(room)?.through ?? []),
     };
+  }
+
+  /** @param {string} room @returns {Promise<import('./store-records.js').ReplicaRecord[]>} */
+  async loadReplicas(room) {
+    return this.#replicas.filter((r) => r.room === room).map(({ replica, lastSeq }) => ({ room, replica, lastSeq }));
+  }
+
+  /** @param {string} room @returns {Promise<import('./store-records.js').Standing>} */
+  async loadStanding(room) {
+    return {
+      cover: copyCut(this.#cover.get(room) ?? []),
+      pruned: copyCut(this.#pruned.get(room)?.through ?? []),
+      changes: this.#count(room),
+      kept: this.#pruned.get(room)?.kept ?? 0,
+    };
+  }
+
+  /** Merges a room snapshot's cut into what the room's store stands for. @param {string} room @param {CutEntry[]} cut */
+  async standFor(room, cut) {
+    this.#checkWritable();
+    const cover = mergeCut(this.#cover.get(room) ?? [], cut);
+    this.#cover.set(room, cover);
+    return copyCut(cover);
+  }
+
+  /**
+   * Removes the stored changes of `keys` that are not queued, in a pack waiting for its ack, or held for
+   * review; merges `through` into the room's pruned cut, and counts what is left, less `outside`.
+   * @param {string} room @param {string[]} keys @param {CutEntry[]} through @param {number} [outside]
+   * @returns {Promise<string[]>} the keys removed
+   */
+  async prune(room, keys, through, outside = 0) {
+    this.#checkWritable();
+    const pending = new Set();
+    for (const pack of this.#packs.values()) if (pack.room === room) for (const key of pack.changeKeys) pending.add(key);
+    const removed = [];
+    for (const key of keys) {
+      const id = `${room}/${key}`;
+      if (!this.#changes.has(id) || this.#outbox.has(id) || this.#held.has(id) || pending.has(key)) continue;
+      this.#changes.delete(id);
+      removed.push(key);
+    }
+    const previous = this.#pruned.get(room)?.through ?? [];
+    this.#pruned.set(room, { through: mergeCut(previous, through), kept: Math.max(this.#count(room) - outside, 0) });
+    return removed;
   }
 
   /** The keys of every change stored for a room. @param {string} room @returns {Promise<string[]>} */
@@ -251,9 +304,9 @@ export class MemoryStore {
     return kept === undefined ? null : { ...kept };
   }
 
-  /** @template T @param {string} room @param {() => Promise<T>} body @returns {Promise<T>} */
-  exclusiveAccess(room, body) {
-    return this.#accessTurns.run(room, body);
+  /** @template T @param {string} room @param {() => Promise<T>} body @param {string} [turn] @returns {Promise<T>} */
+  exclusiveAccess(room, body, turn = 'access') {
+    return this.#turns.run(`${room}:${turn}`, body);
   }
 
   close() {}
@@ -275,6 +328,13 @@ export class MemoryStore {
     };
   }
 
+  /** The change records of a room. @param {string} room */
+  #count(room) {
+    let count = 0;
+    for (const change of this.#changes.values()) if (change.room === room) count += 1;
+    return count;
+  }
+
   #checkWritable() {
     if (this.failWrites !== null) throw SyncError.storage('write', this.failWrites);
   }
@@ -283,4 +343,9 @@ export class MemoryStore {
 /** @param {StoredChange} change */
 function copyChange(change) {
   return { ...change, stamp: { ...change.stamp }, bytes: change.bytes.slice() };
+}
+
+/** @param {CutEntry[]} cut */
+function copyCut(cut) {
+  return cut.map((entry) => ({ ...entry, stamp: { ...entry.stamp } }));
 }

@@ -6,6 +6,8 @@
 // network carry the same bytes). The outbox is split by replica: a page writes and pushes only the
 // timelines it holds a lease on, so two tabs never push, or number, the same timeline.
 
+import { compareStamps } from '../model/stamp.js';
+
 /**
  * @typedef {{wall: number, counter: number}} Stamp
  * @typedef {{
@@ -26,11 +28,18 @@
  * @typedef {{
  *   changes: StoredChange[], outbox: OutboxEntry[], packs: PendingPack[],
  *   aside: (AsideItem & {id: number})[], watermark: number, replicas: ReplicaRecord[],
- *   held: string[], liveAt: number | null, heard: HeardSnapshot | null
+ *   held: string[], liveAt: number | null, heard: HeardSnapshot | null, cover: CutEntry[], pruned: CutEntry[]
  * }} RoomContents everything a store holds for one room; `held`: the keys of the received changes held
  *   for review (stored like the others, kept off the live board until merged); `liveAt`: the last time
  *   a session of the room was live (connected and caught up), null if never; `heard`: the newest room
- *   snapshot a session of the room heard of, sent or checked, null if none
+ *   snapshot a session of the room heard of, sent or checked, null if none; `cover`: what the room snapshots
+ *   taken in place of packs stand for; `pruned`: how far this store left out changes that stopped mattering
+ * @typedef {{replica: string, seq: number, stamp: Stamp}} CutEntry one timeline of a cut: its changes 1
+ *   through `seq`, and the latest stamp known of them
+ * @typedef {{cover: CutEntry[], pruned: CutEntry[], changes: number, kept: number}} Standing what a store
+ *   stands for of a room without holding it, and how it compacted: `cover` and `pruned` as in RoomContents;
+ *   `changes`: the change records it holds of the room now; `kept`: those it held after its last
+ *   compaction that it could consider (0 before the first)
  * @typedef {{position: number, changes: number, held: number}} HeardSnapshot a room snapshot: the position
  *   it stands for, how many changes its cut stands for, and how many it holds
  * @typedef {{room: string, admin: string | null, edit: string | null, view: string | null, key: string | null}} AccessRecord
@@ -60,6 +69,15 @@
  * outbox, for the server to get again what a snapshot left out. `loadKeys` lists the keys of every change
  * stored for a room. `hearSnapshot` keeps a room snapshot heard of unless one of a later position is kept
  * (another tab may have heard of a newer one), and resolves with the one kept.
+ *
+ * Compaction (store-compaction.js): `prune` removes, in one transaction, the stored changes of `keys` that
+ * are not queued, in a pack waiting for its ack, or held for review, merges `through` into the room's
+ * `pruned` cut (mergeCut) and keeps as `kept` the change records left, less `outside` (those the pass could
+ * not consider); it resolves with the keys removed. `standFor` merges a
+ * room snapshot's cut into the room's `cover`, and resolves with the cover kept. `loadStanding` reads both
+ * cuts with the counts that say when to compact again. `loadReplicas` lists the room's timelines (their last
+ * seqs). `exclusiveAccess` takes turns by `turn` too: `access` (the default) for rotations, `compaction` for
+ * compaction passes.
  * @typedef {{
  *   claimReplica(room: string): Promise<ReplicaLease>,
  *   tryLease(room: string, replica: string): Promise<ReplicaLease | null>,
@@ -81,7 +99,11 @@
  *   loadAccess(room: string): Promise<AccessRecord | null>,
  *   saveAccess(record: AccessRecord): Promise<void>,
  *   updateAccess(room: string, update: (held: AccessRecord | null) => AccessRecord | null): Promise<AccessRecord | null>,
- *   exclusiveAccess<T>(room: string, body: () => Promise<T>): Promise<T>,
+ *   exclusiveAccess<T>(room: string, body: () => Promise<T>, turn?: string): Promise<T>,
+ *   loadReplicas(room: string): Promise<ReplicaRecord[]>,
+ *   loadStanding(room: string): Promise<Standing>,
+ *   standFor(room: string, cut: CutEntry[]): Promise<CutEntry[]>,
+ *   prune(room: string, keys: string[], through: CutEntry[], outside?: number): Promise<string[]>,
  *   close(): void
  * }} Store
  */
@@ -105,4 +127,27 @@ export function storedChange(room, change, bytes, schemaVersion) {
     schemaVersion,
     bytes,
   };
+}
+
+/**
+ * Two cuts merged, as both stores keep them: each timeline as far as either goes, with the later of the
+ * stamps known at that seq (stamps grow along a timeline, so the later stamp is the one nearer its end).
+ * @param {CutEntry[]} held
+ * @param {CutEntry[]} more
+ * @returns {CutEntry[]}
+ * - Complexity: O(timelines).
+ */
+export function mergeCut(held, more) {
+  /** @type {Map<string, CutEntry>} */
+  const merged = new Map();
+  for (const entry of [...held, ...more]) {
+    const known = merged.get(entry.replica);
+    if (known === undefined || known.seq < entry.seq) {
+      const stamp = known === undefined || compareStamps(known.stamp, entry.stamp) < 0 ? entry.stamp : known.stamp;
+      merged.set(entry.replica, { replica: entry.replica, seq: entry.seq, stamp: { ...stamp } });
+    } else if (compareStamps(known.stamp, entry.stamp) < 0) {
+      known.stamp = { ...entry.stamp };
+    }
+  }
+  return [...merged.values()];
 }

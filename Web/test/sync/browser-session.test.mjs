@@ -32,3 +32,34 @@ test('two tabs and a reload in Chromium, synced with the server and the Swift pe
     data.cleanup();
   }
 });
+
+test('a page compacts its IndexedDB store in Chromium while another tab is open; a reload shows the same board and takes a fresh seq', { skip, timeout: 120_000 }, async () => {
+  const pages = await startPageServer();
+  const data = temporaryDirectory();
+  const server = await startServer({ data: data.path, allowOrigin: pages.origin });
+  try {
+    const report = await pages.run(`/test/sync/support/compaction-harness.html?room=compacted&server=${encodeURIComponent(server.url)}`);
+    assert.equal(report.error, undefined, report.error);
+    assert.deepEqual(
+      { ...report, hash: undefined },
+      {
+        pruned: 260,
+        sameHash: true,
+        stored: 2,
+        prunedThrough: [262],
+        sameTimeline: true,
+        reloadedFromStore: true,
+        reloadedCount: 2,
+        nextSeq: 263,
+        hash: undefined,
+      },
+    );
+    const peer = await joinPeer({ room: 'compacted', url: server.url });
+    assert.equal(peer.changes, 263, peer.line);
+    assert.equal(peer.hash, report.hash, peer.line);
+  } finally {
+    await server.stop();
+    await pages.close();
+    data.cleanup();
+  }
+});

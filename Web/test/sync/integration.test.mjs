@@ -359,4 +359,106 @@ if (missing !== null) {
       peerData.cleanup();
     }
   });
+
+  test('a page that started from a lean snapshot and compacts its store sends the next one; a Swift peer checks it, the server compacts on it, and Swift and a page start from it', { timeout: 300_000 }, async (t) => {
+    const random = randomFor(t);
+    const room = 'lean-page-snapshot';
+    const data = temporaryDirectory();
+    const peerData = temporaryDirectory('inkwell-peer-');
+    const server = await startServer({ data: data.path, compactionInterval: 0.1 });
+    const dropped = () => metric(server.url, 'inkwell_packs_compacted_total');
+    const compacted = async (packs) => {
+      const deadline = Date.now() + 60_000;
+      while ((await dropped()) < packs) {
+        if (Date.now() > deadline) assert.fail(`the server did not drop ${packs} packs (${await dropped()} so far)`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    /**
+     * Draws offline and shares: ten strokes, five undone, and enough more that the first ones are settled;
+     * scribbles, so that the server takes a snapshot after them (it asks for 64 KiB of packs since the last).
+     */
+    const drawAndSettle = (page, x) => {
+      page.pause();
+      for (let i = 0; i < 10; i++) page.commit([stroke(x + i * 10, 3, 0x884400ff)]);
+      for (let i = 0; i < 5; i++) page.undo();
+      for (let i = 0; i < 750; i++) page.commit([scribble(random, 24)]);
+      page.resume();
+    };
+    try {
+      const peer = await joinPeer({ room, url: server.url, data: peerData.path, draw: 2, seed: 13 });
+      assert.equal(peer.changes, 2, peer.line);
+
+      // A first page sends a snapshot that leaves out its five strokes undone for good, and their undos; the
+      // Swift peer checks it, and the server drops the packs it stands for.
+      const firstStore = new MemoryStore();
+      const first = await real({ serverURL: server.url, storage: firstStore, room, snapshotThreshold: 700, snapshotDelay: 0, compactionThreshold: null });
+      await synced(first);
+      drawAndSettle(first, 0);
+      await until(() => first.diagnostics.snapshotsSent === 1, 'the first page’s snapshot', 60_000);
+      await synced(first);
+      const firstSnapshot = (await firstStore.loadRoom(room)).heard;
+      assert.deepEqual([firstSnapshot.changes, firstSnapshot.held], [768, 758]);
+      await first.close();
+      // Back, it stays: an author of the room that checks what comes next as it comes.
+      const author = await real({ serverURL: server.url, storage: firstStore, room, snapshotThreshold: null });
+      await synced(author);
+      const checkedBefore = author.diagnostics.snapshotsChecked;
+      await joinPeer({ room, url: server.url, data: peerData.path });
+      await compacted(firstSnapshot.position);
+
+      // A new page starts from that snapshot: it holds 758 of the 768 changes it stands for.
+      const leanStore = new MemoryStore();
+      const lean = await real({ serverURL: server.url, storage: leanStore, room, snapshotThreshold: 700, snapshotDelay: 0, compactionThreshold: 200, compactionDelay: 0 });
+      const taken = [];
+      lean.addEventListener('snapshot', (event) => taken.push(event.detail));
+      await synced(lean);
+      assert.deepEqual(taken.map((event) => [event.accepted, event.changes, event.fresh]), [[true, 758, 758]]);
+      assert.equal(lean.board.hash(), author.board.hash());
+      const cover = (await leanStore.loadRoom(room)).cover;
+      assert.equal(cover.reduce((sum, { seq }) => sum + seq, 0), 768, 'the room’s store stands for the whole cut');
+
+      // It draws as the first page did: once the server acknowledged its changes, its store leaves out its own
+      // strokes undone for good and their undos, and it sends the room's next snapshot, standing for what the
+      // first one stood for without holding it.
+      drawAndSettle(lean, 5_000);
+      await until(() => lean.diagnostics.snapshotsSent === 1, 'the lean page’s snapshot', 60_000);
+      await until(() => lean.diagnostics.changesPruned === 10, 'its store compacted', 60_000);
+      await synced(lean);
+      const secondSnapshot = (await leanStore.loadRoom(room)).heard;
+      assert.ok(secondSnapshot.position > firstSnapshot.position);
+      assert.deepEqual([secondSnapshot.changes, secondSnapshot.held], [768 + 766, 758 + 756]);
+      assert.equal((await leanStore.loadRoom(room)).changes.length, 758 + 756, 'the store holds what still matters');
+
+      // Reloaded, it shows the same board from what its store kept, and stands past its snapshot. The first
+      // page checked it live; the Swift peer, holding everything, checks it on its next visit, and the server
+      // drops the packs it stands for.
+      const hash = lean.board.hash();
+      await lean.close();
+      const reloaded = await real({ serverURL: server.url, storage: leanStore, room, snapshotThreshold: 700, snapshotDelay: 0 });
+      assert.equal(reloaded.board.hash(), hash, 'the same board from the compacted store');
+      await synced(reloaded);
+      await until(() => author.diagnostics.snapshotsChecked === checkedBefore + 1, 'the first page’s check');
+      const checked = await joinPeer({ room, url: server.url, data: peerData.path });
+      assert.equal(checked.hash, hash, checked.line);
+      await compacted(secondSnapshot.position);
+      assert.equal(reloaded.diagnostics.snapshotsSent, 0, 'the reload remembers it');
+
+      // A new Swift peer and a new page start from it: the same drawing, without what stopped mattering.
+      const fresh = await joinPeer({ room, url: server.url });
+      assert.equal(fresh.hash, hash, fresh.line);
+      assert.equal(fresh.changes, 758 + 756, fresh.line);
+      const newPage = await real({ serverURL: server.url, storage: new MemoryStore(), room, snapshotThreshold: null });
+      const events = [];
+      newPage.addEventListener('snapshot', (event) => events.push(event.detail));
+      await synced(newPage);
+      assert.deepEqual(events.map((event) => [event.accepted, event.changes, event.fresh]), [[true, 758 + 756, 758 + 756]]);
+      assert.equal(newPage.board.hash(), hash);
+    } finally {
+      await closeAll();
+      await server.stop();
+      data.cleanup();
+      peerData.cleanup();
+    }
+  });
 }

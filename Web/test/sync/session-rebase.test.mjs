@@ -86,6 +86,11 @@ test('a rebase leaving out what stopped mattering is taken; what the page held s
   assert.equal(session.board.hash(), boardOf(stored).hash(), 'the board is the one the store makes');
   await until(() => server.log.get(ROOM).length === 5, 'the change made offline to be pushed');
   assert.ok((await store.loadRoom(ROOM)).watermark >= 4, 'the watermark moved past the snapshot');
+  assert.deepEqual(
+    (await store.loadRoom(ROOM)).cover.map(({ replica, seq }) => [replica, seq]),
+    [[peer.replica, 2]],
+    'the room’s store stands for what it took in place of packs, its own timeline aside',
+  );
   assert.equal(session.commit([stroke(80)]).id.seq, 3, 'seqs go on');
   await synced(session);
 });
@@ -97,4 +102,5 @@ test('a rebase that leaves out a stroke still shown here is refused, and the pag
   assert.ok(session.board.contains(x.id));
   assert.deepEqual(await storedKeys(store), [`${x.id.replica}-1`, `${x.id.replica}-2`]);
   assert.equal((await store.loadRoom(ROOM)).watermark, 1, 'nothing past it counts as seen');
+  assert.deepEqual((await store.loadRoom(ROOM)).cover, [], 'a snapshot refused stands for nothing here');
 });

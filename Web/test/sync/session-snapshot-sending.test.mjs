@@ -2,26 +2,34 @@
 // holds the room's whole history and enough has changed since the newest snapshot it heard of, it sends one
 // standing for its watermark, which the server stores and a new page opens from; not on a view link, not
 // while it keeps aside what it cannot read, not again until due (after a reload too), and one planned
-// before its push was acknowledged is made once it is.
+// before its push was acknowledged is made once it is. A page that started from a snapshot leaving out what
+// stopped mattering stands for what it took on that snapshot's word, and sends the next one.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Author } from '../../js/model/author.js';
+import { Board } from '../../js/model/board.js';
+import { changeKey } from '../../js/model/ids.js';
 import { newBoardAccess, withLink } from '../../js/sync/access.js';
+import { inertKeys } from '../../js/sync/room-inert.js';
+import { readHeld } from '../../js/sync/snapshot-review.js';
 import { MemoryStore } from '../../js/sync/store-memory.js';
-import { encodeChange } from '../../js/wire/change.js';
+import { changeOrigin, encodeChange } from '../../js/wire/change.js';
 import { WireError } from '../../js/wire/errors.js';
 import { encodePack } from '../../js/wire/pack.js';
 import { newRoomKeyBytes, openRoomKey } from '../../js/wire/room-key.js';
 import { decodeSnapshotPart, encodeSnapshot } from '../../js/wire/snapshot-part.js';
+import { add, line } from '../model/support/authors.mjs';
 import { testAuthor } from '../support/keys.mjs';
 import { cutOf } from './support/cuts.mjs';
 import { FakeServer } from './support/fake-server.mjs';
 import { open, stroke, synced, until } from './support/sessions.mjs';
-import { snapshotsStored, storedSnapshots } from './support/snapshots.mjs';
+import { loggedChanges, reviewedByOneHoldingEverything, snapshotsStored, storedSnapshots } from './support/snapshots.mjs';
 
 const ROOM = 'room-1';
 const WALL = Date.now() - 60_000;
 const peer = await testAuthor(0x81);
+const other = await testAuthor(0x82);
 
 /** Peer's change `seq`, drawing a stroke, encoded. */
 const change = (seq) => encodeChange({ id: { replica: peer.replica, seq }, stamp: { wall: WALL + seq, counter: 0 }, board: 'main', operations: [stroke(seq * 10)] });
@@ -224,4 +232,82 @@ test('none while the page keeps aside what it cannot read, nor while it holds a 
   assert.equal(gapped.diagnostics.snapshotNotMade, 'the page lacks changes the cut stands for');
   await settle();
   assert.deepEqual([keeping.diagnostics.snapshotsSent, gapped.diagnostics.snapshotsSent], [0, 0]);
+});
+
+test('a page that took a lean snapshot through a rebase sends the room’s next snapshot; one holding everything accepts it', async (t) => {
+  // Peer and other's history, of which the server keeps only a snapshot that leaves out what stopped mattering:
+  // peer's stroke a, undone and settled, with its undo, and its stroke d, deleted by other, who settled that.
+  let wall = Date.now() - 60_000;
+  const now = () => ++wall;
+  const board = new Board('main');
+  const writers = { [peer.replica]: new Author({ replica: peer.replica, now }), [other.replica]: new Author({ replica: other.replica, now }) };
+  const history = [];
+  const made = (who, operations) => {
+    const change = writers[who.replica].makeChange(board, operations);
+    board.apply(change);
+    history.push(change);
+    return change;
+  };
+  const a = made(peer, [add(line(3))]);
+  made(peer, [add(line(3, 20))]);
+  made(peer, [{ op: 'undo', change: a.id }]);
+  const peerSettle = made(peer, [board.settlement(peer.replica, 3)]);
+  const d = made(peer, [add(line(3, 40))]);
+  made(other, [{ op: 'set', stroke: `${peer.replica}-${d.id.seq}-0`, attribute: 'deleted', value: true }]);
+  made(other, [board.settlement(other.replica, 1)]);
+  const encoded = history.map(encodeChange);
+  const server = new FakeServer();
+  const keysOf = { [peer.replica]: peer.keys, [other.replica]: other.keys };
+  for (const [index, change] of history.entries()) await server.inject(ROOM, await encodePack({ room: ROOM, changes: [encoded[index]] }, keysOf[change.id.replica]));
+  const cut = new Map([...cutOf(encoded)].map(([replica, { seq }]) => [replica, seq]));
+  const inert = inertKeys(encoded.map(readHeld), cut);
+  assert.deepEqual([...inert].sort(), [`${peer.replica}-1`, `${peer.replica}-3`, `${peer.replica}-5`].sort(), 'a, its undo, and d');
+  const lean = encoded.filter((bytes) => !inert.has(changeKey(changeOrigin(bytes))));
+  const position = server.log.get(ROOM).length;
+  for (const part of await encodeSnapshot({ room: ROOM, position, cut: cutOf(encoded), changes: lean, id: new Uint8Array(16).fill(8) }, peer.keys)) {
+    await server.inject(ROOM, part);
+  }
+  server.rebase(ROOM, position, [position + 1]);
+
+  const store = new MemoryStore();
+  const page = await openFor(t, { WebSocket: server.WebSocket, storage: store, snapshotThreshold: 3, snapshotDelay: 0 });
+  await until(() => page.diagnostics.snapshotsChecked === 1, 'the rebase taken');
+  await synced(page);
+  assert.equal(page.board.hash(), board.hash());
+  assert.deepEqual(
+    (await store.loadRoom(ROOM)).cover.map(({ replica, seq, stamp }) => [replica, seq, stamp.wall]).sort(),
+    [
+      [peer.replica, 5, peerSettle.stamp.wall],
+      [other.replica, 2, history.at(-1).stamp.wall],
+    ].sort(),
+    'each timeline as far as the snapshot stands, with the latest stamp held of it',
+  );
+  // Its own strokes, on the connection it rebased on: the next snapshot is due at 7 + 3 changes.
+  for (let i = 0; i < 3; i++) page.commit([stroke(100 + i * 10)]);
+  await until(() => page.diagnostics.snapshotsSent === 1, 'the page’s snapshot');
+  const [, { positions, snapshot }] = await snapshotsStored(server, ROOM, 2);
+  assert.equal(snapshot.author, page.device);
+  assert.deepEqual(
+    [...snapshot.cut].map(([replica, { seq, stamp }]) => [replica, seq, stamp.wall]).sort(),
+    [
+      [peer.replica, 5, peerSettle.stamp.wall],
+      [other.replica, 2, history.at(-1).stamp.wall],
+      [page.device, 3, changeOrigin((await store.loadChanges(ROOM, [`${page.device}-3`]))[0]).stamp.wall],
+    ].sort(),
+    'peer’s last change is not held: its stamp is the latest held of it',
+  );
+  assert.equal(snapshot.changes.length, 7, 'what still matters: four of the room’s, three of the page’s');
+  const everything = await loggedChanges(server, ROOM);
+  assert.equal(everything.length, 10);
+  const verdict = reviewedByOneHoldingEverything(snapshot, everything);
+  assert.equal(verdict.accepted, true, verdict.reason);
+  assert.deepEqual(verdict.leftOut.sort(), [...inert].sort());
+
+  // A new page opens from it: the same drawing.
+  server.rebase(ROOM, snapshot.position, positions);
+  const fresh = await openFor(t, { WebSocket: server.WebSocket, storage: new MemoryStore() });
+  await synced(fresh);
+  assert.equal(fresh.diagnostics.snapshotsChecked, 1);
+  assert.equal(fresh.board.hash(), page.board.hash());
+  assert.equal(fresh.board.changeCount, 7);
 });

@@ -95,6 +95,7 @@ test('a snapshot holding what the page holds is taken: what is new here is drawn
   await synced(session);
   assert.equal((await store.loadRoom(ROOM)).watermark, 3 + parts.length, 'the parts’ positions count as seen');
   assert.equal((await store.loadRoom(ROOM)).changes.length, 4);
+  assert.deepEqual((await store.loadRoom(ROOM)).cover, [], 'one that came with packs stands in for none');
 });
 
 test('a snapshot that alters a change the page holds is refused: nothing of it is taken, nothing checked', async (t) => {

@@ -245,3 +245,55 @@ test('over random histories: a snapshot leaves out only what stopped mattering, 
   t.diagnostic(`left out ${left} of the ${stood} changes the snapshots stood for`);
   assert.ok(left > 0, 'random histories settle: something stops mattering');
 });
+
+test('a change the store stands for without holding it is accounted for: left out by its compaction, or by a snapshot it took', async () => {
+  const { drawn, settle, own, encoded } = history();
+  const whole = await makeSnapshot(request(holding(encoded)));
+  // This page left peer's cleared stroke out of its store, within the cut it recorded.
+  const lean = holding(encoded.filter((_, i) => i !== 0));
+  const lacking = await makeSnapshot(request(lean));
+  assert.deepEqual([lacking.made, lacking.reason], [false, 'the page lacks changes the cut stands for']);
+  const pruned = [
+    { replica: peer.replica, seq: 3, stamp: settle.stamp },
+    { replica: me.replica, seq: 1, stamp: own.stamp },
+  ];
+  const made = await makeSnapshot(request(lean, { pruned }));
+  assert.equal(made.made, true, made.reason);
+  assert.deepEqual([made.changes, made.held], [whole.changes, whole.held]);
+  assert.deepEqual(made.cut, whole.cut, 'the same cut, stamps included');
+  const snapshot = await assembled(made.parts);
+  assert.deepEqual(snapshot.keys, (await assembled(whole.parts)).keys, 'the same changes');
+  const everything = holding(encoded);
+  const review = reviewSnapshot(snapshot, { held: (key) => everything.get(key)?.bytes, holdings: holdings(everything), required: request(lean).within, own: new Set(), acknowledged: new Set() });
+  assert.equal(review.accepted, true, review.reason);
+  assert.deepEqual(review.leftOut, [changeKey(drawn.id)]);
+  // The same, taken on a room snapshot's word: what it stands for counts, as far as it goes.
+  const covered = await makeSnapshot(request(lean, { cover: [{ replica: peer.replica, seq: 1, stamp: drawn.stamp }] }));
+  assert.equal(covered.made, true, covered.reason);
+  assert.equal((await makeSnapshot(request(holding(encoded.slice(2)), { cover: [{ replica: peer.replica, seq: 1, stamp: drawn.stamp }] }))).reason, 'the page lacks changes the cut stands for', 'the clear is neither held nor stood for');
+});
+
+test('none while its cut does not stand for all the page left out: a change inert only given later ones would be lost', async () => {
+  const { encoded, settle, own } = history();
+  const pruned = [
+    { replica: peer.replica, seq: 4, stamp: settle.stamp },
+    { replica: me.replica, seq: 1, stamp: own.stamp },
+  ];
+  const made = await makeSnapshot(request(holding(encoded.filter((_, i) => i !== 0)), { pruned }));
+  assert.deepEqual([made.made, made.reason], [false, 'the page left out changes past what its cut stands for']);
+});
+
+test('a timeline whose last change in the cut is not held takes the latest stamp held of it, else the store’s when it stands exactly that far, else zero', async () => {
+  const { drawn, clear, settle, encoded } = history();
+  const ownOnly = holding([encoded[3]]);
+  const stamp = async (held, cover) => {
+    const made = await makeSnapshot(request(held, { cover }));
+    assert.equal(made.made, true, made.reason);
+    return made.cut.get(peer.replica)?.stamp;
+  };
+  const word = { wall: settle.stamp.wall + 5, counter: 0 };
+  assert.deepEqual(await stamp(ownOnly, [{ replica: peer.replica, seq: 3, stamp: word }]), word, 'none held: the stamp the store keeps');
+  assert.deepEqual(await stamp(holding([encoded[0], encoded[3]]), [{ replica: peer.replica, seq: 3, stamp: word }]), drawn.stamp, 'the latest held within the cut');
+  assert.deepEqual(await stamp(holding([encoded[1], encoded[3]]), [{ replica: peer.replica, seq: 3, stamp: word }]), clear.stamp);
+  assert.deepEqual(await stamp(ownOnly, [{ replica: peer.replica, seq: 5, stamp: word }]), { wall: 0, counter: 0 }, 'standing further than the cut: zero');
+});

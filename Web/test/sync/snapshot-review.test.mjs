@@ -82,6 +82,9 @@ test('what a snapshot must hold: what was held at the start when the watermark t
   tracker.settled(12);
   assert.deepEqual(tracker.required(12), new Map([[peer.replica, 6], [other.replica, 2]]), 'settled: folded into what is held');
   assert.deepEqual(tracker.required(11), new Map(), 'a snapshot older than one taken vouches for nothing held since');
+  // A rebase stands in for packs never received: its cut joins what later snapshots must hold.
+  tracker.settled(15, new Map([[peer.replica, 9]]));
+  assert.deepEqual(tracker.required(15), new Map([[peer.replica, 9], [other.replica, 5]]));
 });
 
 test('parts gather in any order, a repeat is no news, a sibling that disagrees is refused and its snapshot goes on', async () => {
@@ -131,6 +134,15 @@ test('the frontier: each timeline held through the seq before its first gap', ()
   frontier.add({ replica: peer.replica, seq: 2 });
   assert.equal(frontier.through(peer.replica), 5);
   assert.equal(frontier.through(other.replica), 0);
+  // What the store stands for without holding it (left out as inert, or on a snapshot's word) fills gaps.
+  frontier.cover(other.replica, 2);
+  assert.equal(frontier.through(other.replica), 3, 'the change past the gap joins');
+  frontier.cover(other.replica, 1);
+  assert.equal(frontier.through(other.replica), 3, 'never moved back');
+  frontier.add({ replica: other.replica, seq: 9 });
+  frontier.cover(other.replica, 10);
+  frontier.add({ replica: other.replica, seq: 11 });
+  assert.equal(frontier.through(other.replica), 11);
 });
 
 test('the trust rule: the same bytes for every change held, nothing left out, nothing of this page’s it never made', async () => {
@@ -151,6 +163,10 @@ test('the trust rule: the same bytes for every change held, nothing left out, no
   // This page is `other`: its change 1 is in the snapshot, but it never made one.
   const forged = reviewSnapshot(snapshot, { ...facts, own: new Set([other.replica]) });
   assert.match(forged.reason, /a change of this device that this device never made/);
+  // It made it, and its store left it out since (Swift's `ownMade`): nothing to compare, nothing new.
+  const madeHere = reviewSnapshot(snapshot, { ...facts, own: new Set([other.replica]), ownMade: new Map([[other.replica, 1]]) });
+  assert.equal(madeHere.accepted, true, madeHere.reason);
+  assert.deepEqual(madeHere.fresh.map((fresh) => fresh.key), [`${peer.replica}-2`]);
 
   // This page is `other`, and the server acknowledged its changes 1 to 3: 2 and 3 go back to the outbox.
   const mine = factsOf([change(peer, 1), change(other, 1)], { mine: other, required: facts.required });

@@ -269,6 +269,86 @@ export const storeCases = [
     },
   },
   {
+    name: 'what room snapshots taken stand for is merged into the room’s cover: each timeline as far as any goes',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const at = (wall) => ({ wall, counter: 0 });
+      assert.deepEqual((await store.loadRoom('r')).cover, [], 'none at first');
+      assert.deepEqual(await store.standFor('r', [{ replica: A, seq: 5, stamp: at(50) }]), [{ replica: A, seq: 5, stamp: at(50) }]);
+      const kept = await store.standFor('r', [
+        { replica: A, seq: 3, stamp: at(30) },
+        { replica: B, seq: 2, stamp: at(20) },
+      ]);
+      assert.deepEqual(kept.sort((x, y) => x.replica.localeCompare(y.replica)), [
+        { replica: A, seq: 5, stamp: at(50) },
+        { replica: B, seq: 2, stamp: at(20) },
+      ], 'never moved back');
+      await store.standFor('r', [{ replica: A, seq: 7, stamp: at(40) }]);
+      const room = await store.loadRoom('r');
+      assert.deepEqual(room.cover.find((entry) => entry.replica === A), { replica: A, seq: 7, stamp: at(50) }, 'the latest stamp known');
+      assert.deepEqual((await store.loadStanding('r')).cover.length, 2);
+      assert.deepEqual((await store.loadRoom('s')).cover, [], 'rooms are apart');
+      store.close();
+    },
+  },
+  {
+    name: 'a pass removes the stored changes asked for but those queued, in a pack waiting for its ack or held, and keeps its cut and count',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const lease = await store.claimReplica('r');
+      const mine = lease.replica;
+      for (const seq of [1, 2, 3, 4]) await store.recordLocal(record('r', mine, seq));
+      const acked = { hex: 'aa'.repeat(32), room: 'r', replica: mine, changeKeys: [`${mine}-1`, `${mine}-2`], bytes: new Uint8Array([1]) };
+      await store.packPlanned(acked);
+      await store.acknowledgePack('r', acked.hex);
+      await store.packPlanned({ hex: 'bb'.repeat(32), room: 'r', replica: mine, changeKeys: [`${mine}-3`], bytes: new Uint8Array([2]) });
+      await store.storeRemote('r', [record('r', A, 1), record('r', A, 2), record('r', A, 3)], []);
+      await store.storeRemote('r', [record('r', B, 1)], [], [`${B}-1`]);
+      await store.storeRemote('s', [record('s', A, 1)], []);
+      assert.deepEqual(await store.loadStanding('r'), { cover: [], pruned: [], changes: 8, kept: 0 }, 'none yet');
+      const at = (wall) => ({ wall, counter: 0 });
+      const through = [
+        { replica: A, seq: 2, stamp: at(1_002) },
+        { replica: mine, seq: 2, stamp: at(1_002) },
+      ];
+      const asked = [`${mine}-1`, `${mine}-3`, `${mine}-4`, `${A}-1`, `${A}-2`, `${B}-1`, `${A}-9`];
+      const removed = await store.prune('r', asked, through);
+      assert.deepEqual(removed.sort(), [`${mine}-1`, `${A}-1`, `${A}-2`].sort(), 'in flight, queued, held and absent ones stay');
+      const room = await store.loadRoom('r');
+      assert.deepEqual(room.changes.map((change) => change.key).sort(), [`${mine}-2`, `${mine}-3`, `${mine}-4`, `${A}-3`, `${B}-1`].sort());
+      const byReplica = (cut) => [...cut].sort((x, y) => x.replica.localeCompare(y.replica));
+      assert.deepEqual(byReplica(room.pruned), byReplica(through));
+      assert.deepEqual(room.replicas.map((r) => r.lastSeq), [4], 'the timeline still says where it stands');
+      assert.deepEqual(room.outbox.map((entry) => entry.key), [`${mine}-4`]);
+      assert.equal(room.packs.length, 1);
+      const counted = await store.loadStanding('r');
+      assert.deepEqual({ ...counted, pruned: byReplica(counted.pruned) }, { cover: [], pruned: byReplica(through), changes: 5, kept: 5 });
+      assert.equal((await store.loadRoom('s')).changes.length, 1, 'rooms are apart');
+      // A change removed arrives again: stored again, as any change not held.
+      assert.deepEqual(await store.storeRemote('r', [record('r', A, 1)], []), [`${A}-1`]);
+      // Another pass, asked to remove nothing, only counts (less the records it could not consider), and
+      // keeps the furthest cut.
+      assert.deepEqual(await store.prune('r', [], [{ replica: A, seq: 1, stamp: at(1_001) }], 2), []);
+      const standing = await store.loadStanding('r');
+      assert.deepEqual([standing.changes, standing.kept], [6, 4]);
+      assert.deepEqual(standing.pruned.find((entry) => entry.replica === A), through[0]);
+      lease.release();
+      store.close();
+    },
+  },
+  {
+    name: 'a room’s timelines are listed with their last seqs',
+    async run(makeStore, assert) {
+      const store = await makeStore();
+      const lease = await store.claimReplica('r');
+      for (const seq of [1, 2]) await store.recordLocal(record('r', lease.replica, seq));
+      assert.deepEqual(await store.loadReplicas('r'), [{ room: 'r', replica: lease.replica, lastSeq: 2 }]);
+      assert.deepEqual(await store.loadReplicas('s'), [], 'rooms are apart');
+      lease.release();
+      store.close();
+    },
+  },
+  {
     name: 'the watermark only rises',
     async run(makeStore, assert) {
       const store = await makeStore();
@@ -326,6 +406,17 @@ export const storeCases = [
       assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason.message)), ['a', 'b', 'c', 'd']);
       assert.deepEqual(events.filter((e) => e !== 'c+' && e !== 'c-'), ['a+', 'a-', 'b+', 'b-', 'd+', 'd-'], 'one at a time, in the order asked');
       assert.ok(events.indexOf('c-') < events.indexOf('a-'), 'another room’s turn does not wait');
+      // Turns of another kind (a compaction pass) do not wait for the room's access either.
+      const order = [];
+      await Promise.all([
+        store.exclusiveAccess('r', async () => {
+          order.push('access+');
+          await pause(40);
+          order.push('access-');
+        }),
+        store.exclusiveAccess('r', async () => order.push('compaction'), 'compaction'),
+      ]);
+      assert.deepEqual(order, ['access+', 'compaction', 'access-']);
       store.close();
     },
   },
