@@ -11,35 +11,41 @@ const skip =
   (CHROMIUM === undefined && 'no Chromium: set CHROMIUM to run it') ||
   (!hasBinary() && `no inkwell binary at ${INKWELL_BINARY} (set INKWELL_BINARY)`);
 
-test('two tabs and a reload in Chromium, synced with the server and the Swift peer', { skip, timeout: 120_000 }, async () => {
+/**
+ * Opens a harness page (support/NAME-harness.html) in Chromium on the room, against a real server that
+ * allows the pages' origin, and hands its report and the server's URL to `check`.
+ * @param {string} name @param {string} room @param {(report: any, url: string) => Promise<void>} check
+ */
+async function inChromium(name, room, check) {
   const pages = await startPageServer();
   const data = temporaryDirectory();
   // The page comes from another origin than the server's: the server must be told to allow it.
   const server = await startServer({ data: data.path, allowOrigin: pages.origin });
   try {
-    const report = await pages.run(`/test/sync/support/session-harness.html?room=tabs&server=${encodeURIComponent(server.url)}`);
+    const report = await pages.run(`/test/sync/support/${name}-harness.html?room=${room}&server=${encodeURIComponent(server.url)}`);
     assert.equal(report.error, undefined, report.error);
-    assert.deepEqual(
-      { ...report, hash: undefined },
-      { twoTimelines: true, secondSeesStored: 5, sameHash: true, sameTimeline: true, reloadedFromStore: true, nextSeq: 6, hash: undefined },
-    );
-    const peer = await joinPeer({ room: 'tabs', url: server.url });
-    assert.equal(peer.changes, 7, peer.line);
-    assert.equal(peer.hash, report.hash, peer.line);
+    await check(report, server.url);
   } finally {
     await server.stop();
     await pages.close();
     data.cleanup();
   }
-});
+}
 
-test('a page compacts its IndexedDB store in Chromium while another tab is open; a reload shows the same board and takes a fresh seq', { skip, timeout: 120_000 }, async () => {
-  const pages = await startPageServer();
-  const data = temporaryDirectory();
-  const server = await startServer({ data: data.path, allowOrigin: pages.origin });
-  try {
-    const report = await pages.run(`/test/sync/support/compaction-harness.html?room=compacted&server=${encodeURIComponent(server.url)}`);
-    assert.equal(report.error, undefined, report.error);
+test('two tabs and a reload in Chromium, synced with the server and the Swift peer', { skip, timeout: 120_000 }, () =>
+  inChromium('session', 'tabs', async (report, url) => {
+    assert.deepEqual(
+      { ...report, hash: undefined },
+      { twoTimelines: true, secondSeesStored: 5, sameHash: true, sameTimeline: true, reloadedFromStore: true, nextSeq: 6, hash: undefined },
+    );
+    const peer = await joinPeer({ room: 'tabs', url });
+    assert.equal(peer.changes, 7, peer.line);
+    assert.equal(peer.hash, report.hash, peer.line);
+  }),
+);
+
+test('a page compacts its IndexedDB store in Chromium while another tab is open; a reload shows the same board and takes a fresh seq', { skip, timeout: 120_000 }, () =>
+  inChromium('compaction', 'compacted', async (report, url) => {
     assert.deepEqual(
       { ...report, hash: undefined },
       {
@@ -54,12 +60,8 @@ test('a page compacts its IndexedDB store in Chromium while another tab is open;
         hash: undefined,
       },
     );
-    const peer = await joinPeer({ room: 'compacted', url: server.url });
+    const peer = await joinPeer({ room: 'compacted', url });
     assert.equal(peer.changes, 263, peer.line);
     assert.equal(peer.hash, report.hash, peer.line);
-  } finally {
-    await server.stop();
-    await pages.close();
-    data.cleanup();
-  }
-});
+  }),
+);
