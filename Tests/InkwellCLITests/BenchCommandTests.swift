@@ -19,7 +19,8 @@ import Testing
             Set(figures.keys.map { String($0.prefix { $0 != "/" }) })
                 == [
                     "hlc", "changelog", "lwwmap", "ink", "board_apply", "erase_at_point", "wire_points", "wire_packs",
-                    "cold_open", "store", "wire_authentication", "wire_seal", "device_history",
+                    "cold_open", "store", "wire_authentication", "wire_seal", "device_history", "ink_geometry",
+                    "spatial_index", "eraser_step",
                 ]
         )
         #expect(figures["wire_authentication/one_point_change_signature_bytes_per_change"] == 100)

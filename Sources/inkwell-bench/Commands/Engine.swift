@@ -42,6 +42,7 @@ extension InkwellBench {
                 ? AnchorWorkloads(scale: scale, runs: runs).workloads
                 : EngineBenchmarks(scale: scale, runs: runs).workloads
                     + BoardBenchmarks(scale: scale, runs: runs).workloads
+                    + GeometryBenchmarks(scale: scale, runs: runs).workloads
                     + WireBenchmarks(scale: scale, runs: runs, shapes: URL(fileURLWithPath: shapes)).workloads
                     + StoreBenchmarks(scale: scale, runs: runs).workloads
                     + DeviceHistoryBenchmarks(scale: scale, runs: runs).workloads
