@@ -180,7 +180,8 @@ public final class SyncServer: Service, Sendable {
             tls: tls
         ) { [unowned self, metrics] request, channel, logger in
             // Refused, a handshake is answered 400 by the WebSocket library; 421 for a host not served, as
-            // the request guard answers any other request.
+            // the request guard answers any other request, 503 at the connection limit and 429 past an
+            // address's.
             guard hosts.permits(host: request.authority, port: self.port) else {
                 logger.info("handshake for a host this server does not answer: refusing it")
                 metrics.httpRequest(method: request.method.rawValue, status: 421)
@@ -188,9 +189,15 @@ public final class SyncServer: Service, Sendable {
                 return .dontUpgrade
             }
             guard request.path?.split(separator: "?", maxSplits: 1).first == "/sync",
-                origins.permits(origin: request.headerFields[.origin], port: self.port),
-                endpoint.hasRoom
+                origins.permits(origin: request.headerFields[.origin], port: self.port)
             else { return .dontUpgrade }
+            guard endpoint.hasRoom else {
+                logger.warning("at the connection limit: refusing another")
+                metrics.protocolError(reason: "connection limit")
+                metrics.httpRequest(method: request.method.rawValue, status: 503)
+                HandshakeGuard.refuse(channel, status: .serviceUnavailable)
+                return .dontUpgrade
+            }
             let client = proxies.client(of: channel.remoteAddress, headers: request.headerFields)
             let address = client?.ipAddress.map { Logger.MetadataValue.string($0) }
             var logger = logger

@@ -95,6 +95,14 @@ extension Inkwell {
         @Option(help: "Open sync connections allowed from one IP address; more are refused with 429.")
         var connectionsPerAddress = ServerLimits().maximumConnectionsPerAddress
 
+        @Option(
+            help: """
+                Seconds between the server's pings on a sync connection; one that has not answered the previous \
+                ping is closed. Keep it under any idle timeout of a proxy in front.
+                """
+        )
+        var idleTimeout = 30.0
+
         @Option(help: "Bytes of packs one board may hold on this server; pushes past it are refused (roomFull).")
         var roomBytes = ServerLimits().maximumRoomBytes
 
@@ -155,6 +163,9 @@ extension Inkwell {
             guard presenceHold >= 0, presenceHold <= 1_000 else {
                 throw ValidationError("--presence-hold must be between 0 and 1000 ms")
             }
+            guard idleTimeout >= 0.1, idleTimeout <= 3_600 else {
+                throw ValidationError("--idle-timeout must be between 0.1 and 3600 seconds")
+            }
             guard requestBodyTimeout > 0, requestBodyTimeout <= 3_600 else {
                 throw ValidationError("--request-body-timeout must be between 0 and 3600 seconds")
             }
@@ -189,6 +200,7 @@ extension Inkwell {
             limits.maximumRoomBytes = roomBytes
             limits.maximumBlobBytesPerRoom = roomBlobBytes
             limits.blobBytesPerSecondPerAddress = blobBytesPerSecond
+            limits.idleTimeout = .milliseconds(Int64((idleTimeout * 1_000).rounded()))
             let server = try SyncServer(
                 configuration: ServerConfiguration(
                     host: host,

@@ -32,6 +32,38 @@ import Testing
         #expect(reconnected, "a closed connection gives its slot back")
         await server.stop()
     }
+
+    /// The server's own cap (``ServerLimits/maximumConnections``, 20,000 by default) over all addresses:
+    /// past it, handshakes are refused with 503 before any WebSocket opens, and a closed connection frees
+    /// its place.
+    @Test func connectionsAreBoundedServerWideAndFreedOnClose() async throws {
+        var limits = ServerLimits()
+        limits.maximumConnections = 2
+        let server = try await RunningServer.start(limits: limits)
+        let peers = try await (0..<2).asyncMap { _ in try await server.peer() }
+        await #expect(throws: (any Error).self, "a third connection") { _ = try await server.peer() }
+        let refused = try await RawHTTP.exchange(
+            port: server.port,
+            head:
+                "GET /sync HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        #expect(refused.status == 503)
+        // Plain HTTP is not a WebSocket: the server still answers it.
+        let health = try await RawHTTP.exchange(
+            port: server.port,
+            head: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+        )
+        #expect(health.status == 200)
+        await peers[1].socket.close()
+        var reconnected = false
+        for _ in 0..<50 where !reconnected {
+            reconnected = (try? await server.peer()) != nil
+            if !reconnected { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(reconnected, "a closed connection gives its place back")
+        await server.stop()
+    }
 }
 
 extension Range where Bound == Int {
