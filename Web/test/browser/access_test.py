@@ -31,7 +31,6 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
-WIDTH, HEIGHT = 1280, 800
 CAPABILITY = r"[A-Za-z0-9_-]{43}"
 RED = "e03131"
 
@@ -73,7 +72,7 @@ STATE = "return {status: document.querySelector('[data-testid=sync-status]').tex
 
 
 def artifacts():
-    return harness.artifacts(".build/artifacts/access")
+    return harness.artifacts(Page.folder)
 
 
 def zigzag(x0, y0, width, steps=12):
@@ -81,55 +80,14 @@ def zigzag(x0, y0, width, steps=12):
     return [(x0 + width * i / steps, y0 + (37 if i % 2 else 0) + 3 * i) for i in range(steps + 1)]
 
 
-class Page:
-    """One Chromium on the whiteboard."""
+class Page(harness.Page):
+    """The whiteboard, with the WebSockets it opens counted (COUNT_SOCKETS)."""
+
+    folder = ".build/artifacts/access"
 
     def __init__(self, server, url, name, scripts=()):
         """`scripts`: more to run before the page's own, in every document it opens."""
-        self.name = name
-        self.console = []
-        self.driver = harness.chrome(WIDTH, HEIGHT)
-        for script in (COUNT_SOCKETS, *scripts):
-            self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
-        self.driver.get(url if url.startswith("http") else server.url + url)
-        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"),
-                         timeout=20, message=f"{name}'s board to open")
-        self.board = self.find("board")
-        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def find(self, testid):
-        return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
-
-    def sync_state(self):
-        return self.find("sync-status").get_attribute("data-state")
-
-    def wait_synced(self, timeout=20):
-        harness.wait_for(lambda: self.sync_state() == "synced", timeout=timeout, message=f"{self.name} synced")
-
-    def strokes(self):
-        return self.js("return window.inkwell.strokeCount()")
-
-    def hash(self):
-        return self.js("return window.inkwell.hash()")
-
-    def drag(self, points):
-        """A mouse drag through `points` (CSS pixels from the board's top-left)."""
-        harness.mouse_drag(self.driver, self.board, self.size, points)
-
-    def shot(self, name):
-        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
-
-    def collect_console(self):
-        with contextlib.suppress(Exception):
-            self.console.extend(self.driver.get_log("browser"))
-        return self.console
-
-    def quit(self):
-        with contextlib.suppress(Exception):
-            self.driver.quit()
+        super().__init__(server, url, name, scripts=(COUNT_SOCKETS, *scripts))
 
 
 # What the server keeps, read as a server (or anyone with its disk) could.
@@ -248,8 +206,7 @@ class AccessTest(unittest.TestCase):
 
     def assertNoConsoleErrors(self, *pages):
         for page in pages:
-            severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
-            self.assertEqual(severe, [], f"{page.name}'s console errors")
+            self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
 
     # (a) and (b)
 
@@ -281,9 +238,9 @@ class AccessTest(unittest.TestCase):
             alice.shot("a-share-dialog")
             # Tab stays in the dialog; Escape closes it and gives the focus back.
             for _ in range(12):
-                ActionChains(alice.driver).send_keys(Keys.TAB).perform()
+                alice.keys(Keys.TAB)
                 self.assertTrue(alice.js("return arguments[0].contains(document.activeElement)", dialog), "Tab stays in the dialog")
-            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+            alice.keys(Keys.ESCAPE)
             harness.wait_for(lambda: not dialog.is_displayed(), message="Escape to close the dialog")
             self.assertFalse(alice.js("return arguments[0].contains(document.activeElement)", dialog))
 
@@ -306,7 +263,7 @@ class AccessTest(unittest.TestCase):
                              message="A's stroke live on B's page")
             harness.wait_for(lambda: bob.js("return window.inkwell.settled()"), message="B settled")
             # The zigzag's sixth point: (400, 218).
-            self.assertGreater(harness.ink_at(bob.driver, 400, 218), 100, "painted on B's board")
+            self.assertGreater(bob.ink(400, 218), 100, "painted on B's board")
 
             bob.drag(zigzag(200, 450, 400))
             bob.find("tool-clear").click()
@@ -314,7 +271,7 @@ class AccessTest(unittest.TestCase):
             harness.wait_for(lambda: bob.js("return window.inkwell.settled()"), message="B settled")
             self.assertEqual(bob.strokes(), 1, "a drag on a view page adds no stroke; clear and undo do nothing")
             self.assertEqual(bob.js("return window.inkwell.session.board.changeCount"), 1)
-            self.assertEqual(harness.ink_at(bob.driver, 400, 480), 0, "nothing painted where B dragged")
+            self.assertEqual(bob.ink(400, 480), 0, "nothing painted where B dragged")
             self.assertEqual(bob.js("return window.inkwell.session.status.bytesToUpload"), 0, "nothing waits to be sent")
             alice.wait_synced()
             self.assertEqual(alice.strokes(), 1, "nothing of B's reached A")
@@ -357,7 +314,7 @@ class AccessTest(unittest.TestCase):
             self.assertIn("Anyone with this link can draw", page.driver.find_element(By.ID, "share-dialog").text)
             self.assertFalse(page.find("share-view-link").is_displayed(), "no view link for an open room")
             self.assertFalse(page.find("replace-edit-link").is_displayed())
-            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+            page.keys(Keys.ESCAPE)
         self.assertNoConsoleErrors(page)
         return found_points, found_colour, encrypted
 
@@ -385,7 +342,7 @@ class AccessTest(unittest.TestCase):
             alice.find("share").click()
             old_view = alice.find("share-view-link").get_attribute("value")
             old_edit = alice.find("share-edit-link").get_attribute("value")
-            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+            alice.keys(Keys.ESCAPE)
             bob = self.open(server, harness.link_path(old_view), "B")
             bob.wait_synced()
             alice.drag(zigzag(200, 200, 300))

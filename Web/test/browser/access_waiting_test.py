@@ -9,9 +9,7 @@ Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
 Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 """
 
-import contextlib
 import sys
-import time
 import unittest
 from pathlib import Path
 
@@ -70,10 +68,8 @@ class AccessWaitingTest(unittest.TestCase):
             harness.wait_for(lambda: maker.driver.execute_async_script(PAGE_KEPT), timeout=20, message="the page's files kept")
             harness.set_offline(maker.driver, True)
             maker.driver.get(self.server.url + "/")
-            harness.wait_for(lambda: maker.js("return document.documentElement.dataset.ready === 'true'"), timeout=20,
-                             message="a new board offline")
+            maker.opened("a new board offline")
             self.assertFalse(maker.js("return navigator.onLine"))
-            maker.board = maker.find("board")
             room = maker.js("return window.inkwell.room")
             link = maker.driver.current_url
             self.assertRegex(link, rf"/r/{room}\?cap=e{CAPABILITY}#key={CAPABILITY}$")
@@ -115,7 +111,7 @@ class AccessWaitingTest(unittest.TestCase):
             harness.wait_for(lambda: not notice.is_displayed(), timeout=5, message="the waiting note gone")
             self.assertEqual(visitor.js("return window.inkwell.session.rights"), "edit")
             harness.wait_for(lambda: visitor.js("return window.inkwell.settled()"), message="the visitor's board painted")
-            self.assertGreater(harness.ink_at(visitor.driver, 350, 218), 100, "the stroke painted")
+            self.assertGreater(visitor.ink(350, 218), 100, "the stroke painted")
 
             # And it draws: the stroke reaches the maker.
             visitor.drag(zigzag(200, 420, 300))
@@ -124,8 +120,7 @@ class AccessWaitingTest(unittest.TestCase):
                              message="the visitor's stroke at the maker's")
             visitor.shot("waiting-opened")
             for page in (maker, visitor):
-                severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
-                self.assertEqual(severe, [], f"{page.name}'s console errors")
+                self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
 
 
 if __name__ == "__main__":
