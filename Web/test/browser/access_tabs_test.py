@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
-from access_test import CAPABILITY, STATE, Page, artifacts, zigzag  # noqa: E402
+from access_test import CAPABILITY, STATE, Page, zigzag  # noqa: E402
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -50,19 +50,25 @@ class Tab(Page):
         return self.driver.current_url
 
 
-class AccessTabsTest(unittest.TestCase):
+class AccessTabsTest(harness.BrowserTest):
+    page_class = Page
+    server_options = None
+
     def setUp(self):
+        super().setUp()
         self.server = harness.Server(open_rooms=False)
         self.driver = harness.chrome(harness.WIDTH, harness.HEIGHT)
         self.tabs = []
-        self.strangers = []
 
     def tearDown(self):
-        for page in self.strangers:
-            page.quit()
+        super().tearDown()
         with contextlib.suppress(Exception):
             self.driver.quit()
         self.server.stop()
+
+    def diagnostics(self, prefix):
+        """On failure: a screenshot, the console log and the state of every tab, and the server's log."""
+        return harness.failure_artifacts(self.tabs, [self.server], self.artifacts(), prefix, STATE)
 
     def tab(self, name, url):
         if self.tabs:
@@ -73,7 +79,7 @@ class AccessTabsTest(unittest.TestCase):
         return tab
 
     def test_a_link_replaced_in_one_tab_is_shown_in_the_other_which_keeps_drawing(self):
-        with harness.failure_artifacts(self.tabs, self.server, artifacts(), "tabs", STATE):
+        with self.diagnostics("tabs"):
             a = self.tab("A", self.server.url + "/")
             a.wait_synced()
             room = a.js("return window.inkwell.room")
@@ -172,9 +178,7 @@ class AccessTabsTest(unittest.TestCase):
 
     def stranger(self, link, name):
         """A page in a Chromium of its own (another device), on `link`."""
-        page = Page(self.server, harness.link_path(link), name)
-        self.strangers.append(page)
-        return page
+        return self.open(harness.link_path(link), name)
 
     def assertOpens(self, link, rights, name):
         page = self.stranger(link, name)
@@ -189,7 +193,7 @@ class AccessTabsTest(unittest.TestCase):
         page.quit()
 
     def test_links_replaced_in_two_tabs_at_the_same_moment_end_the_same_in_both_and_open_the_board(self):
-        with harness.failure_artifacts(self.tabs, self.server, artifacts(), "tabs-at-once", STATE):
+        with self.diagnostics("tabs-at-once"):
             a = self.tab("A", self.server.url + "/")
             a.wait_synced()
             b = self.tab("B", a.url())

@@ -71,10 +71,6 @@ STATE = "return {status: document.querySelector('[data-testid=sync-status]').tex
         "strokes: window.inkwell?.strokeCount()}"
 
 
-def artifacts():
-    return harness.artifacts(Page.folder)
-
-
 def zigzag(x0, y0, width, steps=12):
     """A stroke that bends at every point: its encoded residuals are distinctive, not runs of zeros."""
     return [(x0 + width * i / steps, y0 + (37 if i % 2 else 0) + 3 * i) for i in range(steps + 1)]
@@ -168,52 +164,37 @@ def server_holdings(data_directory):
     return raw, opened
 
 
-class AccessTest(unittest.TestCase):
+class AccessTest(harness.BrowserTest):
+    """Each test starts the servers it needs (`start_server`), with open rooms or without."""
+
+    page_class = Page
+    server_options = None
+    state = STATE
+
     def setUp(self):
-        self.pages = []
+        super().setUp()
         self.servers = []
 
     def tearDown(self):
-        for page in self.pages:
-            page.quit()
+        super().tearDown()
         for server in self.servers:
             server.stop()
 
-    def server(self, **options):
+    def start_server(self, **options):
         server = harness.Server(**options)
         self.servers.append(server)
         return server
 
-    def open(self, server, url, name):
-        page = Page(server, url, name)
-        self.pages.append(page)
-        return page
-
-    @contextlib.contextmanager
     def diagnostics(self, prefix):
         """On failure: screenshots, console logs and page state of every page, the servers' logs."""
-        test = self
-
-        class Servers:
-            """Every server of the test, as one log."""
-
-            @property
-            def lines(self):
-                return [line for server in test.servers for line in server.lines]
-
-        with harness.failure_artifacts(self.pages, Servers(), artifacts(), prefix, STATE):
-            yield
-
-    def assertNoConsoleErrors(self, *pages):
-        for page in pages:
-            self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
+        return harness.failure_artifacts(self.pages, self.servers, self.artifacts(), prefix, STATE)
 
     # (a) and (b)
 
     def test_a_new_board_shares_an_edit_and_a_view_link_and_the_view_page_cannot_draw(self):
-        server = self.server(open_rooms=False)
+        server = self.start_server(open_rooms=False)
         with self.diagnostics("a"):
-            alice = self.open(server, "/", "A")
+            alice = self.open("/", "A", server=server)
             alice.wait_synced()
             room = alice.js("return window.inkwell.room")
             self.assertRegex(alice.driver.current_url, rf"/r/{room}\?cap=e{CAPABILITY}#key={CAPABILITY}$")
@@ -245,7 +226,7 @@ class AccessTest(unittest.TestCase):
             self.assertFalse(alice.js("return arguments[0].contains(document.activeElement)", dialog))
 
             # (b) A second page on the view link: View only, no drawing tool, but the strokes live.
-            bob = self.open(server, harness.link_path(view), "B")
+            bob = self.open(harness.link_path(view), "B", server=server)
             self.assertTrue(bob.find("view-only").is_displayed(), "View only in the top bar")
             self.assertEqual(bob.find("view-only").text, "View only")
             bob.wait_synced()
@@ -284,8 +265,8 @@ class AccessTest(unittest.TestCase):
         """Draws a red zigzag on a fresh server at `path`, waits until it is synced, and returns what the
         server's files hold of it: (the encoded points of each stroke, whether any was found, whether the
         colour's bytes were found, whether the page sealed its board)."""
-        server = self.server()
-        page = self.open(server, path, name)
+        server = self.start_server()
+        page = self.open(path, name, server=server)
         page.wait_synced()
         page.js(RECORD_LOCAL)
         page.find(f"colour-{RED}").click()
@@ -335,15 +316,15 @@ class AccessTest(unittest.TestCase):
     # (d)
 
     def test_replacing_the_view_link_tells_a_page_on_the_old_one_it_no_longer_works(self):
-        server = self.server(open_rooms=False)
+        server = self.start_server(open_rooms=False)
         with self.diagnostics("d"):
-            alice = self.open(server, "/", "A")
+            alice = self.open("/", "A", server=server)
             alice.wait_synced()
             alice.find("share").click()
             old_view = alice.find("share-view-link").get_attribute("value")
             old_edit = alice.find("share-edit-link").get_attribute("value")
             alice.keys(Keys.ESCAPE)
-            bob = self.open(server, harness.link_path(old_view), "B")
+            bob = self.open(harness.link_path(old_view), "B", server=server)
             bob.wait_synced()
             alice.drag(zigzag(200, 200, 300))
             harness.wait_for(lambda: bob.strokes() == 1, message="B on the view link sees A's stroke")
@@ -374,11 +355,11 @@ class AccessTest(unittest.TestCase):
             self.assertEqual(bob.find("sync-status").text, "No access")
 
             # The new view link opens; the old one, opened afresh, is refused at once.
-            carol = self.open(server, harness.link_path(new_view), "C")
+            carol = self.open(harness.link_path(new_view), "C", server=server)
             carol.wait_synced()
             self.assertEqual(carol.strokes(), 1)
             self.assertTrue(carol.find("view-only").is_displayed())
-            dave = self.open(server, harness.link_path(old_view), "D")
+            dave = self.open(harness.link_path(old_view), "D", server=server)
             harness.wait_for(lambda: "no longer works" in dave.driver.find_element(By.ID, "notice").text, timeout=10,
                              message="the old link refused on a new visit")
             self.assertNoConsoleErrors(alice, carol)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
-from access_test import CAPABILITY, STATE, Page, artifacts, zigzag  # noqa: E402
+from access_test import CAPABILITY, STATE, Page, zigzag  # noqa: E402
 
 from selenium.webdriver.common.by import By  # noqa: E402
 
@@ -43,23 +43,21 @@ caches.open('inkwell-shell-v1').then((c) => c.keys()).then((keys) => {
 WAITING = "Waiting for this board to reach the server"
 
 
-class AccessWaitingTest(unittest.TestCase):
+class AccessWaitingTest(harness.BrowserTest):
+    page_class = Page
+    server_options = None
+    state = STATE
+
     def setUp(self):
+        super().setUp()
         self.server = harness.Server(open_rooms=False)
-        self.pages = []
 
     def tearDown(self):
-        for page in self.pages:
-            page.quit()
+        super().tearDown()
         self.server.stop()
 
-    def open(self, url, name, scripts=()):
-        page = Page(self.server, url, name, scripts)
-        self.pages.append(page)
-        return page
-
     def test_a_link_to_a_board_made_offline_waits_and_opens_once_its_maker_goes_online(self):
-        with harness.failure_artifacts(self.pages, self.server, artifacts(), "waiting", STATE):
+        with self.diagnostics("waiting"):
             # The maker's Chromium has the page kept by its service worker, then loses the network and
             # makes a board: the board, its links and its key exist only on this device.
             maker = self.open("/", "maker")
@@ -119,8 +117,7 @@ class AccessWaitingTest(unittest.TestCase):
             harness.wait_for(lambda: maker.strokes() == 2 and maker.hash() == visitor.hash(), timeout=10,
                              message="the visitor's stroke at the maker's")
             visitor.shot("waiting-opened")
-            for page in (maker, visitor):
-                self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
+            self.assertNoConsoleErrors(maker, visitor)
 
 
 if __name__ == "__main__":

@@ -124,10 +124,6 @@ PAGE_STATE = (
 )
 
 
-def artifacts():
-    return harness.artifacts(Page.folder)
-
-
 def timing(label, seconds):
     print(f"  [timing] {label}: {seconds * 1000:.0f} ms", flush=True)
 
@@ -182,39 +178,19 @@ class Page(harness.Page):
         return png
 
 
-class CollaborationTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        for stale in artifacts().glob("*-FAILED-*"):
-            stale.unlink()
-        cls.server = harness.Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class CollaborationTest(harness.BrowserTest):
+    page_class = Page
+    state = PAGE_STATE
+    clear_failures = True
 
     def setUp(self):
-        self.pages = []
+        super().setUp()
         self.started = time.monotonic()
         print(flush=True)
 
     def tearDown(self):
-        for page in self.pages:
-            page.quit()
+        super().tearDown()
         timing(f"{self._testMethodName} in all", time.monotonic() - self.started)
-
-    def open(self, url, name):
-        page = Page(self.server, url, name)
-        self.pages.append(page)
-        return page
-
-    def diagnostics(self, prefix):
-        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
-        return harness.failure_artifacts(self.pages, self.server, artifacts(), prefix, PAGE_STATE)
-
-    def assertNoConsoleErrors(self, *pages):
-        for page in pages:
-            self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
 
     # 1. Two pages
 
@@ -354,7 +330,7 @@ class CollaborationTest(unittest.TestCase):
             self.assertGreater(alice.ink(450, 400), 100)
             shots = [page.board_png(f"1-board-{page.name}") for page in (alice, bob)]
             summary = self.compare_pngs(*shots)
-            (artifacts() / "1-board-diff.json").write_text(json.dumps(summary, indent=2) + "\n")
+            self.artifacts().joinpath("1-board-diff.json").write_text(json.dumps(summary, indent=2) + "\n")
             print(f"  board screenshots: {summary['verdict']}")
             self.assertEqual(summary["differing_pixels"], 0, f"A's and B's boards differ: {summary}")
             self.assertNoConsoleErrors(alice, bob)

@@ -1,7 +1,7 @@
 """Starts `inkwell serve` on a free port with a temporary data directory, and headless Chromium; drives the
 page in it.
 
-Shared by the browser tests (Web/test/browser/*_test.py: their `Page` and helpers) and the
+Shared by the browser tests (Web/test/browser/*_test.py: their `Page`, `BrowserTest` and helpers) and the
 pan/zoom benchmark (Benchmarks/web-pan-zoom.py). Needs Chromium, chromedriver and Selenium:
 Scripts/install-browser.sh.
 """
@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 import traceback
+import unittest
 import zlib
 from pathlib import Path
 
@@ -303,9 +304,10 @@ def png_pixels(data):
 
 
 @contextlib.contextmanager
-def failure_artifacts(pages, server, folder, prefix, state_script):
+def failure_artifacts(pages, servers, folder, prefix, state_script):
     """On failure: a screenshot, the console log and the state (what `state_script` returns) of every
-    page, the server's log and the traceback, in `folder`; then the failure goes on."""
+    page, the logs of `servers` (one file, server after server) and the traceback, in `folder`; then the
+    failure goes on. `servers` is read only then, so servers started within count."""
     try:
         yield
     except BaseException:
@@ -318,7 +320,7 @@ def failure_artifacts(pages, server, folder, prefix, state_script):
             log = "\n".join(f"{entry.get('timestamp', '')} {entry.get('level')} {entry.get('message')}"
                             for entry in page.collect_console())
             (folder / f"{prefix}-FAILED-{page.name}-console.log").write_text(log + "\n")
-        (folder / f"{prefix}-FAILED-server.log").write_text("".join(server.lines))
+        (folder / f"{prefix}-FAILED-server.log").write_text("".join(row for server in servers for row in server.lines))
         (folder / f"{prefix}-FAILED-traceback.txt").write_text(traceback.format_exc())
         print(f"  failure artifacts in {folder}", flush=True)
         raise
@@ -440,3 +442,53 @@ class Page:
         with contextlib.suppress(Exception):
             self.driver.quit()
 
+
+class BrowserTest(unittest.TestCase):
+    """Tests of pages (`page_class`) against a real server, `self.server`: one for the whole class, started
+    with `server_options`, unless those are None (then the test starts its own). Every page `open` opens is
+    closed after its test; `diagnostics` keeps what a failure leaves, with the pages' artifacts."""
+
+    page_class = Page
+    server_options = {}
+    # The script whose result a failure records of each page.
+    state = "return null"
+    # Whether to delete the failure artifacts an earlier run left first: only where no other test writes.
+    clear_failures = False
+
+    @classmethod
+    def setUpClass(cls):
+        if cls.clear_failures:
+            for stale in cls.artifacts().glob("*-FAILED-*"):
+                stale.unlink()
+        if cls.server_options is not None:
+            cls.server = Server(**cls.server_options)
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.server_options is not None:
+            cls.server.stop()
+
+    def setUp(self):
+        self.pages = []
+
+    def tearDown(self):
+        for page in self.pages:
+            page.quit()
+
+    def open(self, url="/", name="the page", server=None, **options):
+        """A page of `page_class` on `url` of `server` (the test's own unless given), closed after the test."""
+        page = self.page_class(server or self.server, url, name, **options)
+        self.pages.append(page)
+        return page
+
+    @classmethod
+    def artifacts(cls):
+        return artifacts(cls.page_class.folder)
+
+    def diagnostics(self, prefix):
+        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
+        return failure_artifacts(self.pages, [self.server], self.artifacts(), prefix, self.state)
+
+    def assertNoConsoleErrors(self, *pages):
+        for page in pages:
+            self.assertEqual(page.severe(), [], f"{page.name}'s console errors")

@@ -43,10 +43,6 @@ PAGE_STATE = (
 )
 
 
-def artifacts():
-    return harness.artifacts(Page.folder)
-
-
 class Page(harness.Page):
     """The whiteboard, with its review banner; its ink is read once its tiles are painted."""
 
@@ -67,37 +63,14 @@ class Page(harness.Page):
         return self.js("return JSON.parse(localStorage.getItem('inkwell.identity')).name")
 
 
-class ReviewTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        for stale in artifacts().glob("*-FAILED-*"):
-            stale.unlink()
-        cls.server = harness.Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class ReviewTest(harness.BrowserTest):
+    page_class = Page
+    state = PAGE_STATE
+    clear_failures = True
 
     def setUp(self):
-        self.pages = []
+        super().setUp()
         print(flush=True)
-
-    def tearDown(self):
-        for page in self.pages:
-            page.quit()
-
-    def open(self, url, name):
-        page = Page(self.server, url, name)
-        self.pages.append(page)
-        return page
-
-    def diagnostics(self, prefix):
-        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
-        return harness.failure_artifacts(self.pages, self.server, artifacts(), prefix, PAGE_STATE)
-
-    def assertNoConsoleErrors(self, *pages):
-        for page in pages:
-            self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
 
     def test_a_paused_page_shares_nothing_until_it_resumes(self):
         with self.diagnostics("a"):

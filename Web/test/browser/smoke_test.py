@@ -48,26 +48,8 @@ class Page(harness.Page):
             self.board, int(x - self.size[0] / 2), int(y - self.size[1] / 2)).perform()
 
 
-class SmokeTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = harness.Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-
-    def setUp(self):
-        self.pages = []
-
-    def tearDown(self):
-        for page in self.pages:
-            page.quit()
-
-    def open(self, path="/", name="the page", width=1440, height=900):
-        page = Page(self.server, path, name, width, height)
-        self.pages.append(page)
-        return page
+class SmokeTest(harness.BrowserTest):
+    page_class = Page
 
     def test_page_opens_a_new_room_with_its_hooks_and_no_errors(self):
         page = self.open()
@@ -90,7 +72,7 @@ class SmokeTest(unittest.TestCase):
         page.shot("01-empty-sync-details")
         page.keys(Keys.ESCAPE)
         self.assertFalse(details.is_displayed())
-        self.assertEqual(page.severe(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_the_page_runs_under_its_content_security_policy(self):
         for path in ("/", "/r/some-room", "/js/app/main.js", "/healthz"):
@@ -110,8 +92,7 @@ class SmokeTest(unittest.TestCase):
                 urllib.request.urlopen(self.server.url + path)
             self.assertEqual(refused.exception.code, 404, path)
 
-        page = Page(self.server, "/", csp=True)
-        self.pages.append(page)
+        page = self.open(csp=True)
         page.wait_synced()
         page.drag(line(200, 200, 420, 260))
         page.tool("shapes")
@@ -121,7 +102,7 @@ class SmokeTest(unittest.TestCase):
         page.tool("export-png")
         page.reload()
         page.wait_synced()
-        self.assertEqual(page.severe(), [])
+        self.assertNoConsoleErrors(page)
         self.assertEqual(harness.csp_violations(page.driver), [])
         # The probe sees a violation when there is one: an inline style attribute is refused.
         page.js("document.body.insertAdjacentHTML('beforeend', '<div style=\"color: red\"></div>')")
@@ -180,7 +161,7 @@ class SmokeTest(unittest.TestCase):
         self.assertGreater(page.ink(350, 300), 200)
         page.wait_synced()
         page.shot("04-after-undo-clear")
-        self.assertEqual(page.severe(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_shapes_are_recognised_at_pen_up(self):
         page = self.open()
@@ -192,7 +173,7 @@ class SmokeTest(unittest.TestCase):
         self.assertEqual(page.js("return window.inkwell.session.board.strokes()[0].points.length"), 5, "a rectangle's corners")
         page.settled()
         page.shot("05-rectangle")
-        self.assertEqual(page.severe(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_wheel_pans_ctrl_wheel_zooms_and_space_drags(self):
         page = self.open()
@@ -211,7 +192,7 @@ class SmokeTest(unittest.TestCase):
         moved = view()
         self.assertEqual((moved["originX"] - start["originX"], moved["originY"] - start["originY"]), (100, 50), "the board follows the hand")
         self.assertEqual(page.strokes(), 0, "a space-drag draws nothing")
-        self.assertEqual(page.severe(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_two_pages_see_each_others_strokes_cursors_and_ink(self):
         alice = self.open(name="alice")
@@ -247,8 +228,7 @@ class SmokeTest(unittest.TestCase):
         bob.shot("06-bob-sees-alice")
         alice.release()
         harness.wait_for(lambda: bob.strokes() == 2, message="alice's second stroke")
-        self.assertEqual(alice.severe(), [])
-        self.assertEqual(bob.severe(), [])
+        self.assertNoConsoleErrors(alice, bob)
 
     def test_svg_export_is_the_text_swift_writes(self):
         # An open room: `inkwell export` holds no capability nor key (the server runs with --open-rooms).
@@ -302,8 +282,7 @@ class SmokeTest(unittest.TestCase):
         server = harness.Server()
         try:
             # An open room, so `inkwell export` reads it at the end.
-            page = Page(server, "/r/offline-reload-check")
-            self.pages.append(page)
+            page = self.open("/r/offline-reload-check", server=server)
             page.drag(line(200, 200, 500, 200))
             page.wait_synced()
             room = page.js("return window.inkwell.room")
@@ -360,7 +339,7 @@ class SmokeTest(unittest.TestCase):
         harness.wait_for(lambda: page.strokes() == 1, message="a touch stroke")
         page.settled()
         page.shot("07-phone")
-        self.assertEqual(page.severe(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_dark_theme_keeps_dark_ink_visible(self):
         page = self.open()
@@ -375,7 +354,7 @@ class SmokeTest(unittest.TestCase):
             return Array.from(c.getContext('2d').getImageData(Math.round(450 * r), Math.round(300 * r), 1, 1).data);""")
         self.assertGreater(min(light[:3]), 180, "black ink is drawn light on the dark board")
         page.shot("08-dark")
-        self.assertEqual(page.severe(), [])
+        self.assertNoConsoleErrors(page)
 
 
 if __name__ == "__main__":

@@ -46,10 +46,6 @@ PAGE_STATE = (
 )
 
 
-def artifacts():
-    return harness.artifacts(Page.folder)
-
-
 class Page(harness.Page):
     """The whiteboard, with what its session and its store say of snapshots; its ink is read once its tiles
     are painted."""
@@ -70,32 +66,18 @@ class Page(harness.Page):
         return super().ink(x, y, layer)
 
 
-class SnapshotTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        for stale in artifacts().glob("*-FAILED-*"):
-            stale.unlink()
-        cls.server = harness.Server(compaction_interval=0.1)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class SnapshotTest(harness.BrowserTest):
+    page_class = Page
+    server_options = {"compaction_interval": 0.1}
+    state = PAGE_STATE
+    clear_failures = True
 
     def setUp(self):
-        self.pages = []
+        super().setUp()
         print(flush=True)
 
-    def tearDown(self):
-        for page in self.pages:
-            page.quit()
-
-    def open(self, path, name):
-        page = Page(self.server, path, name)
-        self.pages.append(page)
-        return page
-
     def test_a_board_drawn_only_in_pages_opens_from_its_snapshot(self):
-        with harness.failure_artifacts(self.pages, self.server, artifacts(), "snapshot", PAGE_STATE):
+        with self.diagnostics("snapshot"):
             alice = self.open(f"/r/{ROOM}?snapshot-threshold=8&snapshot-delay=0", "A")
             alice.wait_synced()
             rows = [120 + 60 * i for i in range(8)]
@@ -136,8 +118,7 @@ class SnapshotTest(unittest.TestCase):
                 self.assertGreater(bob.ink(550, y + 10), 100, f"A's stroke at {y} on B's board")
             self.assertEqual(bob.ink(1000, 400), 0, "the undone stroke is not")
             bob.shot("2-B-opened-from-the-snapshot")
-            for page in (alice, bob):
-                self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
+            self.assertNoConsoleErrors(alice, bob)
 
 
 if __name__ == "__main__":
