@@ -21,92 +21,54 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
-from access_test import CAPABILITY, HEIGHT, STATE, WIDTH, Page, artifacts, zigzag  # noqa: E402
+from access_test import CAPABILITY, STATE, Page, zigzag  # noqa: E402
 
-from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 
-class Tab:
-    """One tab of a shared Chromium; every call switches to it first."""
+class Tab(Page):
+    """One tab of a shared Chromium: every use of its driver switches to it first. The console log is the
+    whole Chromium's: the first tab that asks keeps it."""
 
     def __init__(self, driver, handle, name):
-        self.driver = driver
+        self._driver = driver
         self.handle = handle
         self.name = name
         self.console = []
 
-    def focus(self):
-        if self.driver.current_window_handle != self.handle:
-            self.driver.switch_to.window(self.handle)
-
-    def open(self, url):
-        self.focus()
-        self.driver.get(url)
-        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"),
-                         timeout=20, message=f"{self.name}'s board to open")
-
-    def js(self, script, *args):
-        self.focus()
-        return self.driver.execute_script(script, *args)
-
-    def find(self, testid):
-        self.focus()
-        return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+    @property
+    def driver(self):
+        if self._driver.current_window_handle != self.handle:
+            self._driver.switch_to.window(self.handle)
+        return self._driver
 
     def field(self, testid):
         return self.find(testid).get_attribute("value")
 
     def url(self):
-        self.focus()
         return self.driver.current_url
 
-    def sync_state(self):
-        return self.find("sync-status").get_attribute("data-state")
 
-    def wait_synced(self, timeout=20):
-        harness.wait_for(lambda: self.sync_state() == "synced", timeout=timeout, message=f"{self.name} synced")
+class AccessTabsTest(harness.BrowserTest):
+    page_class = Page
+    server_options = None
 
-    def strokes(self):
-        return self.js("return window.inkwell.strokeCount()")
-
-    def hash(self):
-        return self.js("return window.inkwell.hash()")
-
-    def drag(self, points):
-        board = self.find("board")
-        size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", board)
-        harness.mouse_drag(self.driver, board, size, points)
-
-    def keys(self, *keys):
-        self.focus()
-        ActionChains(self.driver).send_keys(*keys).perform()
-
-    def shot(self, name):
-        self.focus()
-        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
-
-    def collect_console(self):
-        # One log for the whole Chromium: kept on the first tab that asks.
-        with contextlib.suppress(Exception):
-            self.console.extend(self.driver.get_log("browser"))
-        return self.console
-
-
-class AccessTabsTest(unittest.TestCase):
     def setUp(self):
+        super().setUp()
         self.server = harness.Server(open_rooms=False)
-        self.driver = harness.chrome(WIDTH, HEIGHT)
+        self.driver = harness.chrome(harness.WIDTH, harness.HEIGHT)
         self.tabs = []
-        self.strangers = []
 
     def tearDown(self):
-        for page in self.strangers:
-            page.quit()
+        super().tearDown()
         with contextlib.suppress(Exception):
             self.driver.quit()
         self.server.stop()
+
+    def diagnostics(self, prefix):
+        """On failure: a screenshot, the console log and the state of every tab, and the server's log."""
+        return harness.failure_artifacts(self.tabs, [self.server], self.artifacts(), prefix, STATE)
 
     def tab(self, name, url):
         if self.tabs:
@@ -117,7 +79,7 @@ class AccessTabsTest(unittest.TestCase):
         return tab
 
     def test_a_link_replaced_in_one_tab_is_shown_in_the_other_which_keeps_drawing(self):
-        with harness.failure_artifacts(self.tabs, self.server, artifacts(), "tabs", STATE):
+        with self.diagnostics("tabs"):
             a = self.tab("A", self.server.url + "/")
             a.wait_synced()
             room = a.js("return window.inkwell.room")
@@ -182,8 +144,8 @@ class AccessTabsTest(unittest.TestCase):
             self.assertEqual(b.find("sync-status").text, "Synced")
             self.assertTrue(b.driver.find_element(By.ID, "notice").get_attribute("role") != "alert"
                             or not b.driver.find_element(By.ID, "notice").is_displayed(), "no refusal shown in B")
-            severe = [entry for entry in a.collect_console() if entry.get("level") == "SEVERE"]
-            self.assertEqual(severe, [], "console errors")
+            # One log for the whole Chromium: both tabs' errors.
+            self.assertEqual(a.severe(), [], "console errors")
 
     def replace_at_once(self, a, b, a_kind, b_kind):
         """A replaces its `a_kind` link and B its `b_kind` one at the same moment: both confirmations are
@@ -216,9 +178,7 @@ class AccessTabsTest(unittest.TestCase):
 
     def stranger(self, link, name):
         """A page in a Chromium of its own (another device), on `link`."""
-        page = Page(self.server, harness.link_path(link), name)
-        self.strangers.append(page)
-        return page
+        return self.open(harness.link_path(link), name)
 
     def assertOpens(self, link, rights, name):
         page = self.stranger(link, name)
@@ -233,7 +193,7 @@ class AccessTabsTest(unittest.TestCase):
         page.quit()
 
     def test_links_replaced_in_two_tabs_at_the_same_moment_end_the_same_in_both_and_open_the_board(self):
-        with harness.failure_artifacts(self.tabs, self.server, artifacts(), "tabs-at-once", STATE):
+        with self.diagnostics("tabs-at-once"):
             a = self.tab("A", self.server.url + "/")
             a.wait_synced()
             b = self.tab("B", a.url())
@@ -268,8 +228,8 @@ class AccessTabsTest(unittest.TestCase):
             b.drag(zigzag(200, 300, 300))
             b.wait_synced()
             harness.wait_for(lambda: a.strokes() == 1 and a.hash() == b.hash(), timeout=10, message="B's stroke in A")
-            severe = [entry for entry in a.collect_console() if entry.get("level") == "SEVERE"]
-            self.assertEqual(severe, [], "console errors")
+            # One log for the whole Chromium: both tabs' errors.
+            self.assertEqual(a.severe(), [], "console errors")
 
 
 def cap(link):

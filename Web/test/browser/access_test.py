@@ -31,7 +31,6 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
-WIDTH, HEIGHT = 1280, 800
 CAPABILITY = r"[A-Za-z0-9_-]{43}"
 RED = "e03131"
 
@@ -72,64 +71,19 @@ STATE = "return {status: document.querySelector('[data-testid=sync-status]').tex
         "strokes: window.inkwell?.strokeCount()}"
 
 
-def artifacts():
-    return harness.artifacts(".build/artifacts/access")
-
-
 def zigzag(x0, y0, width, steps=12):
     """A stroke that bends at every point: its encoded residuals are distinctive, not runs of zeros."""
     return [(x0 + width * i / steps, y0 + (37 if i % 2 else 0) + 3 * i) for i in range(steps + 1)]
 
 
-class Page:
-    """One Chromium on the whiteboard."""
+class Page(harness.Page):
+    """The whiteboard, with the WebSockets it opens counted (COUNT_SOCKETS)."""
+
+    folder = ".build/artifacts/access"
 
     def __init__(self, server, url, name, scripts=()):
         """`scripts`: more to run before the page's own, in every document it opens."""
-        self.name = name
-        self.console = []
-        self.driver = harness.chrome(WIDTH, HEIGHT)
-        for script in (COUNT_SOCKETS, *scripts):
-            self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
-        self.driver.get(url if url.startswith("http") else server.url + url)
-        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"),
-                         timeout=20, message=f"{name}'s board to open")
-        self.board = self.find("board")
-        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def find(self, testid):
-        return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
-
-    def sync_state(self):
-        return self.find("sync-status").get_attribute("data-state")
-
-    def wait_synced(self, timeout=20):
-        harness.wait_for(lambda: self.sync_state() == "synced", timeout=timeout, message=f"{self.name} synced")
-
-    def strokes(self):
-        return self.js("return window.inkwell.strokeCount()")
-
-    def hash(self):
-        return self.js("return window.inkwell.hash()")
-
-    def drag(self, points):
-        """A mouse drag through `points` (CSS pixels from the board's top-left)."""
-        harness.mouse_drag(self.driver, self.board, self.size, points)
-
-    def shot(self, name):
-        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
-
-    def collect_console(self):
-        with contextlib.suppress(Exception):
-            self.console.extend(self.driver.get_log("browser"))
-        return self.console
-
-    def quit(self):
-        with contextlib.suppress(Exception):
-            self.driver.quit()
+        super().__init__(server, url, name, scripts=(COUNT_SOCKETS, *scripts))
 
 
 # What the server keeps, read as a server (or anyone with its disk) could.
@@ -210,53 +164,37 @@ def server_holdings(data_directory):
     return raw, opened
 
 
-class AccessTest(unittest.TestCase):
+class AccessTest(harness.BrowserTest):
+    """Each test starts the servers it needs (`start_server`), with open rooms or without."""
+
+    page_class = Page
+    server_options = None
+    state = STATE
+
     def setUp(self):
-        self.pages = []
+        super().setUp()
         self.servers = []
 
     def tearDown(self):
-        for page in self.pages:
-            page.quit()
+        super().tearDown()
         for server in self.servers:
             server.stop()
 
-    def server(self, **options):
+    def start_server(self, **options):
         server = harness.Server(**options)
         self.servers.append(server)
         return server
 
-    def open(self, server, url, name):
-        page = Page(server, url, name)
-        self.pages.append(page)
-        return page
-
-    @contextlib.contextmanager
     def diagnostics(self, prefix):
         """On failure: screenshots, console logs and page state of every page, the servers' logs."""
-        test = self
-
-        class Servers:
-            """Every server of the test, as one log."""
-
-            @property
-            def lines(self):
-                return [line for server in test.servers for line in server.lines]
-
-        with harness.failure_artifacts(self.pages, Servers(), artifacts(), prefix, STATE):
-            yield
-
-    def assertNoConsoleErrors(self, *pages):
-        for page in pages:
-            severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
-            self.assertEqual(severe, [], f"{page.name}'s console errors")
+        return harness.failure_artifacts(self.pages, self.servers, self.artifacts(), prefix, STATE)
 
     # (a) and (b)
 
     def test_a_new_board_shares_an_edit_and_a_view_link_and_the_view_page_cannot_draw(self):
-        server = self.server(open_rooms=False)
+        server = self.start_server(open_rooms=False)
         with self.diagnostics("a"):
-            alice = self.open(server, "/", "A")
+            alice = self.open("/", "A", server=server)
             alice.wait_synced()
             room = alice.js("return window.inkwell.room")
             self.assertRegex(alice.driver.current_url, rf"/r/{room}\?cap=e{CAPABILITY}#key={CAPABILITY}$")
@@ -281,14 +219,14 @@ class AccessTest(unittest.TestCase):
             alice.shot("a-share-dialog")
             # Tab stays in the dialog; Escape closes it and gives the focus back.
             for _ in range(12):
-                ActionChains(alice.driver).send_keys(Keys.TAB).perform()
+                alice.keys(Keys.TAB)
                 self.assertTrue(alice.js("return arguments[0].contains(document.activeElement)", dialog), "Tab stays in the dialog")
-            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+            alice.keys(Keys.ESCAPE)
             harness.wait_for(lambda: not dialog.is_displayed(), message="Escape to close the dialog")
             self.assertFalse(alice.js("return arguments[0].contains(document.activeElement)", dialog))
 
             # (b) A second page on the view link: View only, no drawing tool, but the strokes live.
-            bob = self.open(server, harness.link_path(view), "B")
+            bob = self.open(harness.link_path(view), "B", server=server)
             self.assertTrue(bob.find("view-only").is_displayed(), "View only in the top bar")
             self.assertEqual(bob.find("view-only").text, "View only")
             bob.wait_synced()
@@ -306,7 +244,7 @@ class AccessTest(unittest.TestCase):
                              message="A's stroke live on B's page")
             harness.wait_for(lambda: bob.js("return window.inkwell.settled()"), message="B settled")
             # The zigzag's sixth point: (400, 218).
-            self.assertGreater(harness.ink_at(bob.driver, 400, 218), 100, "painted on B's board")
+            self.assertGreater(bob.ink(400, 218), 100, "painted on B's board")
 
             bob.drag(zigzag(200, 450, 400))
             bob.find("tool-clear").click()
@@ -314,7 +252,7 @@ class AccessTest(unittest.TestCase):
             harness.wait_for(lambda: bob.js("return window.inkwell.settled()"), message="B settled")
             self.assertEqual(bob.strokes(), 1, "a drag on a view page adds no stroke; clear and undo do nothing")
             self.assertEqual(bob.js("return window.inkwell.session.board.changeCount"), 1)
-            self.assertEqual(harness.ink_at(bob.driver, 400, 480), 0, "nothing painted where B dragged")
+            self.assertEqual(bob.ink(400, 480), 0, "nothing painted where B dragged")
             self.assertEqual(bob.js("return window.inkwell.session.status.bytesToUpload"), 0, "nothing waits to be sent")
             alice.wait_synced()
             self.assertEqual(alice.strokes(), 1, "nothing of B's reached A")
@@ -327,8 +265,8 @@ class AccessTest(unittest.TestCase):
         """Draws a red zigzag on a fresh server at `path`, waits until it is synced, and returns what the
         server's files hold of it: (the encoded points of each stroke, whether any was found, whether the
         colour's bytes were found, whether the page sealed its board)."""
-        server = self.server()
-        page = self.open(server, path, name)
+        server = self.start_server()
+        page = self.open(path, name, server=server)
         page.wait_synced()
         page.js(RECORD_LOCAL)
         page.find(f"colour-{RED}").click()
@@ -357,7 +295,7 @@ class AccessTest(unittest.TestCase):
             self.assertIn("Anyone with this link can draw", page.driver.find_element(By.ID, "share-dialog").text)
             self.assertFalse(page.find("share-view-link").is_displayed(), "no view link for an open room")
             self.assertFalse(page.find("replace-edit-link").is_displayed())
-            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+            page.keys(Keys.ESCAPE)
         self.assertNoConsoleErrors(page)
         return found_points, found_colour, encrypted
 
@@ -378,15 +316,15 @@ class AccessTest(unittest.TestCase):
     # (d)
 
     def test_replacing_the_view_link_tells_a_page_on_the_old_one_it_no_longer_works(self):
-        server = self.server(open_rooms=False)
+        server = self.start_server(open_rooms=False)
         with self.diagnostics("d"):
-            alice = self.open(server, "/", "A")
+            alice = self.open("/", "A", server=server)
             alice.wait_synced()
             alice.find("share").click()
             old_view = alice.find("share-view-link").get_attribute("value")
             old_edit = alice.find("share-edit-link").get_attribute("value")
-            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
-            bob = self.open(server, harness.link_path(old_view), "B")
+            alice.keys(Keys.ESCAPE)
+            bob = self.open(harness.link_path(old_view), "B", server=server)
             bob.wait_synced()
             alice.drag(zigzag(200, 200, 300))
             harness.wait_for(lambda: bob.strokes() == 1, message="B on the view link sees A's stroke")
@@ -417,11 +355,11 @@ class AccessTest(unittest.TestCase):
             self.assertEqual(bob.find("sync-status").text, "No access")
 
             # The new view link opens; the old one, opened afresh, is refused at once.
-            carol = self.open(server, harness.link_path(new_view), "C")
+            carol = self.open(harness.link_path(new_view), "C", server=server)
             carol.wait_synced()
             self.assertEqual(carol.strokes(), 1)
             self.assertTrue(carol.find("view-only").is_displayed())
-            dave = self.open(server, harness.link_path(old_view), "D")
+            dave = self.open(harness.link_path(old_view), "D", server=server)
             harness.wait_for(lambda: "no longer works" in dave.driver.find_element(By.ID, "notice").text, timeout=10,
                              message="the old link refused on a new visit")
             self.assertNoConsoleErrors(alice, carol)

@@ -9,15 +9,13 @@ Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
 Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 """
 
-import contextlib
 import sys
-import time
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
-from access_test import CAPABILITY, STATE, Page, artifacts, zigzag  # noqa: E402
+from access_test import CAPABILITY, STATE, Page, zigzag  # noqa: E402
 
 from selenium.webdriver.common.by import By  # noqa: E402
 
@@ -45,23 +43,21 @@ caches.open('inkwell-shell-v1').then((c) => c.keys()).then((keys) => {
 WAITING = "Waiting for this board to reach the server"
 
 
-class AccessWaitingTest(unittest.TestCase):
+class AccessWaitingTest(harness.BrowserTest):
+    page_class = Page
+    server_options = None
+    state = STATE
+
     def setUp(self):
+        super().setUp()
         self.server = harness.Server(open_rooms=False)
-        self.pages = []
 
     def tearDown(self):
-        for page in self.pages:
-            page.quit()
+        super().tearDown()
         self.server.stop()
 
-    def open(self, url, name, scripts=()):
-        page = Page(self.server, url, name, scripts)
-        self.pages.append(page)
-        return page
-
     def test_a_link_to_a_board_made_offline_waits_and_opens_once_its_maker_goes_online(self):
-        with harness.failure_artifacts(self.pages, self.server, artifacts(), "waiting", STATE):
+        with self.diagnostics("waiting"):
             # The maker's Chromium has the page kept by its service worker, then loses the network and
             # makes a board: the board, its links and its key exist only on this device.
             maker = self.open("/", "maker")
@@ -70,10 +66,8 @@ class AccessWaitingTest(unittest.TestCase):
             harness.wait_for(lambda: maker.driver.execute_async_script(PAGE_KEPT), timeout=20, message="the page's files kept")
             harness.set_offline(maker.driver, True)
             maker.driver.get(self.server.url + "/")
-            harness.wait_for(lambda: maker.js("return document.documentElement.dataset.ready === 'true'"), timeout=20,
-                             message="a new board offline")
+            maker.opened("a new board offline")
             self.assertFalse(maker.js("return navigator.onLine"))
-            maker.board = maker.find("board")
             room = maker.js("return window.inkwell.room")
             link = maker.driver.current_url
             self.assertRegex(link, rf"/r/{room}\?cap=e{CAPABILITY}#key={CAPABILITY}$")
@@ -115,7 +109,7 @@ class AccessWaitingTest(unittest.TestCase):
             harness.wait_for(lambda: not notice.is_displayed(), timeout=5, message="the waiting note gone")
             self.assertEqual(visitor.js("return window.inkwell.session.rights"), "edit")
             harness.wait_for(lambda: visitor.js("return window.inkwell.settled()"), message="the visitor's board painted")
-            self.assertGreater(harness.ink_at(visitor.driver, 350, 218), 100, "the stroke painted")
+            self.assertGreater(visitor.ink(350, 218), 100, "the stroke painted")
 
             # And it draws: the stroke reaches the maker.
             visitor.drag(zigzag(200, 420, 300))
@@ -123,9 +117,7 @@ class AccessWaitingTest(unittest.TestCase):
             harness.wait_for(lambda: maker.strokes() == 2 and maker.hash() == visitor.hash(), timeout=10,
                              message="the visitor's stroke at the maker's")
             visitor.shot("waiting-opened")
-            for page in (maker, visitor):
-                severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
-                self.assertEqual(severe, [], f"{page.name}'s console errors")
+            self.assertNoConsoleErrors(maker, visitor)
 
 
 if __name__ == "__main__":

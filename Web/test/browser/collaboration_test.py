@@ -12,7 +12,6 @@ Each page is its own Chromium (its own profile, so its own IndexedDB replica and
 the same viewport. Timings are printed as `[timing] …` lines.
 """
 
-import contextlib
 import hashlib
 import json
 import re
@@ -26,6 +25,7 @@ from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
+from harness import line  # noqa: E402
 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.actions import interaction  # noqa: E402
@@ -34,7 +34,6 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
-WIDTH, HEIGHT = 1280, 800
 HASH = re.compile(r"^[0-9a-f]{16}$")
 JOIN_LINE = re.compile(r"^room (\S+) board (\S+): (\d+) changes, (\d+) strokes, hash (\S+)$", re.M)
 
@@ -116,10 +115,6 @@ return [view.originX, view.originY, view.scale, devicePixelRatio, document.docum
 """
 
 
-def line(x0, y0, x1, y1, steps=16):
-    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
-
-
 # What a failing test records of each page's state.
 PAGE_STATE = (
     "return {sync: document.querySelector('[data-testid=\"sync-status\"]').textContent,"
@@ -129,77 +124,31 @@ PAGE_STATE = (
 )
 
 
-def artifacts():
-    return harness.artifacts(".build/artifacts/collaboration")
-
-
 def timing(label, seconds):
     print(f"  [timing] {label}: {seconds * 1000:.0f} ms", flush=True)
 
 
-class Page:
-    """One Chromium on the whiteboard, with its console log kept for diagnosis."""
+class Page(harness.Page):
+    """The whiteboard watched by PROBE, drawn on with a mouse or a pen."""
+
+    folder = ".build/artifacts/collaboration"
 
     def __init__(self, server, url, name):
-        self.name = name
-        self.console = []
-        self.driver = harness.chrome(WIDTH, HEIGHT)
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PROBE})
-        self.driver.get(url if url.startswith("http") else server.url + url)
-        self._opened()
-
-    def _opened(self):
-        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"),
-                         timeout=20, message=f"{self.name}'s board to open")
-        self.board = self.driver.find_element(By.CSS_SELECTOR, '[data-testid="board"]')
-        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
-
-    def reload(self):
-        self.driver.refresh()
-        self._opened()
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    # What the page shows
-
-    def sync_state(self):
-        return self.indicator().get_attribute("data-state")
-
-    def indicator(self):
-        return self.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]')
-
-    def wait_synced(self, timeout=20):
-        harness.wait_for(lambda: self.sync_state() == "synced", timeout=timeout, message=f"{self.name} synced")
-
-    def settled(self):
-        harness.wait_for(lambda: self.js("return window.inkwell.settled()"), message=f"{self.name}'s tiles painted")
-
-    def strokes(self):
-        return self.js("return window.inkwell.strokeCount()")
-
-    def hash(self):
-        return self.js("return window.inkwell.hash()")
+        super().__init__(server, url, name, scripts=(PROBE,))
 
     def pieces(self, index=0):
         return self.js("const s = window.inkwell.session.board.strokes()[arguments[0]]; return s ? s.pieces.length : null", index)
-
-    def ink(self, x, y, layer="base"):
-        return harness.ink_at(self.driver, x, y, layer)
 
     def sockets(self):
         """The page's WebSockets: [{url, events: [[type, code, time]], readyState}]."""
         return self.js("return window.__probe.sockets.map((s) => ({url: s.url, events: s.events, readyState: s.socket.readyState}))")
 
-    # Input: real pointer events through WebDriver
-
     def _offset(self, x, y):
+        # Rounded, where the shared `drag` truncates: a pixel apart when the board's half height is not whole
+        # (751 px high at 1280 × 800). This test's strokes have always been drawn at these offsets.
         return int(round(x - self.size[0] / 2)), int(round(y - self.size[1] / 2))
 
-    def tool(self, name):
-        self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="tool-{name}"]').click()
-
-    def mouse_drag(self, points):
+    def drag(self, points):
         """A mouse drag through `points` (CSS pixels from the board's top-left)."""
         chain = ActionChains(self.driver, duration=10)
         points = [(round(x), round(y)) for x, y in points]
@@ -222,63 +171,26 @@ class Page:
         actions.pointer_action.pointer_up()
         actions.perform()
 
-    # Artifacts
-
     def board_png(self, name):
+        """A screenshot of the board element alone, kept as an artifact and returned."""
         png = self.board.screenshot_as_png
-        (artifacts() / f"{name}.png").write_bytes(png)
+        self.artifact(f"{name}.png").write_bytes(png)
         return png
 
-    def shot(self, name):
-        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
 
-    def collect_console(self):
-        """Every console entry so far (WebDriver hands each out once, so they are kept here)."""
-        with contextlib.suppress(Exception):
-            self.console.extend(self.driver.get_log("browser"))
-        return self.console
-
-    def severe(self):
-        return [entry for entry in self.collect_console() if entry.get("level") == "SEVERE"]
-
-    def quit(self):
-        with contextlib.suppress(Exception):
-            self.driver.quit()
-
-
-class CollaborationTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        for stale in artifacts().glob("*-FAILED-*"):
-            stale.unlink()
-        cls.server = harness.Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class CollaborationTest(harness.BrowserTest):
+    page_class = Page
+    state = PAGE_STATE
+    clear_failures = True
 
     def setUp(self):
-        self.pages = []
+        super().setUp()
         self.started = time.monotonic()
         print(flush=True)
 
     def tearDown(self):
-        for page in self.pages:
-            page.quit()
+        super().tearDown()
         timing(f"{self._testMethodName} in all", time.monotonic() - self.started)
-
-    def open(self, url, name):
-        page = Page(self.server, url, name)
-        self.pages.append(page)
-        return page
-
-    def diagnostics(self, prefix):
-        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
-        return harness.failure_artifacts(self.pages, self.server, artifacts(), prefix, PAGE_STATE)
-
-    def assertNoConsoleErrors(self, *pages):
-        for page in pages:
-            self.assertEqual(page.severe(), [], f"{page.name}'s console errors")
 
     # 1. Two pages
 
@@ -290,17 +202,16 @@ class CollaborationTest(unittest.TestCase):
             # A's clipboard).
             alice.driver.execute_cdp_cmd("Browser.grantPermissions", {
                 "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"], "origin": self.server.url})
-            alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="share"]').click()
-            shown = alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="share-edit-link"]').get_attribute("value")
-            alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="copy-edit-link"]').click()
-            harness.wait_for(lambda: "copied" in alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="share-status"]').text,
-                             message="A's link copied")
+            alice.find("share").click()
+            shown = alice.find("share-edit-link").get_attribute("value")
+            alice.find("copy-edit-link").click()
+            harness.wait_for(lambda: "copied" in alice.find("share-status").text, message="A's link copied")
             link = alice.driver.execute_async_script(
                 "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done(String(e)))")
             self.assertEqual(link, shown, "the copied link is the one shown")
             self.assertEqual(link, alice.driver.current_url, "the link is the page's address")
             self.assertEqual(urlparse(link).path, f"/r/{room}", "A's page shows its room's link")
-            ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+            alice.keys(Keys.ESCAPE)
             harness.wait_for(lambda: not alice.driver.find_element(By.ID, "share-dialog").is_displayed(), message="the dialog closed")
             bob = self.open(link, "B")
             self.assertEqual(bob.js("return window.inkwell.room"), room)
@@ -332,7 +243,7 @@ class CollaborationTest(unittest.TestCase):
 
             # B cuts the stroke's middle with the partial eraser (a mouse drag); A shows the cut.
             bob.tool("eraser")
-            bob.mouse_drag(line(450, 190, 450, 310, 6))
+            bob.drag(line(450, 190, 450, 310, 6))
             erased = time.monotonic()
             self.assertEqual(bob.js("return window.__probe.pointerTypes"), ["mouse"])
             harness.wait_for(lambda: bob.pieces() == 2, message="the stroke cut in two on B")
@@ -352,14 +263,12 @@ class CollaborationTest(unittest.TestCase):
             open_before = sum(1 for s in alice.sockets() if s["readyState"] == 1)
             self.assertEqual(open_before, 1, "A has one sync socket")
             went = time.monotonic()
-            harness.set_offline(alice.driver, True)
             # CDP's offline emulation refuses new connections but, in Chromium 156, leaves an open WebSocket
             # working (a probe socket opened before it still sends and receives). It also sets
             # navigator.onLine to false and fires `offline`, on which the page closes its socket itself
             # (Connector #networkWentAway). Should a Chromium emulate offline without firing the event,
-            # it is fired here, as the browser fires it when the network really goes.
-            if alice.js("return navigator.onLine"):
-                alice.js("window.dispatchEvent(new Event('offline'))")
+            # `set_offline` fires it, as the browser fires it when the network really goes.
+            alice.set_offline(True)
             harness.wait_for(lambda: all(s["readyState"] == 3 for s in alice.sockets()), timeout=5, message="A's socket closed")
             harness.wait_for(lambda: alice.sync_state() == "offline", timeout=5, message="A's indicator offline")
             timing("A's socket closed and indicator offline after going offline", time.monotonic() - went)
@@ -370,10 +279,10 @@ class CollaborationTest(unittest.TestCase):
             # A draws while offline: the indicator shows offline or uploading, never synced, and B gets nothing.
             alice.js(RECORD_STATES)
             bob_hash = bob.hash()
-            alice.mouse_drag(line(250, 400, 650, 400))
+            alice.drag(line(250, 400, 650, 400))
             harness.wait_for(lambda: alice.strokes() == 2, message="A's offline stroke")
-            harness.wait_for(lambda: "upload" in alice.indicator().text, timeout=5, message="A's indicator to count what waits")
-            print(f"  A's indicator while offline: {alice.indicator().get_attribute('data-state')} {alice.indicator().text!r}")
+            harness.wait_for(lambda: "upload" in alice.find("sync-status").text, timeout=5, message="A's indicator to count what waits")
+            print(f"  A's indicator while offline: {alice.find('sync-status').get_attribute('data-state')} {alice.find('sync-status').text!r}")
             alice.shot("1-offline-A")
             time.sleep(1.0)
             self.assertEqual((bob.strokes(), bob.hash()), (1, bob_hash), "nothing reaches B while A is offline")
@@ -384,9 +293,7 @@ class CollaborationTest(unittest.TestCase):
 
             # A comes back: both converge, and B shows A's offline stroke.
             back = time.monotonic()
-            harness.set_offline(alice.driver, False)
-            if not alice.js("return navigator.onLine"):
-                alice.js("window.dispatchEvent(new Event('online'))")
+            alice.set_offline(False)
             harness.wait_for(lambda: bob.strokes() == 2 and alice.hash() == bob.hash()
                              and alice.sync_state() == "synced" and bob.sync_state() == "synced",
                              timeout=15, interval=0.02, message="A and B to converge")
@@ -423,7 +330,7 @@ class CollaborationTest(unittest.TestCase):
             self.assertGreater(alice.ink(450, 400), 100)
             shots = [page.board_png(f"1-board-{page.name}") for page in (alice, bob)]
             summary = self.compare_pngs(*shots)
-            (artifacts() / "1-board-diff.json").write_text(json.dumps(summary, indent=2) + "\n")
+            self.artifacts().joinpath("1-board-diff.json").write_text(json.dumps(summary, indent=2) + "\n")
             print(f"  board screenshots: {summary['verdict']}")
             self.assertEqual(summary["differing_pixels"], 0, f"A's and B's boards differ: {summary}")
             self.assertNoConsoleErrors(alice, bob)
@@ -492,7 +399,7 @@ class CollaborationTest(unittest.TestCase):
             self.assertEqual(page.js("return window.inkwell.session.board.changeCount"), changes)
 
             # The page draws 2 more; a second run of the peer, on its same store, gets them.
-            page.mouse_drag(line(200, 400, 500, 420))
+            page.drag(line(200, 400, 500, 420))
             page.pen_drag(line(600, 200, 700, 400))
             harness.wait_for(lambda: page.strokes() == 8, message="the page's two new strokes")
             page.wait_synced()
@@ -508,7 +415,7 @@ class CollaborationTest(unittest.TestCase):
             self.assertEqual(page.js("return window.inkwell.session.board.changeCount"), changes)
             self.assertEqual(page.js("return window.inkwell.exportSVG()"), swift_svg, "and draw it the same")
             # Every stroke in view (the peer's are anywhere), for the artifact.
-            ActionChains(page.driver).send_keys("1").perform()
+            page.keys("1")
             page.settled()
             self.assertEqual(page.strokes(), 8)
             page.board_png("2-board-browser-and-peer")

@@ -1,7 +1,9 @@
-"""Starts `inkwell serve` on a free port with a temporary data directory, and headless Chromium.
+"""Starts `inkwell serve` on a free port with a temporary data directory, and headless Chromium; drives the
+page in it.
 
-Shared by the browser smoke test (Web/test/browser/smoke_test.py) and the pan/zoom benchmark
-(Benchmarks/web-pan-zoom.py). Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
+Shared by the browser tests (Web/test/browser/*_test.py: their `Page`, `BrowserTest` and helpers) and the
+pan/zoom benchmark (Benchmarks/web-pan-zoom.py). Needs Chromium, chromedriver and Selenium:
+Scripts/install-browser.sh.
 """
 
 import contextlib
@@ -15,6 +17,7 @@ import tempfile
 import threading
 import time
 import traceback
+import unittest
 import zlib
 from pathlib import Path
 
@@ -187,18 +190,26 @@ return most;
 """
 
 
-def mouse_drag(driver, board, size, points):
-    """A mouse drag through `points` (CSS pixels from the top-left of `board`, an element of `size`)."""
+def line(x0, y0, x1, y1, steps=16):
+    """The `steps + 1` points of a straight drag from (x0, y0) to (x1, y1), both ends included."""
+    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
+
+
+def mouse_drag(driver, board, size, points, hold=False):
+    """A mouse drag through `points` (CSS pixels from the top-left of `board`, an element of `size`); with
+    `hold`, the button stays down (ink in progress) until the next release."""
     from selenium.webdriver.common.action_chains import ActionChains
 
     chain = ActionChains(driver, duration=10)
+    # Whole pixels first, so the moves add up to exactly the points asked for.
     points = [(round(x), round(y)) for x, y in points]
     x0, y0 = points[0]
     chain.move_to_element_with_offset(board, int(x0 - size[0] / 2), int(y0 - size[1] / 2))
     chain.click_and_hold()
     for (xa, ya), (xb, yb) in zip(points, points[1:]):
         chain.move_by_offset(xb - xa, yb - ya)
-    chain.release()
+    if not hold:
+        chain.release()
     chain.perform()
 
 
@@ -207,17 +218,13 @@ def ink_at(driver, x, y, layer="base"):
     return driver.execute_script(INK_AT, x, y, layer)
 
 
-# Keeps every Content-Security-Policy violation the page reports, from before its first script runs.
+# Keeps every Content-Security-Policy violation the page reports, from before its first script runs: one of
+# a `Page`'s `scripts`, read back with `csp_violations`.
 CSP_PROBE = """
 window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation',
   (event) => window.__cspViolations.push(`${event.effectiveDirective} ${event.blockedURI}`));
 """
-
-
-def watch_csp(driver):
-    """Records the page's CSP violations (read them with `csp_violations`) on every page it opens from now on."""
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_PROBE})
 
 
 def csp_violations(driver):
@@ -297,9 +304,10 @@ def png_pixels(data):
 
 
 @contextlib.contextmanager
-def failure_artifacts(pages, server, folder, prefix, state_script):
+def failure_artifacts(pages, servers, folder, prefix, state_script):
     """On failure: a screenshot, the console log and the state (what `state_script` returns) of every
-    page, the server's log and the traceback, in `folder`; then the failure goes on."""
+    page, the logs of `servers` (one file, server after server) and the traceback, in `folder`; then the
+    failure goes on. `servers` is read only then, so servers started within count."""
     try:
         yield
     except BaseException:
@@ -312,7 +320,175 @@ def failure_artifacts(pages, server, folder, prefix, state_script):
             log = "\n".join(f"{entry.get('timestamp', '')} {entry.get('level')} {entry.get('message')}"
                             for entry in page.collect_console())
             (folder / f"{prefix}-FAILED-{page.name}-console.log").write_text(log + "\n")
-        (folder / f"{prefix}-FAILED-server.log").write_text("".join(server.lines))
+        (folder / f"{prefix}-FAILED-server.log").write_text("".join(row for server in servers for row in server.lines))
         (folder / f"{prefix}-FAILED-traceback.txt").write_text(traceback.format_exc())
         print(f"  failure artifacts in {folder}", flush=True)
         raise
+
+
+# The viewport of every test's page unless it asks for another: the same on every page, so that two pages'
+# boards can be compared pixel for pixel.
+WIDTH, HEIGHT = 1280, 800
+
+
+class Page:
+    """One Chromium on the whiteboard: its own profile, so its own IndexedDB replica, localStorage and
+    service worker, as another device's. Its console log is kept here, as WebDriver hands each entry out
+    once. A test's subclass adds what only it needs and says where its artifacts go (`folder`)."""
+
+    folder = ".build/artifacts"
+
+    def __init__(self, server, url="/", name="the page", width=WIDTH, height=HEIGHT, scripts=()):
+        """Opens `url` (a path on `server`, or a whole address); `scripts` run before the page's own, in
+        every document it opens (to watch it from its start). `name` names the page in messages and files."""
+        self.name = name
+        self.console = []
+        self.driver = chrome(width, height)
+        for script in scripts:
+            self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
+        self.open(url if url.startswith("http") else server.url + url)
+
+    def open(self, url):
+        """Goes to `url` (a whole address) and waits for its board."""
+        self.driver.get(url)
+        self.opened()
+
+    def opened(self, message=None):
+        """Waits for the page to say its board is ready (its data-ready), then finds the board and its size."""
+        wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"), timeout=20,
+                 message=message or f"{self.name}'s board to open")
+        self.board = self.find("board")
+        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
+
+    def reload(self):
+        self.driver.refresh()
+        self.opened()
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def find(self, testid):
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
+
+    # What the page shows
+
+    def sync_state(self):
+        """The sync indicator's data-state: synced, uploading, downloading, offline, paused."""
+        return self.find("sync-status").get_attribute("data-state")
+
+    def wait_state(self, state, timeout=20):
+        wait_for(lambda: self.sync_state() == state, timeout=timeout, message=f"{self.name} {state}")
+
+    def wait_synced(self, timeout=20):
+        self.wait_state("synced", timeout)
+
+    def settled(self):
+        """Waits until every tile in view is painted: before reading ink that just changed."""
+        wait_for(lambda: self.js("return window.inkwell.settled()"), message=f"{self.name}'s tiles painted")
+
+    def strokes(self):
+        return self.js("return window.inkwell.strokeCount()")
+
+    def hash(self):
+        return self.js("return window.inkwell.hash()")
+
+    def ink(self, x, y, layer="base"):
+        """The painted alpha around (x, y) of the board, as painted now (see `settled`)."""
+        return ink_at(self.driver, x, y, layer)
+
+    # Input: real events through WebDriver
+
+    def tool(self, name):
+        self.find(f"tool-{name}").click()
+
+    def drag(self, points, hold=False):
+        """A mouse drag through `points` (CSS pixels from the board's top-left); see `mouse_drag`."""
+        mouse_drag(self.driver, self.board, self.size, points, hold)
+
+    def keys(self, *keys):
+        """Keys pressed on whatever has the focus."""
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def set_offline(self, offline):
+        """Cuts the page off the network (DevTools emulation), firing the window's event where Chromium does not."""
+        set_offline(self.driver, offline)
+        if self.js("return navigator.onLine") == offline:
+            self.js(f"window.dispatchEvent(new Event('{'offline' if offline else 'online'}'))")
+
+    # Artifacts and the console
+
+    def artifact(self, name):
+        """Where the file `name` goes in the test's artifacts folder."""
+        return artifacts(self.folder) / name
+
+    def shot(self, name):
+        self.driver.save_screenshot(str(self.artifact(f"{name}.png")))
+
+    def collect_console(self):
+        """Every console entry so far."""
+        with contextlib.suppress(Exception):
+            self.console.extend(self.driver.get_log("browser"))
+        return self.console
+
+    def severe(self):
+        """The console's errors (its SEVERE entries) since the page opened."""
+        return [entry for entry in self.collect_console() if entry.get("level") == "SEVERE"]
+
+    def quit(self):
+        with contextlib.suppress(Exception):
+            self.driver.quit()
+
+
+class BrowserTest(unittest.TestCase):
+    """Tests of pages (`page_class`) against a real server, `self.server`: one for the whole class, started
+    with `server_options`, unless those are None (then the test starts its own). Every page `open` opens is
+    closed after its test; `diagnostics` keeps what a failure leaves, with the pages' artifacts."""
+
+    page_class = Page
+    server_options = {}
+    # The script whose result a failure records of each page.
+    state = "return null"
+    # Whether to delete the failure artifacts an earlier run left first: only where no other test writes.
+    clear_failures = False
+
+    @classmethod
+    def setUpClass(cls):
+        if cls.clear_failures:
+            for stale in cls.artifacts().glob("*-FAILED-*"):
+                stale.unlink()
+        if cls.server_options is not None:
+            cls.server = Server(**cls.server_options)
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.server_options is not None:
+            cls.server.stop()
+
+    def setUp(self):
+        self.pages = []
+
+    def tearDown(self):
+        for page in self.pages:
+            page.quit()
+
+    def open(self, url="/", name="the page", server=None, **options):
+        """A page of `page_class` on `url` of `server` (the test's own unless given), closed after the test."""
+        page = self.page_class(server or self.server, url, name, **options)
+        self.pages.append(page)
+        return page
+
+    @classmethod
+    def artifacts(cls):
+        return artifacts(cls.page_class.folder)
+
+    def diagnostics(self, prefix):
+        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
+        return failure_artifacts(self.pages, [self.server], self.artifacts(), prefix, self.state)
+
+    def assertNoConsoleErrors(self, *pages):
+        for page in pages:
+            self.assertEqual(page.severe(), [], f"{page.name}'s console errors")

@@ -14,7 +14,6 @@ Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
 Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 """
 
-import contextlib
 import sys
 import time
 import unittest
@@ -22,11 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
+from harness import line  # noqa: E402
 
-from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-
-WIDTH, HEIGHT = 1280, 800
 
 # Keeps every data-state the sync indicator takes from now on (a MutationObserver sees each one).
 RECORD_STATES = """
@@ -35,10 +32,6 @@ window.__states = [indicator.dataset.state];
 new MutationObserver(() => window.__states.push(indicator.dataset.state))
   .observe(indicator, { attributes: true, attributeFilter: ['data-state'] });
 """
-
-
-def line(x0, y0, x1, y1, steps=16):
-    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
 
 
 # What a failing test records of each page's state.
@@ -50,47 +43,10 @@ PAGE_STATE = (
 )
 
 
-def artifacts():
-    return harness.artifacts(".build/artifacts/review")
+class Page(harness.Page):
+    """The whiteboard, with its review banner; its ink is read once its tiles are painted."""
 
-
-class Page:
-    """One Chromium (its own profile: its own replica, identity and preferences) on the whiteboard."""
-
-    def __init__(self, server, url, name):
-        self.name = name
-        self.console = []
-        self.driver = harness.chrome(WIDTH, HEIGHT)
-        self.driver.get(url if url.startswith("http") else server.url + url)
-        self._opened()
-
-    def _opened(self):
-        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"), timeout=20,
-                         message=f"{self.name}'s board to open")
-        self.board = self.driver.find_element(By.CSS_SELECTOR, '[data-testid="board"]')
-        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
-
-    def reload(self):
-        self.driver.refresh()
-        self._opened()
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def find(self, testid):
-        return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
-
-    def sync_state(self):
-        return self.find("sync-status").get_attribute("data-state")
-
-    def wait_state(self, state, timeout=20):
-        harness.wait_for(lambda: self.sync_state() == state, timeout=timeout, message=f"{self.name} {state}")
-
-    def strokes(self):
-        return self.js("return window.inkwell.strokeCount()")
-
-    def hash(self):
-        return self.js("return window.inkwell.hash()")
+    folder = ".build/artifacts/review"
 
     def review(self):
         return self.js("return window.inkwell.review()")
@@ -99,71 +55,22 @@ class Page:
         """The banner's sentence while it is shown (on screen, not only in the DOM), else None."""
         return self.find("review-text").text if self.find("review-banner").is_displayed() else None
 
-    def settled(self):
-        harness.wait_for(lambda: self.js("return window.inkwell.settled()"), message=f"{self.name}'s tiles painted")
-
-    def ink(self, x, y):
+    def ink(self, x, y, layer="base"):
         self.settled()
-        return harness.ink_at(self.driver, x, y)
+        return super().ink(x, y, layer)
 
     def identity(self):
         return self.js("return JSON.parse(localStorage.getItem('inkwell.identity')).name")
 
-    def mouse_drag(self, points):
-        """A mouse drag through `points` (CSS pixels from the board's top-left)."""
-        harness.mouse_drag(self.driver, self.board, self.size, points)
 
-    def set_offline(self, offline):
-        """Cuts the page off the network (DevTools emulation), firing the event where Chromium does not."""
-        harness.set_offline(self.driver, offline)
-        if self.js("return navigator.onLine") == offline:
-            self.js(f"window.dispatchEvent(new Event('{'offline' if offline else 'online'}'))")
-
-    def shot(self, name):
-        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
-
-    def collect_console(self):
-        with contextlib.suppress(Exception):
-            self.console.extend(self.driver.get_log("browser"))
-        return self.console
-
-    def quit(self):
-        with contextlib.suppress(Exception):
-            self.driver.quit()
-
-
-class ReviewTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        for stale in artifacts().glob("*-FAILED-*"):
-            stale.unlink()
-        cls.server = harness.Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class ReviewTest(harness.BrowserTest):
+    page_class = Page
+    state = PAGE_STATE
+    clear_failures = True
 
     def setUp(self):
-        self.pages = []
+        super().setUp()
         print(flush=True)
-
-    def tearDown(self):
-        for page in self.pages:
-            page.quit()
-
-    def open(self, url, name):
-        page = Page(self.server, url, name)
-        self.pages.append(page)
-        return page
-
-    def diagnostics(self, prefix):
-        """On failure: a screenshot, the console log and the state of every page, and the server's log."""
-        return harness.failure_artifacts(self.pages, self.server, artifacts(), prefix, PAGE_STATE)
-
-    def assertNoConsoleErrors(self, *pages):
-        for page in pages:
-            severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
-            self.assertEqual(severe, [], f"{page.name}'s console errors")
 
     def test_a_paused_page_shares_nothing_until_it_resumes(self):
         with self.diagnostics("a"):
@@ -188,7 +95,7 @@ class ReviewTest(unittest.TestCase):
 
             # A draws while paused: kept and counted on A, nothing reaches B (nor A's cursor).
             bob_hash = bob.hash()
-            alice.mouse_drag(line(250, 300, 650, 300))
+            alice.drag(line(250, 300, 650, 300))
             harness.wait_for(lambda: alice.strokes() == 1, message="A's stroke")
             harness.wait_for(lambda: alice.find("sync-status").text == "Paused · 1 change to upload", timeout=5,
                              message="A's indicator to count the change waiting")
@@ -238,7 +145,7 @@ class ReviewTest(unittest.TestCase):
                              message="B to know A's name")
 
             # A first stroke, live: B merges it at once.
-            alice.mouse_drag(line(250, 200, 650, 200))
+            alice.drag(line(250, 200, 650, 200))
             harness.wait_for(lambda: bob.strokes() == 1 and bob.hash() == alice.hash(), timeout=5, message="a live stroke")
             self.assertIsNone(bob.banner(), "live changes are not held")
 
@@ -246,8 +153,8 @@ class ReviewTest(unittest.TestCase):
             bob.set_offline(True)
             bob.wait_state("offline", timeout=5)
             before = bob.hash()
-            alice.mouse_drag(line(250, 320, 650, 320))
-            alice.mouse_drag(line(250, 440, 650, 440))
+            alice.drag(line(250, 320, 650, 320))
+            alice.drag(line(250, 440, 650, 440))
             harness.wait_for(lambda: alice.strokes() == 3, message="A's two strokes")
             alice.wait_state("synced")
             bob.set_offline(False)

@@ -10,7 +10,6 @@ Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 import urllib.error
 import urllib.request
@@ -18,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
+from harness import line  # noqa: E402
 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.actions import interaction  # noqa: E402
@@ -33,106 +33,23 @@ TOOLS = [
 ]
 
 
-class Page:
-    """One browser tab on the whiteboard."""
+class Page(harness.Page):
+    """The whiteboard at a laptop's size unless asked for another; `csp` watches its Content-Security-Policy."""
 
-    def __init__(self, server, path="/", width=1440, height=900, csp=False):
-        self.driver = harness.chrome(width, height)
-        if csp:
-            harness.watch_csp(self.driver)
-        self.driver.get(server.url + path)
-        self._opened()
-
-    def _opened(self):
-        harness.wait_for(lambda: self.driver.execute_script("return document.documentElement.dataset.ready === 'true'"),
-                         timeout=20, message="the board to open")
-        self.board = self.driver.find_element(By.CSS_SELECTOR, '[data-testid="board"]')
-        self.size = self.driver.execute_script(
-            "const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
-
-    def reload(self):
-        self.driver.refresh()
-        self._opened()
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def wait_synced(self, timeout=20):
-        harness.wait_for(lambda: self.sync_state() == "synced", timeout=timeout, message="synced")
-
-    def sync_state(self):
-        return self.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').get_attribute("data-state")
-
-    def settled(self):
-        harness.wait_for(lambda: self.js("return window.inkwell.settled()"), message="tiles painted")
-
-    def tool(self, name):
-        self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="tool-{name}"]').click()
-
-    def drag(self, points, hold=False):
-        """A mouse drag through `points` (CSS pixels from the board's top-left)."""
-        chain = ActionChains(self.driver, duration=10)
-        # Whole pixels first, so the moves add up to exactly the points asked for.
-        points = [(round(x), round(y)) for x, y in points]
-        x0, y0 = points[0]
-        chain.move_to_element_with_offset(self.board, int(x0 - self.size[0] / 2), int(y0 - self.size[1] / 2))
-        chain.click_and_hold()
-        for (xa, ya), (xb, yb) in zip(points, points[1:]):
-            chain.move_by_offset(xb - xa, yb - ya)
-        if not hold:
-            chain.release()
-        chain.perform()
+    def __init__(self, server, url="/", name="the page", width=1440, height=900, csp=False):
+        super().__init__(server, url, name, width, height, scripts=(harness.CSP_PROBE,) if csp else ())
 
     def release(self):
+        """Ends a drag made with `hold`."""
         ActionChains(self.driver, duration=10).release().perform()
 
     def hover(self, x, y):
         ActionChains(self.driver, duration=10).move_to_element_with_offset(
             self.board, int(x - self.size[0] / 2), int(y - self.size[1] / 2)).perform()
 
-    def ink(self, x, y, layer="base"):
-        return harness.ink_at(self.driver, x, y, layer)
 
-    def strokes(self):
-        return self.js("return window.inkwell.strokeCount()")
-
-    def hash(self):
-        return self.js("return window.inkwell.hash()")
-
-    def shot(self, name):
-        self.driver.save_screenshot(str(harness.artifacts() / f"{name}.png"))
-
-    def errors(self):
-        return harness.severe_logs(self.driver)
-
-    def quit(self):
-        self.driver.quit()
-
-
-def line(x0, y0, x1, y1, steps=16):
-    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
-
-
-class SmokeTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = harness.Server()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
-
-    def setUp(self):
-        self.pages = []
-
-    def tearDown(self):
-        for page in self.pages:
-            page.quit()
-
-    def open(self, path="/", width=1440, height=900):
-        page = Page(self.server, path, width, height)
-        self.pages.append(page)
-        return page
+class SmokeTest(harness.BrowserTest):
+    page_class = Page
 
     def test_page_opens_a_new_room_with_its_hooks_and_no_errors(self):
         page = self.open()
@@ -141,21 +58,21 @@ class SmokeTest(unittest.TestCase):
         self.assertRegex(page.driver.current_url, r"/r/[A-Za-z0-9]{22}\?cap=e[A-Za-z0-9_-]{43}#key=[A-Za-z0-9_-]{43}$")
         self.assertIn(f"/r/{room}?", page.driver.current_url)
         for name in TOOLS:
-            button = page.driver.find_element(By.CSS_SELECTOR, f'[data-testid="tool-{name}"]')
+            button = page.find(f"tool-{name}")
             self.assertTrue(button.get_attribute("aria-label"), name)
             self.assertTrue(button.get_attribute("title"), name)
         self.assertIn(page.sync_state(), {"synced", "uploading", "downloading", "offline"})
         page.wait_synced()
-        self.assertEqual(page.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').text, "Synced")
-        page.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').click()
+        self.assertEqual(page.find("sync-status").text, "Synced")
+        page.find("sync-status").click()
         details = page.driver.find_element(By.ID, "sync-panel")
         self.assertTrue(details.is_displayed())
         self.assertIn(room, details.text)
         self.assertIn("Synced", details.text)
         page.shot("01-empty-sync-details")
-        ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+        page.keys(Keys.ESCAPE)
         self.assertFalse(details.is_displayed())
-        self.assertEqual(page.errors(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_the_page_runs_under_its_content_security_policy(self):
         for path in ("/", "/r/some-room", "/js/app/main.js", "/healthz"):
@@ -175,8 +92,7 @@ class SmokeTest(unittest.TestCase):
                 urllib.request.urlopen(self.server.url + path)
             self.assertEqual(refused.exception.code, 404, path)
 
-        page = Page(self.server, "/", csp=True)
-        self.pages.append(page)
+        page = self.open(csp=True)
         page.wait_synced()
         page.drag(line(200, 200, 420, 260))
         page.tool("shapes")
@@ -186,7 +102,7 @@ class SmokeTest(unittest.TestCase):
         page.tool("export-png")
         page.reload()
         page.wait_synced()
-        self.assertEqual(page.errors(), [])
+        self.assertNoConsoleErrors(page)
         self.assertEqual(harness.csp_violations(page.driver), [])
         # The probe sees a violation when there is one: an inline style attribute is refused.
         page.js("document.body.insertAdjacentHTML('beforeend', '<div style=\"color: red\"></div>')")
@@ -226,7 +142,7 @@ class SmokeTest(unittest.TestCase):
         page.settled()
         self.assertEqual(page.ink(500, 300), 0, "redo cuts it again")
 
-        ActionChains(page.driver).send_keys("p").perform()
+        page.keys("p")
         page.drag(line(300, 450, 700, 450))
         harness.wait_for(lambda: page.strokes() == 2, message="a second stroke")
         page.tool("stroke-eraser")
@@ -245,19 +161,19 @@ class SmokeTest(unittest.TestCase):
         self.assertGreater(page.ink(350, 300), 200)
         page.wait_synced()
         page.shot("04-after-undo-clear")
-        self.assertEqual(page.errors(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_shapes_are_recognised_at_pen_up(self):
         page = self.open()
         page.tool("shapes")
-        self.assertEqual(page.driver.find_element(By.CSS_SELECTOR, '[data-testid="tool-shapes"]').get_attribute("aria-pressed"), "true")
+        self.assertEqual(page.find("tool-shapes").get_attribute("aria-pressed"), "true")
         rough = line(300, 200, 600, 205) + line(600, 205, 598, 400)[1:] + line(598, 400, 302, 396)[1:] + line(302, 396, 300, 204)[1:]
         page.drag(rough)
         harness.wait_for(lambda: page.strokes() == 1, message="the shape")
         self.assertEqual(page.js("return window.inkwell.session.board.strokes()[0].points.length"), 5, "a rectangle's corners")
         page.settled()
         page.shot("05-rectangle")
-        self.assertEqual(page.errors(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_wheel_pans_ctrl_wheel_zooms_and_space_drags(self):
         page = self.open()
@@ -265,9 +181,9 @@ class SmokeTest(unittest.TestCase):
         ActionChains(page.driver).scroll_from_origin(ScrollOrigin.from_element(page.board), 0, 200).perform()
         harness.wait_for(lambda: view()["originY"] == 200, message="the wheel to pan")
         before = view()
-        page.driver.find_element(By.CSS_SELECTOR, '[data-testid="tool-zoom-in"]').click()
+        page.tool("zoom-in")
         self.assertAlmostEqual(view()["scale"], before["scale"] * 1.25)
-        ActionChains(page.driver).send_keys("0").perform()
+        page.keys("0")
         self.assertEqual(view()["scale"], 1)
         start = view()
         ActionChains(page.driver).key_down(Keys.SPACE).perform()
@@ -276,12 +192,12 @@ class SmokeTest(unittest.TestCase):
         moved = view()
         self.assertEqual((moved["originX"] - start["originX"], moved["originY"] - start["originY"]), (100, 50), "the board follows the hand")
         self.assertEqual(page.strokes(), 0, "a space-drag draws nothing")
-        self.assertEqual(page.errors(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_two_pages_see_each_others_strokes_cursors_and_ink(self):
-        alice = self.open()
+        alice = self.open(name="alice")
         # The board's edit link, as the page shows it in its address.
-        bob = self.open(harness.link_path(alice.driver.current_url))
+        bob = self.open(harness.link_path(alice.driver.current_url), "bob")
         alice.wait_synced()
         bob.wait_synced()
         alice.drag(line(200, 200, 500, 260))
@@ -296,8 +212,8 @@ class SmokeTest(unittest.TestCase):
             "const c = document.querySelector('.peer-cursor'); return c !== null && !c.hidden"), message="alice's cursor")
         name = alice.js("return document.querySelector('input[name=display-name]').value")
         self.assertEqual(bob.js("return document.querySelector('.peer-cursor-name').textContent"), name)
-        alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="people"]').click()
-        field = alice.driver.find_element(By.CSS_SELECTOR, '[data-testid="name-input"]')
+        alice.find("people").click()
+        field = alice.find("name-input")
         # Select and type over, as a person does (clearing it first would restore the old name on change).
         field.send_keys(Keys.CONTROL, "a")
         field.send_keys("Alice <b>Liddell</b>", Keys.ENTER)
@@ -312,8 +228,7 @@ class SmokeTest(unittest.TestCase):
         bob.shot("06-bob-sees-alice")
         alice.release()
         harness.wait_for(lambda: bob.strokes() == 2, message="alice's second stroke")
-        self.assertEqual(alice.errors(), [])
-        self.assertEqual(bob.errors(), [])
+        self.assertNoConsoleErrors(alice, bob)
 
     def test_svg_export_is_the_text_swift_writes(self):
         # An open room: `inkwell export` holds no capability nor key (the server runs with --open-rooms).
@@ -322,7 +237,7 @@ class SmokeTest(unittest.TestCase):
         page.tool("eraser")
         page.drag(line(250, 80, 250, 220, 4))
         page.tool("pen")
-        page.driver.find_element(By.CSS_SELECTOR, '[data-testid="colour-e03131"]').click()
+        page.find("colour-e03131").click()
         page.drag([(150, 300)] + line(150, 300, 300, 420)[1:])
         harness.wait_for(lambda: page.strokes() == 2, message="two strokes")
         page.wait_synced()
@@ -367,8 +282,7 @@ class SmokeTest(unittest.TestCase):
         server = harness.Server()
         try:
             # An open room, so `inkwell export` reads it at the end.
-            page = Page(server, "/r/offline-reload-check")
-            self.pages.append(page)
+            page = self.open("/r/offline-reload-check", server=server)
             page.drag(line(200, 200, 500, 200))
             page.wait_synced()
             room = page.js("return window.inkwell.room")
@@ -389,7 +303,7 @@ class SmokeTest(unittest.TestCase):
             self.assertEqual(page.sync_state(), "offline")
             page.drag(line(200, 300, 500, 300))
             harness.wait_for(lambda: page.strokes() == 2, message="drawing offline")
-            harness.wait_for(lambda: "to upload" in page.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').text,
+            harness.wait_for(lambda: "to upload" in page.find("sync-status").text,
                              message="the indicator to count what is waiting")
             page.shot("09-offline")
             server = harness.Server(port=port, data=server.data)
@@ -425,7 +339,7 @@ class SmokeTest(unittest.TestCase):
         harness.wait_for(lambda: page.strokes() == 1, message="a touch stroke")
         page.settled()
         page.shot("07-phone")
-        self.assertEqual(page.errors(), [])
+        self.assertNoConsoleErrors(page)
 
     def test_dark_theme_keeps_dark_ink_visible(self):
         page = self.open()
@@ -440,7 +354,7 @@ class SmokeTest(unittest.TestCase):
             return Array.from(c.getContext('2d').getImageData(Math.round(450 * r), Math.round(300 * r), 1, 1).data);""")
         self.assertGreater(min(light[:3]), 180, "black ink is drawn light on the dark board")
         page.shot("08-dark")
-        self.assertEqual(page.errors(), [])
+        self.assertNoConsoleErrors(page)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
 Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 """
 
-import contextlib
 import sys
 import time
 import unittest
@@ -21,10 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
+from harness import line  # noqa: E402
 
-from selenium.webdriver.common.by import By  # noqa: E402
-
-WIDTH, HEIGHT = 1280, 800
 ROOM = "PageSnapshotBoard"
 COMPACTED = "inkwell_packs_compacted_total"
 
@@ -49,36 +46,11 @@ PAGE_STATE = (
 )
 
 
-def artifacts():
-    return harness.artifacts(".build/artifacts/snapshot")
+class Page(harness.Page):
+    """The whiteboard, with what its session and its store say of snapshots; its ink is read once its tiles
+    are painted."""
 
-
-def line(x0, y0, x1, y1, steps=16):
-    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
-
-
-class Page:
-    """One Chromium (its own profile: its own replica and store) on the whiteboard."""
-
-    def __init__(self, server, path, name):
-        self.name = name
-        self.console = []
-        self.driver = harness.chrome(WIDTH, HEIGHT)
-        self.driver.get(server.url + path)
-        self._opened()
-
-    def _opened(self):
-        harness.wait_for(lambda: self.js("return document.documentElement.dataset.ready === 'true'"), timeout=20,
-                         message=f"{self.name}'s board to open")
-        self.board = self.driver.find_element(By.CSS_SELECTOR, '[data-testid="board"]')
-        self.size = self.js("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", self.board)
-
-    def reload(self):
-        self.driver.refresh()
-        self._opened()
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
+    folder = ".build/artifacts/snapshot"
 
     def diagnostics(self):
         return self.js("return window.inkwell.session.diagnostics")
@@ -86,69 +58,26 @@ class Page:
     def heard(self):
         return self.driver.execute_async_script(HEARD, ROOM)
 
-    def wait_synced(self, timeout=20):
-        harness.wait_for(
-            lambda: self.driver.find_element(By.CSS_SELECTOR, '[data-testid="sync-status"]').get_attribute("data-state")
-            == "synced", timeout=timeout, message=f"{self.name} synced")
-
-    def strokes(self):
-        return self.js("return window.inkwell.strokeCount()")
-
     def changes(self):
         return self.js("return window.inkwell.session.board.changeCount")
 
-    def hash(self):
-        return self.js("return window.inkwell.hash()")
-
-    def ink(self, x, y):
-        harness.wait_for(lambda: self.js("return window.inkwell.settled()"), message=f"{self.name}'s tiles painted")
-        return harness.ink_at(self.driver, x, y)
-
-    def drag(self, points):
-        harness.mouse_drag(self.driver, self.board, self.size, points)
-
-    def undo(self):
-        self.driver.find_element(By.CSS_SELECTOR, '[data-testid="tool-undo"]').click()
-
-    def shot(self, name):
-        self.driver.save_screenshot(str(artifacts() / f"{name}.png"))
-
-    def collect_console(self):
-        with contextlib.suppress(Exception):
-            self.console.extend(self.driver.get_log("browser"))
-        return self.console
-
-    def quit(self):
-        with contextlib.suppress(Exception):
-            self.driver.quit()
+    def ink(self, x, y, layer="base"):
+        self.settled()
+        return super().ink(x, y, layer)
 
 
-class SnapshotTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        for stale in artifacts().glob("*-FAILED-*"):
-            stale.unlink()
-        cls.server = harness.Server(compaction_interval=0.1)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class SnapshotTest(harness.BrowserTest):
+    page_class = Page
+    server_options = {"compaction_interval": 0.1}
+    state = PAGE_STATE
+    clear_failures = True
 
     def setUp(self):
-        self.pages = []
+        super().setUp()
         print(flush=True)
 
-    def tearDown(self):
-        for page in self.pages:
-            page.quit()
-
-    def open(self, path, name):
-        page = Page(self.server, path, name)
-        self.pages.append(page)
-        return page
-
     def test_a_board_drawn_only_in_pages_opens_from_its_snapshot(self):
-        with harness.failure_artifacts(self.pages, self.server, artifacts(), "snapshot", PAGE_STATE):
+        with self.diagnostics("snapshot"):
             alice = self.open(f"/r/{ROOM}?snapshot-threshold=8&snapshot-delay=0", "A")
             alice.wait_synced()
             rows = [120 + 60 * i for i in range(8)]
@@ -159,7 +88,7 @@ class SnapshotTest(unittest.TestCase):
             # After it: a stroke, undone; both go as packs after the snapshot.
             alice.drag(line(1000, 150, 1000, 650))
             harness.wait_for(lambda: alice.strokes() == 9, message="A's ninth stroke")
-            alice.undo()
+            alice.tool("undo")
             harness.wait_for(lambda: alice.strokes() == 8, message="the ninth undone")
             alice.wait_synced()
             heard = alice.heard()
@@ -189,9 +118,7 @@ class SnapshotTest(unittest.TestCase):
                 self.assertGreater(bob.ink(550, y + 10), 100, f"A's stroke at {y} on B's board")
             self.assertEqual(bob.ink(1000, 400), 0, "the undone stroke is not")
             bob.shot("2-B-opened-from-the-snapshot")
-            for page in (alice, bob):
-                severe = [entry for entry in page.collect_console() if entry.get("level") == "SEVERE"]
-                self.assertEqual(severe, [], f"{page.name}'s console errors")
+            self.assertNoConsoleErrors(alice, bob)
 
 
 if __name__ == "__main__":
