@@ -249,6 +249,39 @@ class SmokeTest(harness.BrowserTest):
             swift = out.read_text()
         self.assertEqual(page.js("return window.inkwell.exportSVG()"), swift)
 
+    def test_png_export_is_the_board_in_ink_on_white(self):
+        """The PNG button's download: the board's strokes, dark on a white ground, within a 16 px margin of
+        the picture's edges, at the page's pixel ratio, and as large as the SVG export's picture."""
+        page = self.open()
+        page.drag(line(200, 200, 520, 200))
+        page.drag(line(300, 320, 300, 460))
+        harness.wait_for(lambda: page.strokes() == 2, message="two strokes")
+        with tempfile.TemporaryDirectory() as directory:
+            page.driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": directory})
+            page.tool("export-png")
+            harness.wait_for(lambda: [f for f in Path(directory).iterdir() if f.suffix == ".png"], timeout=10,
+                             message="the PNG download")
+            download = next(f for f in Path(directory).iterdir() if f.suffix == ".png")
+            harness.wait_for(lambda: download.stat().st_size > 0, message="the PNG written")
+            width, height, rgba = harness.png_pixels(download.read_bytes())
+        ratio = page.js("return window.devicePixelRatio")
+        view_box = page.js("return window.inkwell.exportSVG().match(/viewBox=\"([^\"]+)\"/)[1]").split()
+        self.assertAlmostEqual(width, float(view_box[2]) * ratio, delta=8, msg="as wide as the SVG picture, within a stroke width")
+        self.assertAlmostEqual(height, float(view_box[3]) * ratio, delta=8, msg="as high as the SVG picture, within a stroke width")
+        dark = [(i // 4 % width, i // 4 // width) for i in range(0, len(rgba), 4)
+                if rgba[i] < 128 and rgba[i + 1] < 128 and rgba[i + 2] < 128]
+        light = sum(1 for i in range(0, len(rgba), 4) if min(rgba[i:i + 3]) > 240)
+        self.assertGreater(len(dark), 300 * ratio, "the strokes are drawn")
+        self.assertGreater(light, width * height * 0.8, "on white")
+        margin = 16 * ratio
+        xs, ys = [x for x, _ in dark], [y for _, y in dark]
+        for low, high, side in ((min(xs), width - 1 - max(xs), "left and right"), (min(ys), height - 1 - max(ys), "top and bottom")):
+            self.assertGreater(low, margin - 4, f"a margin {side}")
+            self.assertGreater(high, margin - 4, f"a margin {side}")
+            self.assertLess(low, margin + 8, f"no more than the margin {side}")
+            self.assertLess(high, margin + 8, f"no more than the margin {side}")
+        self.assertNoConsoleErrors(page)
+
     def test_a_local_stroke_shows_in_the_next_frame(self):
         page = self.open()
         page.settled()
