@@ -16,20 +16,9 @@ import Testing
         await #expect(throws: (any Error).self, "the fourth connection from one address") {
             _ = try await server.peer()
         }
-        let refused = try await RawHTTP.exchange(
-            port: server.port,
-            head:
-                "GET /sync HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        )
-        #expect(refused.status == 429)
+        #expect(try await Self.handshake(server) == 429)
         await peers[0].socket.close()
-        var reconnected = false
-        for _ in 0..<50 where !reconnected {
-            reconnected = (try? await server.peer()) != nil
-            if !reconnected { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(reconnected, "a closed connection gives its slot back")
+        #expect(try await Self.reconnects(to: server), "a closed connection gives its slot back")
         await server.stop()
     }
 
@@ -42,13 +31,7 @@ import Testing
         let server = try await RunningServer.start(limits: limits)
         let peers = try await (0..<2).asyncMap { _ in try await server.peer() }
         await #expect(throws: (any Error).self, "a third connection") { _ = try await server.peer() }
-        let refused = try await RawHTTP.exchange(
-            port: server.port,
-            head:
-                "GET /sync HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        )
-        #expect(refused.status == 503)
+        #expect(try await Self.handshake(server) == 503)
         // Plain HTTP is not a WebSocket: the server still answers it.
         let health = try await RawHTTP.exchange(
             port: server.port,
@@ -56,13 +39,28 @@ import Testing
         )
         #expect(health.status == 200)
         await peers[1].socket.close()
-        var reconnected = false
-        for _ in 0..<50 where !reconnected {
-            reconnected = (try? await server.peer()) != nil
-            if !reconnected { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(reconnected, "a closed connection gives its place back")
+        #expect(try await Self.reconnects(to: server), "a closed connection gives its place back")
         await server.stop()
+    }
+
+    /// Whether a new connection gets in within five seconds: the server frees a closed one's place
+    /// once it has seen the close.
+    static func reconnects(to server: RunningServer) async throws -> Bool {
+        for _ in 0..<50 {
+            if (try? await server.peer()) != nil { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// A WebSocket handshake for /sync, sent raw: its HTTP status says why a refused one was refused.
+    static func handshake(_ server: RunningServer) async throws -> Int {
+        try await RawHTTP.exchange(
+            port: server.port,
+            head:
+                "GET /sync HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).status
     }
 }
 

@@ -60,6 +60,19 @@ function drawAndSettle(page) {
   return first;
 }
 
+/**
+ * A page on `store` that drew offline (drawAndSettle), shared it and ran its compaction pass, synced.
+ * @param {import('node:test').TestContext} t @param {FakeServer} server @param {object} store
+ */
+async function compactedPage(t, server, store) {
+  const page = await openFor(t, { WebSocket: server.WebSocket, storage: store, paused: true, compactionThreshold: 100 });
+  drawAndSettle(page);
+  page.resume();
+  await until(() => page.diagnostics.changesPruned === 260, 'the pass');
+  await synced(page);
+  return page;
+}
+
 test('a page compacts its store once due; a reload shows the same board, takes a fresh seq, and keeps its undo history', async (t) => {
   const server = new FakeServer();
   const store = new MemoryStore();
@@ -102,11 +115,7 @@ test('a page compacts its store once due; a reload shows the same board, takes a
 test('a change removed that arrives again, in a catch-up after a lost watermark, is taken again and goes with the next pass', async (t) => {
   const server = new FakeServer();
   const store = new ForgetfulStore();
-  const page = await openFor(t, { WebSocket: server.WebSocket, storage: store, paused: true, compactionThreshold: 100 });
-  drawAndSettle(page);
-  page.resume();
-  await until(() => page.diagnostics.changesPruned === 260, 'the pass');
-  await synced(page);
+  const page = await compactedPage(t, server, store);
   const hash = page.board.hash();
   await page.close();
 
@@ -128,11 +137,7 @@ test('a change removed that arrives again, in a catch-up after a lost watermark,
 test('a snapshot holding this page’s own changes that its store left out is one it made: taken, not refused', async (t) => {
   const server = new FakeServer();
   const store = new MemoryStore();
-  const page = await openFor(t, { WebSocket: server.WebSocket, storage: store, paused: true, compactionThreshold: 100 });
-  drawAndSettle(page);
-  page.resume();
-  await until(() => page.diagnostics.changesPruned === 260, 'the pass');
-  await synced(page);
+  const page = await compactedPage(t, server, store);
   // Peer holds everything and leaves nothing out: its snapshot holds the page's strokes undone for good.
   const theirs = encodeChange({ id: { replica: peer.replica, seq: 1 }, stamp: { wall: Date.now(), counter: 0 }, board: 'main', operations: [stroke(9)] });
   await server.inject(ROOM, await encodePack({ room: ROOM, changes: [theirs] }, peer.keys));
@@ -152,11 +157,7 @@ test('a snapshot holding this page’s own changes that its store left out is on
 test('a page that compacted its store sends a snapshot standing for all it left out; one holding everything accepts it', async (t) => {
   const server = new FakeServer();
   const store = new MemoryStore();
-  const page = await openFor(t, { WebSocket: server.WebSocket, storage: store, paused: true, compactionThreshold: 100 });
-  drawAndSettle(page);
-  page.resume();
-  await until(() => page.diagnostics.changesPruned === 260, 'the pass');
-  await synced(page);
+  const page = await compactedPage(t, server, store);
   await page.close();
   const reloaded = await openFor(t, { WebSocket: server.WebSocket, storage: store, snapshotThreshold: 5, snapshotDelay: 0 });
   await until(() => reloaded.diagnostics.snapshotsSent === 1, 'the snapshot');
