@@ -55,6 +55,8 @@ struct HistoryWeeksTests {
         let server = try await RunningServer.start { configuration in
             configuration.retention = .milliseconds(1_500)
             configuration.compactionInterval = .milliseconds(100)
+            // The clients push up to 1,000 packs a second (below): the server takes them.
+            configuration.limits.packsPerSecond = 2_000
         }
         var recorded: [BoardChange] = []
         let devices = try ["alice", "bob", "carol", "traveller", "dave"].map(Device.init)
