@@ -4,11 +4,9 @@ import InkwellSync
 import InkwellWire
 
 /// Board figures: the classic ink benchmark and the cost of one change on an empty and a full board.
-struct BoardBenchmarks {
+struct BoardBenchmarks: ScaledWorkloads {
     let scale: Double
     let runs: Int
-
-    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
     var workloads: [Workload] {
         [

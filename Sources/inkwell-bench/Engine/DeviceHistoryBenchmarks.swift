@@ -7,11 +7,9 @@ import InkwellWire
 
 /// A board with a long history on one device: its cold open and its file, with no snapshot, with a
 /// snapshot while every row is kept, and with compaction.
-struct DeviceHistoryBenchmarks {
+struct DeviceHistoryBenchmarks: ScaledWorkloads {
     let scale: Double
     let runs: Int
-
-    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
     var workloads: [Workload] {
         [Workload(name: "device_history", measure: deviceHistory)]

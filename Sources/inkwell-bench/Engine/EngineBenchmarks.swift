@@ -1,11 +1,9 @@
 import InkwellSync
 
 /// The engine's core figures: clock, change log and merge throughput.
-struct EngineBenchmarks {
+struct EngineBenchmarks: ScaledWorkloads {
     let scale: Double
     let runs: Int
-
-    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
     var workloads: [Workload] {
         [

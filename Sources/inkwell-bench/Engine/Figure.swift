@@ -52,3 +52,13 @@ func medianSeconds<State>(runs: Int, setup: () -> State, _ body: (inout State) -
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
+
+/// A set of workloads whose sizes follow `--scale`.
+protocol ScaledWorkloads {
+    var scale: Double { get }
+}
+
+extension ScaledWorkloads {
+    /// `base` scaled, never below one.
+    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
+}

@@ -6,11 +6,9 @@ import InkwellSync
 /// (half a million points on an 8,000 px square): smoothing, flattening, finding the strokes near an
 /// eraser move with the spatial index (by cell size and chunking) against a scan of every stroke's box,
 /// and cutting what it finds. The index must find what the scan finds: a run whose answers differ stops.
-struct GeometryBenchmarks {
+struct GeometryBenchmarks: ScaledWorkloads {
     let scale: Double
     let runs: Int
-
-    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
     var workloads: [Workload] {
         [

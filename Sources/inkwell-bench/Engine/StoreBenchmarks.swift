@@ -5,11 +5,9 @@ import InkwellSync
 import InkwellWire
 
 /// Store figures, on disk in a temporary folder: inserts per second and a cold open through SQLite.
-struct StoreBenchmarks {
+struct StoreBenchmarks: ScaledWorkloads {
     let scale: Double
     let runs: Int
-
-    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
     var workloads: [Workload] {
         [Workload(name: "store", measure: store)]

@@ -5,13 +5,11 @@ import InkwellSync
 import InkwellWire
 
 /// Wire figures: bytes per point, real and synthetic, and pack throughput.
-struct WireBenchmarks {
+struct WireBenchmarks: ScaledWorkloads {
     let scale: Double
     let runs: Int
     /// The human-drawn strokes (`../shared/data/shapes/dollar1-dev.jsonl`), if present.
     let shapes: URL
-
-    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
 
     var workloads: [Workload] {
         [

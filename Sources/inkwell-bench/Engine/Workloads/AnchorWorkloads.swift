@@ -5,13 +5,11 @@ import Foundation
 ///
 /// Timings are the best of `runs` repeats, as the anchors report theirs (best of 3, then best over
 /// passes): `Benchmarks/compare.sh` runs both sides in interleaved passes and keeps the best of each.
-struct AnchorWorkloads {
+struct AnchorWorkloads: ScaledWorkloads {
     let scale: Double
     let runs: Int
 
-    /// `base` scaled, at least 1; the anchors scale stroke counts, never points per stroke.
-    func size(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
-
+    // `--scale` scales stroke counts, as the anchors do, never points per stroke.
     var workloads: [Workload] {
         [
             Workload(name: "W1", measure: w1),
