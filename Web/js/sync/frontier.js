@@ -16,18 +16,9 @@ export class Frontier {
    * - Complexity: amortised O(1): each seq enters and leaves `beyond` once.
    */
   add({ replica, seq }) {
-    let timeline = this.#timelines.get(replica);
-    if (timeline === undefined) {
-      timeline = { through: 0, beyond: new Set() };
-      this.#timelines.set(replica, timeline);
-    }
-    if (seq <= timeline.through) return;
-    if (seq !== timeline.through + 1) {
-      timeline.beyond.add(seq);
-      return;
-    }
-    timeline.through = seq;
-    while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
+    const timeline = this.#timeline(replica);
+    if (seq > timeline.through + 1) timeline.beyond.add(seq);
+    else this.cover(replica, seq);
   }
 
   /**
@@ -38,15 +29,22 @@ export class Frontier {
    * - Complexity: O(seqs past the gap that it closes).
    */
   cover(replica, seq) {
+    const timeline = this.#timeline(replica);
+    if (seq <= timeline.through) return;
+    // Only a jump past a gap can pass seqs waiting beyond it: the next seq alone stays amortised O(1).
+    if (seq > timeline.through + 1) for (const held of timeline.beyond) if (held <= seq) timeline.beyond.delete(held);
+    timeline.through = seq;
+    while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
+  }
+
+  /** The timeline of `replica`, made empty the first time. @param {string} replica */
+  #timeline(replica) {
     let timeline = this.#timelines.get(replica);
     if (timeline === undefined) {
       timeline = { through: 0, beyond: new Set() };
       this.#timelines.set(replica, timeline);
     }
-    if (seq <= timeline.through) return;
-    timeline.through = seq;
-    for (const held of timeline.beyond) if (held <= seq) timeline.beyond.delete(held);
-    while (timeline.beyond.delete(timeline.through + 1)) timeline.through += 1;
+    return timeline;
   }
 
   /** The seq through which every change of `replica` is held (0 for none). @param {string} replica */
