@@ -155,6 +155,12 @@ let package = Package(
             resources: [.copy("index.html"), .copy("app.css"), .copy("sw.js"), .copy("js")],
             swiftSettings: swiftSettings
         ),
+        // A SQLite VFS that loses what no fsync covered, as a power cut does: for the power-loss tests of
+        // the server's and the replica's stores (`serve --crash-vfs`, `store-writer --crash-vfs`).
+        .target(
+            name: "CInkwellCrashVFS",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         // What both executables share: server addresses as people type them, logging to standard error.
         .target(
             name: "InkwellCommandLine",
@@ -173,6 +179,7 @@ let package = Package(
                 "InkwellClient",
                 "InkwellCommandLine",
                 "InkwellWeb",
+                "CInkwellCrashVFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -316,6 +323,8 @@ let package = Package(
                 // The tests run the built binaries: `BenchCommandTests` runs `inkwell-bench`.
                 "inkwell",
                 "inkwell-bench",
+                // The power-loss tests settle what a killed process left unsynced.
+                "CInkwellCrashVFS",
                 "InkwellBoardTesting",
                 "InkwellTesting",
                 // The hostile-client tests build frames and packs by hand and audit the server's pack log.

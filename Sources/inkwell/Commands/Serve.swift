@@ -141,6 +141,10 @@ extension Inkwell {
         @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
         var logLevel = "info"
 
+        /// For the power-loss tests only: a SIGKILL then leaves the data as a power cut would.
+        @Flag(help: .hidden)
+        var crashVFS = false
+
         mutating func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
             guard connectionsPerAddress >= 1 else {
@@ -188,6 +192,10 @@ extension Inkwell {
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
             let logger = Logger(label: "inkwell.server")
+            if crashVFS {
+                try CrashVFS.arm(data)
+                logger.warning("the crash VFS holds unsynced writes of \(data) in memory: for power-loss tests only")
+            }
             let webRoot = web ?? WebClient.directory()?.path
             if let webRoot {
                 logger.info("serving the web client from \(webRoot)")

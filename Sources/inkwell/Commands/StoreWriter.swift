@@ -32,7 +32,11 @@ extension Inkwell {
         @Flag(help: "Check the store's invariants (SQLite's integrity check included) and list its change ids.")
         var verify = false
 
+        @Flag(help: "Write through the crash VFS, so that a SIGKILL leaves the store as a power cut would.")
+        var crashVFS = false
+
         func run() throws {
+            if crashVFS { try CrashVFS.arm(URL(fileURLWithPath: path).deletingLastPathComponent().path) }
             let store = try Store(path: path)
             if verify {
                 try Self.verify(store)

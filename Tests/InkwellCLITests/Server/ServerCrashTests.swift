@@ -60,7 +60,7 @@ import Testing
     }
 
     /// Opens a socket and says hello.
-    private static func connect(to url: String) async throws -> SyncSocket {
+    static func connect(to url: String) async throws -> SyncSocket {
         var logger = Logger(label: "test.pusher")
         logger.logLevel = .critical
         let socket = try await SyncSocket.connect(url: url, logger: logger)
@@ -77,7 +77,7 @@ import Testing
 
     /// Pushes small packs to three rooms, without waiting for acks, until the connection ends; returns the
     /// acks that arrived before it did.
-    private static func push(
+    static func push(
         on socket: SyncSocket,
         seed: UInt64
     ) async throws -> (

@@ -344,7 +344,17 @@ if (missing !== null) {
       // A new Swift peer and a new page start from the snapshot: the same drawing, without what stopped mattering.
       const fresh = await joinPeer({ room, url: server.url });
       assert.equal(fresh.hash, reopened.board.hash(), fresh.line);
-      assert.equal(fresh.changes, 749, fresh.line);
+      // On failure, what the server stored and what each page refused says where any extra change came from.
+      const state = async () =>
+        JSON.stringify({
+          stored: await metric(server.url, 'inkwell_packs_stored_total'),
+          duplicates: await metric(server.url, 'inkwell_packs_duplicate_total'),
+          dropped: await dropped(),
+          snapshot: heard,
+          page: page.diagnostics,
+          reopened: reopened.diagnostics,
+        });
+      assert.equal(fresh.changes, 749, `${fresh.line} ${await state()}`);
       const newPage = await real({ serverURL: server.url, storage: new MemoryStore(), room, snapshotThreshold: null });
       const events = [];
       newPage.addEventListener('snapshot', (event) => events.push(event.detail));
