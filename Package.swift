@@ -13,6 +13,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// `INKWELL_FUZZ=1` builds the coverage-guided fuzzer, `inkwell-fuzz`: the decoders' modules
+/// instrumented for libFuzzer (`swiftc -sanitize=fuzzer`). `Scripts/fuzz.sh` sets it, in a build
+/// folder of its own.
+let fuzzing = Context.environment["INKWELL_FUZZ"] == "1"
+let fuzzed: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
+
 let package = Package(
     name: "inkwell",
     platforms: [.macOS(.v15)],
@@ -51,11 +57,11 @@ let package = Package(
     targets: [
         .target(
             name: "InkwellSync",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + fuzzed
         ),
         .target(
             name: "InkwellGeometry",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + fuzzed
         ),
         .target(
             name: "InkwellBoard",
@@ -64,7 +70,7 @@ let package = Package(
                 "InkwellGeometry",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + fuzzed
         ),
         // A generic document of named counters and registers: the engine's second document type.
         .target(
@@ -80,7 +86,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + fuzzed
         ),
         .target(
             name: "InkwellStore",
@@ -154,6 +160,12 @@ let package = Package(
             sources: ["Swift"],
             resources: [.copy("index.html"), .copy("app.css"), .copy("sw.js"), .copy("js")],
             swiftSettings: swiftSettings
+        ),
+        // The decoders' fuzz checks: round trips or clean errors, for libFuzzer and for `swift test`.
+        .target(
+            name: "InkwellFuzzing",
+            dependencies: ["InkwellSync", "InkwellWire", "InkwellBoard"],
+            swiftSettings: swiftSettings + fuzzed
         ),
         // A SQLite VFS that loses what no fsync covered, as a power cut does: for the power-loss tests of
         // the server's and the replica's stores (`serve --crash-vfs`, `store-writer --crash-vfs`).
@@ -267,6 +279,7 @@ let package = Package(
             name: "InkwellWireTests",
             dependencies: [
                 "InkwellWire",
+                "InkwellFuzzing",
                 "InkwellBoard",
                 "InkwellGeometry",
                 "InkwellSync",
@@ -376,3 +389,17 @@ let package = Package(
         ),
     ]
 )
+
+if fuzzing {
+    // Its `main` hands libFuzzer's driver the target chosen. `Scripts/fuzz.sh` links libFuzzer without its
+    // own `main` (`libclang_rt.fuzzer_no_main`), which SwiftPM's `main` would clash with.
+    package.targets.append(
+        .executableTarget(
+            name: "inkwell-fuzz",
+            dependencies: ["InkwellFuzzing"],
+            path: "Fuzz/Entry",
+            swiftSettings: swiftSettings + fuzzed
+        )
+    )
+    package.products.append(.executable(name: "inkwell-fuzz", targets: ["inkwell-fuzz"]))
+}

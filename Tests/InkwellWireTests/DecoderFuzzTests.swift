@@ -1,48 +1,42 @@
 import Foundation
 import InkwellBoard
+import InkwellFuzzing
 import InkwellSync
 import Testing
 
 @testable import InkwellWire
 
-/// Random and mutated real bytes (changes, packs, snapshots) must decode or throw ``WireError``: never crash, never
-/// hang; and what decodes must encode back to what decodes the same.
+/// Random and mutated real bytes (changes, packs, snapshots, frames, interop messages) must decode or be
+/// refused cleanly: never crash, never hang; and what decodes must encode back to what decodes the same.
+/// The checks are the fuzzers' own (``FuzzTarget``); libFuzzer runs them guided by coverage.
 @Suite struct DecoderFuzzTests {
     static let cases = Int(ProcessInfo.processInfo.environment["INKWELL_FUZZ_CASES"] ?? "") ?? 100_000
 
-    @Test func hostileBytesNeverCrashTheDecoders() {
+    /// Every target of the fuzzers in turn, on random bytes, cut seeds and mutated seeds of the corpus.
+    @Test func hostileBytesNeverCrashTheDecoders() throws {
         let seed =
             UInt64(ProcessInfo.processInfo.environment["INKWELL_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
         print("wire fuzz: \(Self.cases) cases, INKWELL_SEED=\(seed)")
         var generator = SplitMix64(seed: seed)
-        let changes = Samples.changes.map(ChangeCodec.encode)
-        let packs = [
-            PackCodecTests.sampleBytes(),
-            PackCodecTests.sampleBytes(compression: .none),
-        ]
-        let snapshot = DocumentSnapshot(
-            room: "r",
-            document: "main",
-            type: .unnamed,
-            schemaVersion: 1,
-            cut: Cut(),
-            changes: changes + [ChangeColumnsTests.withLongSeq(changes[0], seq: 1)]
-        )
-        let snapshots = [snapshot.encoded(compression: .none), snapshot.encoded(compression: .deflate)]
-        var outcomes = Outcomes()
+        let seeds = try FuzzCorpusTests.seeds()
+        var outcomes: [FuzzTarget: Outcomes] = [:]
         for round in 0..<Self.cases {
-            let seeds = [changes, packs, snapshots][round % 3]
+            let target = FuzzTarget.allCases[round % FuzzTarget.allCases.count]
+            let inputs = try #require(seeds[target]?.map(\.bytes))
             var bytes: [UInt8]
-            switch Int.random(in: 0..<4, using: &generator) {
+            switch Int.random(in: 0..<5, using: &generator) {
             case 0:
                 bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
                     UInt8.random(in: 0...255, using: &generator)
                 }
             case 1:
-                bytes = seeds.randomElement(using: &generator)!
+                bytes = inputs.randomElement(using: &generator)!
                 bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
+            case 2:
+                // As is: a signed pack decodes only whole, and what it holds must round-trip too.
+                bytes = inputs.randomElement(using: &generator)!
             default:
-                bytes = seeds.randomElement(using: &generator)!
+                bytes = inputs.randomElement(using: &generator)!
                 for _ in 0..<Int.random(in: 1...6, using: &generator) where !bytes.isEmpty {
                     let index = Int.random(in: 0..<bytes.count, using: &generator)
                     switch Int.random(in: 0..<4, using: &generator) {
@@ -55,57 +49,22 @@ import Testing
             }
             // Whatever decodes must encode back to bytes that decode and encode to themselves: a decoder that
             // accepts what its encoder cannot reproduce would let two replicas read one change two ways.
-            do throws(WireError) {
-                switch round % 3 {
-                case 0:
-                    let change = try ChangeCodec.decode(bytes, as: BoardEdit.self)
-                    Self.expectRoundTrip(change, bytes: bytes, seed: seed, round: round, outcomes: &outcomes)
-                case 1:
-                    let pack = try PackCodec.decode(bytes)
-                    for inner in pack.changes {
-                        guard let change = try? ChangeCodec.decode(inner, as: BoardEdit.self) else { continue }
-                        Self.expectRoundTrip(change, bytes: bytes, seed: seed, round: round, outcomes: &outcomes)
-                    }
-                default:
-                    let decoded = try DocumentSnapshot(decoding: bytes)
-                    let again = try DocumentSnapshot(decoding: decoded.encoded(compression: .none))
-                    let same =
-                        again.room == decoded.room && again.document == decoded.document && again.cut == decoded.cut
-                        && again.changes == decoded.changes
-                    #expect(
-                        same,
-                        "a snapshot decoded from \(Self.hex(bytes)) reads otherwise once encoded (INKWELL_SEED=\(seed), round \(round))"
-                    )
-                    outcomes.roundTrips += 1
-                    _ = try decoded.restore(as: BoardState.self)
-                }
-                outcomes.decoded += 1
-            } catch {
-                outcomes.rejected += 1
+            switch target.check(bytes) {
+            case .rejected: outcomes[target, default: Outcomes()].rejected += 1
+            case .decoded(let roundTrips):
+                outcomes[target, default: Outcomes()].decoded += 1
+                outcomes[target, default: Outcomes()].roundTrips += roundTrips
+            case .failed(let reason): Issue.record("\(reason) (INKWELL_SEED=\(seed), round \(round))")
             }
         }
-        print(
-            "wire fuzz: decoded \(outcomes.decoded) (\(outcomes.roundTrips) round trips checked), rejected \(outcomes.rejected)"
-        )
-        #expect(outcomes.decoded > 0 && outcomes.rejected > 0 && outcomes.roundTrips > 0)
-    }
-
-    static func expectRoundTrip(
-        _ change: Change<BoardEdit>,
-        bytes: [UInt8],
-        seed: UInt64,
-        round: Int,
-        outcomes: inout Outcomes
-    ) {
-        // Compared as the bytes they encode to: a decoded value may hold a NaN (the board drops it when it
-        // applies the change), which equals nothing, itself included.
-        let encoded = ChangeCodec.encode(change)
-        let again = try? ChangeCodec.decode(encoded, as: BoardEdit.self)
-        #expect(
-            again.map(ChangeCodec.encode) == encoded,
-            "a change decoded from \(hex(bytes)) reads otherwise once encoded (INKWELL_SEED=\(seed), round \(round))"
-        )
-        outcomes.roundTrips += 1
+        for target in FuzzTarget.allCases {
+            let outcome = outcomes[target] ?? Outcomes()
+            print(
+                "wire fuzz \(target.rawValue): decoded \(outcome.decoded) (\(outcome.roundTrips) round trips checked), rejected \(outcome.rejected)"
+            )
+            // Both ways, or the mutations never reach past the decoder's first check (or never reach it).
+            #expect(outcome.decoded > 0 && outcome.rejected > 0, "\(target.rawValue): \(outcome)")
+        }
     }
 
     struct Outcomes {
@@ -113,6 +72,4 @@ import Testing
         var rejected = 0
         var roundTrips = 0
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }
