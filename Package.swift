@@ -167,6 +167,23 @@ let package = Package(
             dependencies: ["InkwellSync", "InkwellWire", "InkwellBoard"],
             swiftSettings: swiftSettings + fuzzed
         ),
+        // A whole deployment in one process on a simulated clock: `inkwell simulate`.
+        .target(
+            name: "InkwellSimulation",
+            dependencies: [
+                "InkwellSync",
+                "InkwellGeometry",
+                "InkwellWire",
+                "InkwellBoard",
+                "InkwellStore",
+                "InkwellServer",
+                "InkwellClient",
+                "CInkwellCrashVFS",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // A SQLite VFS that loses what no fsync covered, as a power cut does: for the power-loss tests of
         // the server's and the replica's stores (`serve --crash-vfs`, `store-writer --crash-vfs`).
         .target(
@@ -191,6 +208,7 @@ let package = Package(
                 "InkwellClient",
                 "InkwellCommandLine",
                 "InkwellWeb",
+                "InkwellSimulation",
                 "CInkwellCrashVFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -338,6 +356,8 @@ let package = Package(
                 "inkwell-bench",
                 // The power-loss tests settle what a killed process left unsynced.
                 "CInkwellCrashVFS",
+                // The simulation's tests name the bugs it can put in.
+                "InkwellSimulation",
                 "InkwellBoardTesting",
                 "InkwellTesting",
                 // The hostile-client tests build frames and packs by hand and audit the server's pack log.

@@ -38,6 +38,8 @@ typedef struct Tracked {
     uint64_t count;
     /// The side log, appended to without fsync; -1 until the first unsynced write.
     int log;
+    /// Whether the side log holds records: writes since the last sync, which a power cut may keep.
+    int logged;
     struct Tracked *next;
 } Tracked;
 
@@ -45,6 +47,8 @@ typedef struct Armed {
     char *directory;
     size_t length;
     int powerCut;
+    /// Writes and syncs left before the power goes by itself, mid-transaction; 0 for none planned.
+    uint64_t countdown;
 } Armed;
 
 /// A handle on a tracked file; the platform's handle follows it in the same allocation.
@@ -75,9 +79,15 @@ static Armed *armedFor(const char *path) {
     return NULL;
 }
 
+static void cutUnder(Armed *a);
+
+/// Whether the file's power is off, counting down a planned cut: the write or sync that reaches it
+/// fails, as the one under way when the power went. Call with the lock held.
 static int poweredOff(const Tracked *tracked) {
     Armed *a = armedFor(tracked->path);
-    return a != NULL && a->powerCut;
+    if (a == NULL) return 0;
+    if (!a->powerCut && a->countdown > 0 && --a->countdown == 0) cutUnder(a);
+    return a->powerCut;
 }
 
 static size_t trimmedLength(const char *directory) {
@@ -101,7 +111,7 @@ int inkwell_crash_vfs_arm(const char *directory) {
         pthread_mutex_unlock(&lock);
         return -1;
     }
-    armed[armedCount++] = (Armed){.directory = copy, .length = length, .powerCut = 0};
+    armed[armedCount++] = (Armed){.directory = copy, .length = length, .powerCut = 0, .countdown = 0};
     pthread_mutex_unlock(&lock);
     return 0;
 }
@@ -169,11 +179,13 @@ static void release(Tracked *tracked) {
         }
     }
     if (tracked->log >= 0) {
-        // Empty, since nothing is unsynced: a closed file leaves no log behind.
         close(tracked->log);
-        char *name = logName(tracked->path);
-        if (name != NULL) unlink(name);
-        free(name);
+        // An empty log goes with the file's last handle; one a power cut left stays for the settle.
+        if (!tracked->logged) {
+            char *name = logName(tracked->path);
+            if (name != NULL) unlink(name);
+            free(name);
+        }
     }
     free(tracked->path);
     free(tracked);
@@ -208,6 +220,7 @@ static int logRecord(Tracked *tracked, unsigned char kind, sqlite3_int64 offset,
     uint32_t l = (uint32_t)length;
     memcpy(header + 1, &o, 8);
     memcpy(header + 9, &l, 4);
+    tracked->logged = 1;
     if (writeAll(tracked->log, header, sizeof header) != 0) return -1;
     if (length > 0 && writeAll(tracked->log, bytes, (size_t)length) != 0) return -1;
     return 0;
@@ -215,6 +228,7 @@ static int logRecord(Tracked *tracked, unsigned char kind, sqlite3_int64 offset,
 
 static int resetLog(Tracked *tracked) {
     if (tracked->log < 0) return 0;
+    tracked->logged = 0;
     return ftruncate(tracked->log, 0);
 }
 
@@ -553,29 +567,54 @@ int inkwell_crash_vfs_register(void) {
 
 // MARK: Power
 
-static void setPower(const char *directory, int cut) {
-    pthread_mutex_lock(&lock);
+/// The armed directory named exactly `directory`, or NULL. Call with the lock held.
+static Armed *armedNamed(const char *directory) {
     size_t length = trimmedLength(directory);
     for (int i = 0; i < armedCount; i++) {
-        if (armed[i].length == length && strncmp(armed[i].directory, directory, length) == 0) {
-            armed[i].powerCut = cut;
-        }
+        if (armed[i].length == length && strncmp(armed[i].directory, directory, length) == 0) return &armed[i];
     }
-    if (cut) {
-        for (Tracked *t = trackedFiles; t != NULL; t = t->next) {
-            Armed *a = armedFor(t->path);
-            if (a != NULL && a->powerCut) forget(t);
-        }
+    return NULL;
+}
+
+/// Cuts the power under `a`: its files' unsynced writes are forgotten. Call with the lock held.
+static void cutUnder(Armed *a) {
+    a->powerCut = 1;
+    a->countdown = 0;
+    for (Tracked *t = trackedFiles; t != NULL; t = t->next) {
+        if (armedFor(t->path) == a) forget(t);
     }
-    pthread_mutex_unlock(&lock);
 }
 
 void inkwell_crash_vfs_cut_power(const char *directory) {
-    setPower(directory, 1);
+    pthread_mutex_lock(&lock);
+    Armed *a = armedNamed(directory);
+    if (a != NULL) cutUnder(a);
+    pthread_mutex_unlock(&lock);
+}
+
+void inkwell_crash_vfs_cut_power_after(const char *directory, uint64_t operations) {
+    pthread_mutex_lock(&lock);
+    Armed *a = armedNamed(directory);
+    if (a != NULL && !a->powerCut) a->countdown = operations;
+    pthread_mutex_unlock(&lock);
+}
+
+int inkwell_crash_vfs_power_is_cut(const char *directory) {
+    pthread_mutex_lock(&lock);
+    Armed *a = armedNamed(directory);
+    int cut = a != NULL && a->powerCut;
+    pthread_mutex_unlock(&lock);
+    return cut;
 }
 
 void inkwell_crash_vfs_restore_power(const char *directory) {
-    setPower(directory, 0);
+    pthread_mutex_lock(&lock);
+    Armed *a = armedNamed(directory);
+    if (a != NULL) {
+        a->powerCut = 0;
+        a->countdown = 0;
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 uint64_t inkwell_crash_vfs_unsynced_writes(const char *directory) {

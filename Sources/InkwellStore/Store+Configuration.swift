@@ -16,22 +16,44 @@ extension Store {
         /// The wall clock, read to date stored-aside items and the tails the snapshot policy ages; inject
         /// one in tests.
         public var now: @Sendable () -> Date
+        /// Where new identities come from (the store's replica, each room's author key): the system's
+        /// randomness, or, in a simulation that must replay from its seed, a seeded source.
+        public var randomness: (@Sendable () -> UInt64)?
 
         public init(
             maximumChangeBytes: Int = 1 << 20,
             maximumValueBytes: Int = 256 << 20,
             busyTimeout: TimeInterval = 5,
             compaction: Bool = true,
-            now: @escaping @Sendable () -> Date = { Date() }
+            now: @escaping @Sendable () -> Date = { Date() },
+            randomness: (@Sendable () -> UInt64)? = nil
         ) {
             self.maximumChangeBytes = maximumChangeBytes
             self.maximumValueBytes = maximumValueBytes
             self.busyTimeout = busyTimeout
             self.compaction = compaction
             self.now = now
+            self.randomness = randomness
         }
+
+        /// A generator drawing on ``randomness``, or on the system's.
+        var generator: IdentityGenerator { IdentityGenerator(source: randomness) }
 
         /// ``now`` in milliseconds since 1970, as the store dates rows.
         var milliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded()) }
+    }
+}
+
+/// The randomness new identities are drawn from (``Store/Configuration/randomness``).
+struct IdentityGenerator: RandomNumberGenerator {
+    let source: (@Sendable () -> UInt64)?
+    private var system = SystemRandomNumberGenerator()
+
+    init(source: (@Sendable () -> UInt64)?) {
+        self.source = source
+    }
+
+    mutating func next() -> UInt64 {
+        source?() ?? system.next()
     }
 }

@@ -29,7 +29,8 @@ extension Store {
                 }
                 return replica
             }
-            let key = AuthorKey()
+            var generator = configuration.generator
+            let key = AuthorKey(using: &generator)
             try db.execute(
                 sql: "INSERT INTO replica_key (replica, private_key) VALUES (?, ?)",
                 arguments: [SQLValues.replica(key.replica), Data(key.rawRepresentation)]

@@ -34,6 +34,11 @@ public final class Store: Sendable {
         }
     }
 
+    private static func newReplica(_ configuration: Configuration) -> ReplicaID {
+        var generator = configuration.generator
+        return ReplicaID(using: &generator)
+    }
+
     private init(writer: any DatabaseWriter, configuration: Configuration) throws {
         self.writer = writer
         self.configuration = configuration
@@ -43,7 +48,7 @@ public final class Store: Sendable {
             return try writer.write { db in
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO store_identity (singleton, replica) VALUES (1, ?)",
-                    arguments: [SQLValues.replica(.random())]
+                    arguments: [SQLValues.replica(Self.newReplica(configuration))]
                 )
                 let stored = try Data.fetchOne(db, sql: "SELECT replica FROM store_identity")
                 guard let replica = SQLValues.replica(stored: stored) else {

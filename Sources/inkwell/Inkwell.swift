@@ -6,6 +6,8 @@ struct Inkwell: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inkwell",
         abstract: "A local-first collaborative whiteboard and its sync engine.",
-        subcommands: [Serve.self, Join.self, Share.self, Blob.self, Export.self, Recognize.self, StoreWriter.self]
+        subcommands: [
+            Serve.self, Join.self, Share.self, Blob.self, Export.self, Recognize.self, Simulate.self, StoreWriter.self,
+        ]
     )
 }

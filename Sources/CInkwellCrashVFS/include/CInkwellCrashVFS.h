@@ -46,6 +46,13 @@ void inkwell_crash_vfs_disarm(const char *directory);
 /// for `inkwell_crash_vfs_settle`.
 void inkwell_crash_vfs_cut_power(const char *directory);
 
+/// Plans a power cut under `directory` in the middle of what is being written: the `operations`-th write
+/// or sync of a tracked file from now on fails, and cuts the power as `inkwell_crash_vfs_cut_power` does.
+void inkwell_crash_vfs_cut_power_after(const char *directory, uint64_t operations);
+
+/// Whether the power under `directory` is cut (by a call, or by a planned cut that came).
+int inkwell_crash_vfs_power_is_cut(const char *directory);
+
 /// Lets tracked files under `directory` be written again, once their handles from before the cut are closed.
 void inkwell_crash_vfs_restore_power(const char *directory);
 

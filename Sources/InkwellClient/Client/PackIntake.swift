@@ -1,7 +1,7 @@
-import InkwellStore
-import InkwellSync
-import InkwellWire
-import Logging
+package import InkwellStore
+package import InkwellSync
+package import InkwellWire
+package import Logging
 
 /// Stores the packs of one `packs` frame: verifies and decodes them, keeps what this version cannot read
 /// yet or must not apply, and appends their changes in one transaction. Runs on the connection's reading
@@ -13,25 +13,25 @@ import Logging
 /// never applied, whatever the server said. A change stamped further ahead of `clock` than
 /// ``SyncProtocol/maximumStampLeadMilliseconds`` is kept aside too, and taken in by ``review(logger:)``
 /// once the clock has caught up, so no stamp can freeze this device's clock or win every later write.
-struct PackIntake: Sendable {
+package struct PackIntake: Sendable {
     /// What one frame's packs came to.
-    struct Result: Sendable {
+    package struct Result: Sendable {
         /// Positions of the packs whose changes are now stored, set aside, or unreadable for good:
         /// all of them, unless storing threw.
-        var positions: [UInt64] = []
+        package var positions: [UInt64] = []
         /// The packs' size on the wire.
-        var packBytes: UInt64 = 0
+        package var packBytes: UInt64 = 0
         /// The changes that were new to the store, in pack order.
-        var inserted: [ClientChange] = []
+        package var inserted: [ClientChange] = []
         /// The greatest stamp among the decoded changes, for the clock to witness.
-        var latestStamp: Stamp?
+        package var latestStamp: Stamp?
         /// Packs from a newer schema, or changes stamped too far ahead, kept with
         /// ``Store/storeAside(_:schemaVersion:room:)``.
-        var setAside = 0
+        package var setAside = 0
         /// Packs refused for their signature, author or room: kept aside, never applied.
-        var forged = 0
+        package var forged = 0
         /// Changes that did not decode or that the store refused.
-        var rejected = 0
+        package var rejected = 0
         /// Snapshots whose last part came in this frame, and what became of them.
         var snapshots: [SnapshotOutcome] = []
     }
@@ -47,13 +47,19 @@ struct PackIntake: Sendable {
     /// snapshot parts count as seen and are otherwise ignored.
     var snapshots: SnapshotTracker?
 
+    package init(store: Store, clock: any WallClock, documentTypes: DocumentTypes = DocumentTypes()) {
+        self.store = store
+        self.clock = clock
+        self.documentTypes = documentTypes
+    }
+
     /// The schema a pack kept aside for good is stored under (``keepForged(_:room:reason:logger:)``), so
     /// that ``reopen(logger:)`` never tries it again.
     static let neverReopened: UInt32 = 0
 
     /// - Throws: ``StoreError`` when the store itself fails (not when it refuses a change); then no
     ///   position counts as seen, and the packs come again after the reconnection.
-    func ingest(room: String, packs: [StoredPack], logger: Logger) throws -> Result {
+    package func ingest(room: String, packs: [StoredPack], logger: Logger) throws -> Result {
         var result = Result()
         var changes: [StoredChange] = []
         var decoded: [ChangeID: EncodedChange] = [:]

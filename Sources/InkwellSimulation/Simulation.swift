@@ -1,0 +1,422 @@
+public import Crypto
+import Foundation
+import InkwellBoard
+import InkwellServer
+import InkwellStore
+import InkwellSync
+import InkwellWire
+import Synchronization
+
+/// A whole deployment in one process, on a simulated clock and scheduler: a server and several devices
+/// running the real session state machines, codecs, stores and merge code; only the sockets, time and
+/// the scheduling of processes are simulated. One seed gives one run, event for event.
+///
+/// The run has two parts. While it is faulty, devices draw at random times, and the network drops
+/// connections, partitions devices away and delays frames; the server and devices crash and restart; device
+/// clocks are skewed and jump. Then the network heals, everything comes back, and the devices must
+/// converge. ``SimulationVerdict`` says what was checked.
+public final class Simulation {
+    static let room = "simulated-board"
+    static let board = "main"
+
+    public let seed: UInt64
+    public let options: SimulationOptions
+    let time = SimulatedTime()
+    private var random: SplitMix64
+    private var events = EventQueue<Event>()
+    private var trace = SHA256()
+    private(set) var eventCount = 0
+    private(set) var failures: [String] = []
+    private var server: SimulatedServer!
+    private var clients: [SimulatedClient] = []
+    private let folder: URL
+
+    /// Open connections: the client at each end, and when each direction's next frame may arrive (frames
+    /// keep their order on a connection, as on a WebSocket).
+    private struct Connection {
+        let client: Int
+        var toServer: UInt64 = 0
+        var toClient: UInt64 = 0
+    }
+
+    private var connections: [Int: Connection] = [:]
+    private var nextConnection = 1
+    /// Devices cut off from the server until the time given.
+    private var partitioned: [Int: UInt64] = [:]
+    private var healed = false
+    /// Whether every device caught up, with nothing left to send, once healed.
+    private(set) var settled = false
+    /// Figures for the report.
+    private(set) var counts = SimulationCounts()
+
+    enum Event {
+        case draw(client: Int)
+        case connect(client: Int)
+        case connected(connection: Int)
+        case toServer(connection: Int, frame: [UInt8])
+        case toClient(connection: Int, frame: [UInt8])
+        case closed(connection: Int, code: UInt16?, reason: String)
+        case commit(PackLog.Push, connection: Int, generation: Int)
+        case fault
+        case restartServer
+        case restartClient(Int)
+        case heal
+    }
+
+    public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
+        self.seed = seed
+        self.options = options
+        random = SplitMix64(seed: seed)
+        let base =
+            FileManager.default.fileExists(atPath: "/dev/shm")
+            ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+        folder = base.appendingPathComponent("inkwell-simulation-\(ProcessInfo.processInfo.processIdentifier)-\(seed)")
+    }
+
+    // MARK: Running
+
+    /// Runs the seed to its end and checks what must hold.
+    public func run() throws -> SimulationVerdict {
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            server = nil
+            for client in clients { client.shutDown() }
+            clients = []
+            PowerSupply.disconnect(folder.appendingPathComponent("server"))
+            for index in 0..<options.clients {
+                PowerSupply.disconnect(folder.appendingPathComponent("client-\(index)"))
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var identities = SplitMix64(seed: random.next())
+        let serverClock = SimulatedWallClock(time: time)
+        server = try SimulatedServer(
+            replica: ReplicaID(using: &identities),
+            folder: folder.appendingPathComponent("server"),
+            clock: serverClock
+        )
+        for index in 0..<options.clients {
+            let source = SeededSource(seed: identities.next())
+            let clock = SimulatedWallClock(
+                time: time,
+                skewMilliseconds: Int64.random(in: -2_000...2_000, using: &random)
+            )
+            let client = try SimulatedClient(
+                index: index,
+                folder: folder.appendingPathComponent("client-\(index)"),
+                configuration: Store.Configuration(randomness: { source.next() }),
+                clock: clock,
+                device: ReplicaID(using: &identities)
+            )
+            clients.append(client)
+            try client.join(in: self)
+            schedule(.connect(client: index), after: UInt64.random(in: 0...200, using: &random))
+            for _ in 0..<options.strokesPerClient {
+                schedule(.draw(client: index), after: UInt64.random(in: 0...options.faultyMilliseconds, using: &random))
+            }
+        }
+        var faultTime: UInt64 = 0
+        while faultTime < options.faultyMilliseconds {
+            faultTime += UInt64.random(in: 200...2_000, using: &random)
+            schedule(.fault, after: faultTime)
+        }
+        schedule(.heal, after: options.faultyMilliseconds)
+
+        let deadline = options.faultyMilliseconds + options.settleMilliseconds
+        while let (when, event) = events.next() {
+            guard when <= deadline else { break }
+            time.advance(to: when)
+            eventCount += 1
+            do {
+                try handle(event)
+            } catch {
+                // A node whose planned power cut came mid-write crashed for it; any other error is the run's.
+                guard try lostPower() else { throw error }
+            }
+            if healed, try isSettled() {
+                settled = true
+                break
+            }
+        }
+        if !settled {
+            fail("the devices did not settle within \(options.settleMilliseconds) ms of the network healing")
+        }
+        return try SimulationVerdict(checking: self, clients: clients, server: server)
+    }
+
+    /// The trace hash so far: the same seed gives the same hash.
+    public var traceHash: String {
+        trace.finalize().map { String(format: "%02x", $0) }.joined().prefix(16).description
+    }
+
+    func record(_ line: String) {
+        trace.update(data: Data("\(time.now) \(line)\n".utf8))
+    }
+
+    func fail(_ reason: String) {
+        failures.append("at \(time.now) ms: \(reason)")
+    }
+
+    private func schedule(_ event: Event, after delay: UInt64) {
+        events.schedule(event, at: time.now + delay)
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: Event) throws {
+        switch event {
+        case .draw(let index):
+            guard clients[index].isUp else {
+                // Drawn once the device is back: nothing drawn is skipped.
+                schedule(.draw(client: index), after: 500)
+                return
+            }
+            counts.changes += 1
+            // A generator of its own: the world's is drawn on while the device sends.
+            var stroke = SplitMix64(seed: random.next())
+            try clients[index].draw(using: &stroke, in: self)
+        case .connect(let index):
+            try connect(index)
+        case .connected(let id):
+            guard let connection = connections[id] else { return }
+            record("connected \(id) client \(connection.client)")
+            server.open(id, at: time.instant)
+            try clients[connection.client].connected(in: self)
+        case .toServer(let id, let frame):
+            guard connections[id] != nil, server.isUp else { return }
+            record("to server \(id): \(frame.count) bytes")
+            try server.received(frame, on: id, in: self)
+        case .toClient(let id, let frame):
+            guard let connection = connections[id] else { return }
+            record("to client \(connection.client) on \(id): \(frame.count) bytes")
+            try clients[connection.client].received(frame, on: id, in: self)
+        case .closed(let id, let code, let reason):
+            guard let connection = connections.removeValue(forKey: id) else { return }
+            record("closed \(id): \(reason)")
+            server.close(id)
+            let client = clients[connection.client]
+            if client.isUp {
+                try client.disconnected(id, code: code, reason: reason, in: self)
+                schedule(.connect(client: connection.client), after: UInt64.random(in: 100...1_000, using: &random))
+            }
+        case .commit(let push, let id, let generation):
+            try server.commit(push, connection: id, generation: generation, in: self)
+        case .fault:
+            try injectFault()
+        case .restartServer:
+            guard !server.isUp else { return }
+            record("server restarts")
+            try server.restart()
+        case .restartClient(let index):
+            guard !clients[index].isUp else { return }
+            record("client \(index) restarts")
+            try clients[index].restart(in: self)
+            schedule(.connect(client: index), after: UInt64.random(in: 0...200, using: &random))
+        case .heal:
+            healed = true
+            record("heal")
+            partitioned = [:]
+            PowerSupply.cancelPlannedCut(server.folder)
+            if !server.isUp { try handle(.restartServer) }
+            for client in clients {
+                PowerSupply.cancelPlannedCut(client.folder)
+                client.clock.skewMilliseconds = Int64.random(in: -2_000...2_000, using: &random)
+                if !client.isUp { try handle(.restartClient(client.index)) }
+                if client.connection == nil { schedule(.connect(client: client.index), after: 0) }
+            }
+        }
+    }
+
+    private func connect(_ index: Int) throws {
+        let client = clients[index]
+        guard client.isUp, client.connection == nil else { return }
+        // Refused at once while the server is down or the device cut off: tried again later.
+        guard server.isUp, (partitioned[index] ?? 0) <= time.now else {
+            schedule(.connect(client: index), after: UInt64.random(in: 200...2_000, using: &random))
+            return
+        }
+        let id = nextConnection
+        nextConnection += 1
+        connections[id] = Connection(client: index)
+        client.connecting(id)
+        schedule(.connected(connection: id), after: delay())
+    }
+
+    /// One fault, chosen by the seed.
+    private func injectFault() throws {
+        let open = connections.keys.sorted()
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0, 1:
+            // A connection drops.
+            guard let id = open.randomElement(using: &random) else { return }
+            counts.drops += 1
+            closeConnection(id, code: nil, reason: "dropped")
+        case 2:
+            // A device is cut off for a while.
+            let index = Int.random(in: 0..<clients.count, using: &random)
+            counts.partitions += 1
+            partitioned[index] = time.now + UInt64.random(in: 500...5_000, using: &random)
+            record("partition client \(index)")
+            for (id, connection) in connections where connection.client == index {
+                closeConnection(id, code: nil, reason: "partitioned")
+            }
+        case 3:
+            guard server.isUp else { return }
+            if Bool.random(using: &random) {
+                try crashServer()
+            } else {
+                // The power goes while the log writes, a few writes from now.
+                record("server power fails mid-write")
+                PowerSupply.cut(server.folder, afterOperations: UInt64.random(in: 1...12, using: &random))
+            }
+        case 4:
+            let index = Int.random(in: 0..<clients.count, using: &random)
+            guard clients[index].isUp else { return }
+            if Bool.random(using: &random) {
+                try crashClient(index)
+            } else {
+                record("client \(index) power fails mid-write")
+                PowerSupply.cut(clients[index].folder, afterOperations: UInt64.random(in: 1...12, using: &random))
+            }
+        case 5:
+            // A device's clock jumps.
+            let index = Int.random(in: 0..<clients.count, using: &random)
+            counts.clockJumps += 1
+            clients[index].clock.skewMilliseconds += Int64.random(in: -30_000...30_000, using: &random)
+            record("client \(index) clock jumps")
+        default:
+            // Quiet: the network only delays.
+            break
+        }
+    }
+
+    private func crashServer() throws {
+        counts.serverCrashes += 1
+        record("server crashes")
+        for id in connections.keys.sorted() { closeConnection(id, code: nil, reason: "server crashed", now: true) }
+        counts.unsyncedWritesCut += try server.crash(seed: random.next())
+        schedule(.restartServer, after: UInt64.random(in: 100...3_000, using: &random))
+    }
+
+    private func crashClient(_ index: Int) throws {
+        counts.clientCrashes += 1
+        record("client \(index) crashes")
+        counts.unsyncedWritesCut += try clients[index].crash(seed: random.next())
+        for (id, connection) in connections.sorted(by: { $0.key < $1.key }) where connection.client == index {
+            closeConnection(id, code: nil, reason: "client crashed", now: true)
+        }
+        schedule(.restartClient(index), after: UInt64.random(in: 100...3_000, using: &random))
+    }
+
+    /// After an error: whether a node's planned power cut came, mid-write, and it crashed for it.
+    private func lostPower() throws -> Bool {
+        var crashed = false
+        if server.isUp, PowerSupply.isCut(server.folder) {
+            counts.writesCut += 1
+            try crashServer()
+            crashed = true
+        }
+        for client in clients where client.isUp && PowerSupply.isCut(client.folder) {
+            counts.writesCut += 1
+            try crashClient(client.index)
+            crashed = true
+        }
+        return crashed
+    }
+
+    // MARK: The network
+
+    /// Milliseconds a frame takes: mostly a few, now and then a lot.
+    private func delay() -> UInt64 {
+        Int.random(in: 0..<20, using: &random) == 0
+            ? UInt64.random(in: 100...1_500, using: &random) : UInt64.random(in: 1...30, using: &random)
+    }
+
+    func sendToServer(_ frame: [UInt8], on id: Int) {
+        guard var connection = connections[id] else { return }
+        let at = max(time.now + delay(), connection.toServer)
+        connection.toServer = at
+        connections[id] = connection
+        counts.frames += 1
+        events.schedule(.toServer(connection: id, frame: frame), at: at)
+    }
+
+    func sendToClient(_ frame: [UInt8], on id: Int) {
+        guard var connection = connections[id] else { return }
+        let at = max(time.now + delay(), connection.toClient)
+        connection.toClient = at
+        connections[id] = connection
+        counts.frames += 1
+        events.schedule(.toClient(connection: id, frame: frame), at: at)
+    }
+
+    /// Closes a connection: each end hears of it after what is already on the way (at once when a
+    /// process died and the operating system resets the socket).
+    func closeConnection(_ id: Int, code: UInt16?, reason: String, now: Bool = false) {
+        guard let connection = connections[id] else { return }
+        let at = now ? time.now : max(time.now + delay(), connection.toClient, connection.toServer)
+        events.schedule(.closed(connection: id, code: code, reason: reason), at: at)
+    }
+
+    func scheduleCommit(_ push: PackLog.Push, connection: Int, generation: Int) {
+        schedule(
+            .commit(push, connection: connection, generation: generation),
+            after: UInt64.random(in: 1...20, using: &random)
+        )
+    }
+
+    // MARK: Settling
+
+    /// Every device is connected, has nothing left to send and holds the room's whole log.
+    private func isSettled() throws -> Bool {
+        guard server.isUp else { return false }
+        let head = try server.head(of: Self.room)
+        for client in clients where try !client.isSettled(head: head) { return false }
+        return true
+    }
+
+    /// The board a store holds: its snapshot, if any, and the changes after it.
+    static func board(from store: Store) throws -> BoardState {
+        let contents = try store.coldOpen(room: room, document: board)
+        let snapshot =
+            try contents.snapshot.map { try DocumentSnapshot(decoding: $0.bytes) }
+            ?? DocumentSnapshot(
+                room: room,
+                document: board,
+                type: BoardEdit.documentType,
+                schemaVersion: BoardEdit.schemaVersion,
+                cut: Cut(),
+                changes: []
+            )
+        return try snapshot.restore(as: BoardState.self, adding: contents.tail.map(\.payload))
+    }
+}
+
+/// What a run did, for the report.
+public struct SimulationCounts: Hashable, Sendable {
+    public var changes = 0
+    public var frames = 0
+    public var drops = 0
+    public var partitions = 0
+    public var serverCrashes = 0
+    public var clientCrashes = 0
+    public var clockJumps = 0
+    /// Writes SQLite had not synced when a process lost power: each dropped, kept or torn.
+    public var unsyncedWritesCut: UInt64 = 0
+    /// Power cuts that came in the middle of a write.
+    public var writesCut = 0
+}
+
+/// A seeded source of randomness a store may call from any thread.
+final class SeededSource: Sendable {
+    private let state: Mutex<SplitMix64>
+
+    init(seed: UInt64) {
+        state = Mutex(SplitMix64(seed: seed))
+    }
+
+    func next() -> UInt64 {
+        state.withLock { $0.next() }
+    }
+}

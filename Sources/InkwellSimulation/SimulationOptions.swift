@@ -1,0 +1,26 @@
+/// What one simulated run holds and which faults it suffers; the seed picks everything else.
+public struct SimulationOptions: Hashable, Sendable {
+    /// Devices drawing on the board.
+    public var clients = 3
+    /// Strokes each device draws, at random times, online or not.
+    public var strokesPerClient = 12
+    /// How long the faulty part of the run lasts, in simulated milliseconds; then the network heals,
+    /// every process comes back, and the devices have `settleMilliseconds` to converge.
+    public var faultyMilliseconds: UInt64 = 20_000
+    public var settleMilliseconds: UInt64 = 600_000
+    /// A bug put in on purpose, to show the checks catch it.
+    public var injectedBug: InjectedBug?
+
+    public init() {}
+}
+
+/// Bugs the simulation can put into the server's shell, each one a real way to lose or corrupt data.
+public enum InjectedBug: String, CaseIterable, Hashable, Sendable {
+    /// The ack goes out when the push arrives, before its commit: a crash in between loses an
+    /// acknowledged pack.
+    case ackBeforeCommit = "ack-before-commit"
+    /// A push of a pack already stored gets no ack: the device pushes it forever and never settles.
+    case dropDuplicateAck = "drop-duplicate-ack"
+    /// A live pack is not sent to the room's other followers: they miss it until they reconnect.
+    case skipLiveFanout = "skip-live-fanout"
+}

@@ -1,0 +1,94 @@
+import InkwellBoard
+import InkwellServer
+import InkwellStore
+import InkwellSync
+import InkwellWire
+
+/// What must hold at the end of every run, and whether it did:
+///
+/// - **Nothing acknowledged is lost**: every pack the server acked is in its log where the ack said, and
+///   every change a device was told is stored is in it.
+/// - **Nothing made is lost**: every change a device made is on every device.
+/// - **Every device shows the same drawing**, the one the server's log makes, once the run has healed.
+/// - **No change is applied twice**: each store passes its invariants (SQLite's integrity check, one row
+///   per change id, contiguous timelines).
+/// - **Authorship holds**: every pack in the log is signed by the author of every change in it.
+public struct SimulationVerdict: Sendable {
+    public let seed: UInt64
+    public let failures: [String]
+    public let traceHash: String
+    public let events: Int
+    public let counts: SimulationCounts
+    /// Packs in the server's log at the end, and acks sent over the run.
+    public let packs: Int
+    public let acknowledged: Int
+
+    public var passed: Bool { failures.isEmpty }
+
+    init(checking world: Simulation, clients: [SimulatedClient], server: SimulatedServer) throws {
+        var failures = world.failures
+        if !server.isUp { try server.restart() }
+        let stored = try server.log.packs(room: Simulation.room, after: 0, maximumBytes: .max)
+        var byPosition: [UInt64: PackID] = [:]
+        var logChanges: [ChangeID: [UInt8]] = [:]
+        for pack in stored {
+            let header = try PackCodec.header(of: pack.bytes)
+            byPosition[pack.serverSeq] = header.id
+            do {
+                let decoded = try PackCodec.decode(pack.bytes, room: Simulation.room)
+                for bytes in decoded.changes {
+                    let change = try ChangeCodec.decode(bytes)
+                    guard change.id.replica == decoded.author else {
+                        failures.append("pack at \(pack.serverSeq) holds a change of another author")
+                        continue
+                    }
+                    logChanges[change.id] = bytes
+                }
+            } catch {
+                failures.append("pack at \(pack.serverSeq) does not decode: \(error)")
+            }
+        }
+        for (pack, place) in server.acknowledged.sorted(by: { $0.value.position < $1.value.position })
+        where byPosition[place.position] != pack {
+            failures.append("acknowledged pack \(pack) at \(place.position) is not in the log")
+        }
+        var reference: String?
+        let logBoard = try Self.board(of: Array(logChanges.values))
+        for client in clients {
+            let held = Set(try client.store.changes(room: Simulation.room, notIn: VersionVector()).map(\.id))
+            for id in client.acknowledged where logChanges[id] == nil {
+                failures.append("client \(client.index): change \(id) was acknowledged but is not in the log")
+            }
+            for other in clients {
+                for id in other.made where !held.contains(id) {
+                    failures.append("client \(client.index) lacks change \(id) of client \(other.index)")
+                }
+            }
+            do {
+                try client.store.checkInvariants()
+            } catch {
+                failures.append("client \(client.index)'s store breaks an invariant: \(error)")
+            }
+            let hash = try client.board().canonicalHash
+            if reference == nil { reference = hash }
+            if hash != reference { failures.append("client \(client.index) shows another drawing") }
+        }
+        if let reference, reference != logBoard.canonicalHash {
+            failures.append("the devices show a drawing other than the server's log makes")
+        }
+        self.seed = world.seed
+        self.failures = failures
+        self.traceHash = world.traceHash
+        self.events = world.eventCount
+        self.counts = world.counts
+        self.packs = stored.count
+        self.acknowledged = server.acknowledged.count
+    }
+
+    private static func board(of changes: [[UInt8]]) throws -> BoardState {
+        var board = BoardState(board: BoardID(Simulation.board))
+        let decoded = try changes.map { try ChangeCodec.decode($0, as: BoardEdit.self) }
+        _ = board.apply(contentsOf: decoded.sorted { ($0.stamp, $0.id) < ($1.stamp, $1.id) })
+        return board
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import InkwellSimulation
+import Testing
+
+/// `inkwell simulate`: seeds pass, a seed replays to the same trace, and each bug put in on purpose is
+/// caught, with a replay command that reproduces it. CI runs 1,000 seeds besides (`.ci/run`).
+@Suite struct SimulateCommandTests {
+    @Test func seedsPassAndASeedReplaysToTheSameTrace() throws {
+        let run = try InkwellProcess.run(["simulate", "--seeds", "8", "--seed", "41", "--verbose"])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.contains("8 of 8 seeds passed"), "\(run.standardOutput)")
+        let traces = Self.traces(in: run.standardOutput)
+        #expect(traces.count == 8)
+        // Seeds run side by side on every core; each replays alone to the same trace.
+        for seed in [41, 45, 48] as [UInt64] {
+            let again = try InkwellProcess.run(["simulate", "--seed", "\(seed)"])
+            #expect(
+                Self.traces(in: again.standardOutput)[seed] == traces[seed],
+                "seed \(seed): \(again.standardOutput)"
+            )
+        }
+        #expect(Set(traces.values).count == traces.count, "different seeds, different runs")
+    }
+
+    @Test(arguments: InjectedBug.allCases)
+    func aBugPutInOnPurposeIsCaughtAndItsReplayReproducesIt(_ bug: InjectedBug) throws {
+        let run = try InkwellProcess.run(["simulate", "--seeds", "40", "--seed", "7", "--inject", bug.rawValue])
+        #expect(run.status != 0, "\(bug.rawValue) was not caught in 40 seeds: \(run.standardOutput)")
+        let replay = try #require(
+            run.standardOutput.split(separator: "\n").first { $0.contains("replay: inkwell simulate") },
+            "no replay command in \(run.standardOutput)"
+        )
+        let words = replay.split(separator: "replay: inkwell ")[1].split(separator: " ").map(String.init)
+        let seed = try #require(words.firstIndex(of: "--seed").flatMap { UInt64(words[$0 + 1]) })
+        #expect(words.contains(bug.rawValue))
+        let again = try InkwellProcess.run(words)
+        #expect(again.status != 0, "the replay passed: \(again.standardOutput)")
+        #expect(Self.traces(in: again.standardOutput)[seed] == Self.failedTraces(in: run.standardOutput)[seed])
+    }
+
+    @Test func optionsOutOfRangeAreRefused() throws {
+        for arguments in [["--seeds", "0"], ["--clients", "0"], ["--inject", "nothing"]] {
+            let run = try InkwellProcess.run(["simulate"] + arguments)
+            #expect(run.status != 0, "\(arguments) was taken")
+        }
+    }
+
+    /// "seed S: passed|FAILED, trace T, …" lines, by seed.
+    static func traces(in output: String) -> [UInt64: String] {
+        var traces: [UInt64: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("seed ") && line.contains(", trace ") {
+            let words = line.split(separator: " ")
+            guard let seed = UInt64(words[1].dropLast()), let index = words.firstIndex(of: "trace") else { continue }
+            traces[seed] = String(words[index + 1].prefix { $0 != "," })
+        }
+        return traces
+    }
+
+    /// "seed S FAILED (trace T):" lines, by seed.
+    static func failedTraces(in output: String) -> [UInt64: String] {
+        var traces: [UInt64: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("seed ") && line.contains(" FAILED (trace ") {
+            let words = line.split(separator: " ")
+            guard let seed = UInt64(words[1]) else { continue }
+            traces[seed] = String(words[4].prefix { $0 != ")" })
+        }
+        return traces
+    }
+}
