@@ -52,9 +52,7 @@ extension FuzzTarget {
 
     static func checkClientFrame(_ bytes: [UInt8]) -> FuzzVerdict {
         guard let message = try? SyncCodec.decodeClient(bytes) else { return .rejected }
-        let encoded = SyncCodec.encode(message)
-        guard let again = try? SyncCodec.decodeClient(encoded),
-            FuzzVerdict.same(message, again, encoded: encoded, SyncCodec.encode(again))
+        guard FuzzVerdict.roundTrips(message, encode: SyncCodec.encode, decode: { try? SyncCodec.decodeClient($0) })
         else {
             return .failed("client frame \(FuzzVerdict.hex(bytes)) reads otherwise once encoded again")
         }
@@ -63,9 +61,7 @@ extension FuzzTarget {
 
     static func checkServerFrame(_ bytes: [UInt8]) -> FuzzVerdict {
         guard let message = try? SyncCodec.decodeServer(bytes) else { return .rejected }
-        let encoded = SyncCodec.encode(message)
-        guard let again = try? SyncCodec.decodeServer(encoded),
-            FuzzVerdict.same(message, again, encoded: encoded, SyncCodec.encode(again))
+        guard FuzzVerdict.roundTrips(message, encode: SyncCodec.encode, decode: { try? SyncCodec.decodeServer($0) })
         else {
             return .failed("server frame \(FuzzVerdict.hex(bytes)) reads otherwise once encoded again")
         }
@@ -74,11 +70,11 @@ extension FuzzTarget {
 
     /// Why a decoded change does not survive being encoded and decoded again; nil when it does.
     static func roundTripFailure(_ change: BoardChange) -> String? {
-        let encoded = ChangeCodec.encode(change)
-        guard let again = try? ChangeCodec.decode(encoded, as: BoardEdit.self) else {
-            return "it decodes, but not once encoded again"
-        }
-        return FuzzVerdict.same(change, again, encoded: encoded, ChangeCodec.encode(again))
-            ? nil : "it reads otherwise once encoded again"
+        let survives = FuzzVerdict.roundTrips(
+            change,
+            encode: { ChangeCodec.encode($0) },
+            decode: { try? ChangeCodec.decode($0, as: BoardEdit.self) }
+        )
+        return survives ? nil : "it reads otherwise once encoded again"
     }
 }

@@ -42,11 +42,20 @@ public enum FuzzVerdict: Hashable, Sendable {
 }
 
 extension FuzzVerdict {
-    /// Whether a value decoded, encoded and decoded again is the value first decoded. A value holding a NaN
-    /// equals nothing, itself included: for one, the same bytes again is all that can be asked.
-    static func same<Value: Equatable>(_ first: Value, _ again: Value, encoded: [UInt8], _ reencoded: [UInt8]) -> Bool {
-        if first == again { return encoded == reencoded }
-        return first != first && encoded == reencoded
+    /// Whether `first`, a decoded value, survives a round trip: encoded and decoded again, it is the same
+    /// value and encodes to the same bytes. A value holding a NaN equals nothing, not even the same bytes
+    /// decoded twice (`==` on one array's own storage says true without looking): for one, the same
+    /// bytes again is all that can be asked.
+    static func roundTrips<Value: Equatable>(
+        _ first: Value,
+        encode: (Value) -> [UInt8],
+        decode: ([UInt8]) -> Value?
+    ) -> Bool {
+        let encoded = encode(first)
+        guard let again = decode(encoded), encode(again) == encoded else { return false }
+        if first == again { return true }
+        guard let other = decode(encoded) else { return false }
+        return again != other
     }
 
     /// The bytes as lowercase hex, for a failure's message.

@@ -2,6 +2,7 @@ import Foundation
 import InkwellServer
 import InkwellSync
 import InkwellWire
+import Logging
 
 /// The server's I/O shell in the simulation: one real ``ServerSession`` per connection, the real
 /// ``PackLog`` on a real SQLite file, and in between what `SyncEndpoint` does (authorising open rooms,
@@ -35,7 +36,16 @@ final class SimulatedServer {
         self.folder = folder
         self.clock = clock
         try PowerSupply.connect(folder)
-        openLog = try PackLog(path: folder.appendingPathComponent("packs.sqlite").path, wallClock: clock)
+        openLog = try Self.openLog(in: folder, clock: clock)
+    }
+
+    /// The log on its file, logging nothing: a power cut mid-commit is a fault the run plans, and says so.
+    private static func openLog(in folder: URL, clock: SimulatedWallClock) throws -> PackLog {
+        try PackLog(
+            path: folder.appendingPathComponent("packs.sqlite").path,
+            wallClock: clock,
+            logger: Logger(label: "inkwell.simulation.pack-log") { _ in SwiftLogNoOpLogHandler() }
+        )
     }
 
     var log: PackLog {
@@ -69,7 +79,7 @@ final class SimulatedServer {
 
     /// Starts again on the same file.
     func restart() throws {
-        openLog = try PackLog(path: folder.appendingPathComponent("packs.sqlite").path, wallClock: clock)
+        openLog = try Self.openLog(in: folder, clock: clock)
         heads = [:]
         isUp = true
     }

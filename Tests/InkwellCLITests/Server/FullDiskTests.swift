@@ -10,7 +10,7 @@ import Testing
 
 /// The real server on a file system that fills up: it stops committing and says so, acknowledges only
 /// what it made durable, keeps running, and a restart on the same folder (with space freed) serves every
-/// acknowledged pack where it was acknowledged.
+/// acknowledged pack where it was acknowledged. A Swift replica's store on one fails the same way.
 @Suite(.serialized) struct FullDiskTests {
     /// One push and the server's answer to it.
     struct Answered {
@@ -170,6 +170,38 @@ import Testing
             }
         }
         throw ChildProcess.Failure("the connection ended before the push was answered")
+    }
+
+    /// A Swift replica's store on the same small disk: a writer that fills it stops with an error and no
+    /// crash, every change it reported saved is there once space returns, and writing goes on.
+    @Test(.timeLimit(.minutes(3)))
+    func aFullDiskStopsAReplicaStoreAndLosesNothingItReportedSaved() throws {
+        let folder = try TemporaryDirectory("full-disk-store")
+        let disk = folder.url.appendingPathComponent("tmpfs")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard SmallDisk.mount(at: disk.path, megabytes: 2) else { return }
+        defer { SmallDisk.unmount(disk.path) }
+        let path = disk.appendingPathComponent("store.sqlite").path
+        let seed = SeededGenerator.seedFromEnvironment()
+        print("FullDiskTests store seed \(seed) (INKWELL_SEED)")
+
+        // Unbounded: it writes until the disk refuses.
+        let filled = try InkwellProcess.run(["store-writer", "--path", path, "--seed", "\(seed)"])
+        let reported = Set(filled.standardOutput.split(separator: "\n").map(String.init))
+        #expect(filled.status == 1, "the writer should stop with an error: \(filled.status) \(filled.standardError)")
+        #expect(filled.standardError.localizedCaseInsensitiveContains("full"), "\(filled.standardError)")
+        #expect(reported.count > 10, "it stopped after \(reported.count) changes")
+
+        SmallDisk.resize(disk.path, megabytes: 16)
+        let more = try InkwellProcess.run(["store-writer", "--path", path, "--seed", "\(seed &+ 1)", "--count", "20"])
+        #expect(more.status == 0, "\(more.standardError)")
+        let check = try InkwellProcess.run(["store-writer", "--path", path, "--verify"])
+        var stored = check.standardOutput.split(separator: "\n").map(String.init)
+        try #require(check.status == 0 && stored.first == "integrity ok", "\(check.standardError)")
+        stored.removeFirst()
+        let missing = reported.union(more.standardOutput.split(separator: "\n").map(String.init)).subtracting(stored)
+        #expect(missing.isEmpty, "\(missing.count) changes reported saved are gone")
+        print("FullDiskTests store: \(reported.count) changes before the disk filled, 20 after it grew, all there")
     }
 
     /// Every pack the stopped server's log holds, by room and position.
