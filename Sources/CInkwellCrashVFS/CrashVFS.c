@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { SECTOR = 512, MAX_ARMED = 64 };
+// Armed directories at once: a simulation arms one per node, and runs a seed per core.
+enum { SECTOR = 512, MAX_ARMED = 1024 };
 
 static const char LOG_SUFFIX[] = "-unsynced";
 static const unsigned char RECORD_WRITE = 'W';
