@@ -334,21 +334,21 @@ public final class Simulation {
     }
 
     func sendToServer(_ frame: [UInt8], on id: Int) {
-        guard var connection = connections[id] else { return }
-        let at = max(time.now + delay(), connection.toServer)
-        connection.toServer = at
-        connections[id] = connection
-        counts.frames += 1
-        events.schedule(.toServer(connection: id, frame: frame), at: at)
+        send(on: id, direction: \.toServer) { .toServer(connection: id, frame: frame) }
     }
 
     func sendToClient(_ frame: [UInt8], on id: Int) {
+        send(on: id, direction: \.toClient) { .toClient(connection: id, frame: frame) }
+    }
+
+    /// Schedules a frame's arrival on an open connection, after the last one sent the same way.
+    private func send(on id: Int, direction: WritableKeyPath<Connection, UInt64>, _ arrival: () -> Event) {
         guard var connection = connections[id] else { return }
-        let at = max(time.now + delay(), connection.toClient)
-        connection.toClient = at
+        let at = max(time.now + delay(), connection[keyPath: direction])
+        connection[keyPath: direction] = at
         connections[id] = connection
         counts.frames += 1
-        events.schedule(.toClient(connection: id, frame: frame), at: at)
+        events.schedule(arrival(), at: at)
     }
 
     /// Closes a connection: each end hears of it after what is already on the way (at once when a

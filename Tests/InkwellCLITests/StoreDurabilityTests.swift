@@ -36,12 +36,7 @@ import Darwin
             let committed = lines + remaining
             reported.formUnion(committed)
 
-            let check = try InkwellProcess.run(["store-writer", "--path", path, "--verify"])
-            try #require(check.status == 0, "round \(round): \(check.standardError)")
-            var stored = check.standardOutput.split(separator: "\n").map(String.init)
-            try #require(stored.first == "integrity ok", "round \(round)")
-            stored.removeFirst()
-            let missing = reported.subtracting(stored)
+            let missing = reported.subtracting(try WriterProcess.verify(path, "round \(round)"))
             try #require(
                 missing.isEmpty,
                 "round \(round): \(missing.count) reported changes lost, e.g. \(missing.first!)"
@@ -75,12 +70,7 @@ import Darwin
             reported.formUnion(lines + writer.killAbruptly())
             try PowerCut.settle(directory, seed: random.next(), into: &outcome)
 
-            let check = try InkwellProcess.run(["store-writer", "--path", path, "--verify"])
-            try #require(check.status == 0, "cycle \(cycle): \(check.standardError)")
-            var stored = check.standardOutput.split(separator: "\n").map(String.init)
-            try #require(stored.first == "integrity ok", "cycle \(cycle)")
-            stored.removeFirst()
-            let missing = reported.subtracting(stored)
+            let missing = reported.subtracting(try WriterProcess.verify(path, "cycle \(cycle)"))
             try #require(
                 missing.isEmpty,
                 "cycle \(cycle): \(missing.count) reported changes lost to a power cut, e.g. \(missing.first!)"
@@ -94,7 +84,7 @@ import Darwin
 }
 
 /// The hidden `store-writer` command running in the background, its output read line by line.
-private final class WriterProcess {
+final class WriterProcess {
     private let process = Process()
     private let output = Pipe()
     private var buffer = Data()
@@ -106,6 +96,17 @@ private final class WriterProcess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+    }
+
+    /// The ids of the changes stored at `path`, once `store-writer --verify` found the store whole
+    /// (SQLite's integrity check included). `when` names the moment in a failure's message.
+    static func verify(_ path: String, _ when: String) throws -> [String] {
+        let check = try InkwellProcess.run(["store-writer", "--path", path, "--verify"])
+        try #require(check.status == 0, "\(when): \(check.standardError)")
+        var stored = check.standardOutput.split(separator: "\n").map(String.init)
+        try #require(stored.first == "integrity ok", "\(when): \(check.standardOutput.prefix(200))")
+        stored.removeFirst()
+        return stored
     }
 
     /// Blocks until `count` complete lines have arrived, or the process has ended.

@@ -26,21 +26,8 @@ import Testing
                 arguments: ["--crash-vfs"]
             )
             port = server.port
-            var pushers: [Task<(acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int), any Error>] = []
-            for _ in 0..<4 {
-                let socket = try await ServerCrashTests.connect(to: server.syncURL.absoluteString)
-                let seed = random.next()
-                pushers.append(Task { try await ServerCrashTests.push(on: socket, seed: seed) })
-            }
-            try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
-            await server.kill()
-            for pusher in pushers {
-                let result = try await pusher.value
-                pushed += result.pushed
-                for (pack, place) in result.acknowledged {
-                    if let earlier = acknowledged[pack] { #expect(earlier == place, "pack \(pack) moved") }
-                    acknowledged[pack] = place
-                }
+            pushed += try await ServerCrashTests.pushUntilStopped(server, using: &random, into: &acknowledged) {
+                await server.kill()
             }
             try PowerCut.settle(folder.url, seed: random.next(), into: &outcome)
             try Self.check(folder.path + "/packs.sqlite", holds: acknowledged, cycle: cycle)

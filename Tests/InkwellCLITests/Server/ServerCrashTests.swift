@@ -24,23 +24,9 @@ import Testing
         for round in 0...Self.kills {
             let server = try await ServerProcess.start(data: folder.url, port: port, logLevel: "error")
             port = server.port
-            // Four connections push without waiting for acks; the server dies while they do.
-            var pushers: [Task<(acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int), any Error>] = []
-            for _ in 0..<4 {
-                let socket = try await Self.connect(to: server.syncURL.absoluteString)
-                let seed = random.next()
-                pushers.append(Task { try await Self.push(on: socket, seed: seed) })
-            }
-            try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
             // The last round ends gracefully: SIGTERM must commit what is pending too.
-            if round == Self.kills { #expect(await server.stop() == 0) } else { await server.kill() }
-            for pusher in pushers {
-                let result = try await pusher.value
-                pushed += result.pushed
-                for (pack, place) in result.acknowledged {
-                    if let earlier = acknowledged[pack] { #expect(earlier == place, "pack \(pack) moved") }
-                    acknowledged[pack] = place
-                }
+            pushed += try await Self.pushUntilStopped(server, using: &random, into: &acknowledged) {
+                if round == Self.kills { #expect(await server.stop() == 0) } else { await server.kill() }
             }
         }
         let log = try PackLog(path: folder.path + "/packs.sqlite")
@@ -59,8 +45,37 @@ import Testing
         #expect(acknowledged.count > Self.kills)
     }
 
+    /// Four connections push without waiting for acks, and `stop` ends the server while they do; the acks
+    /// that came are added to `acknowledged`, each at its place (a pack acknowledged twice must not move).
+    /// Returns how many pushes were sent.
+    static func pushUntilStopped(
+        _ server: ServerProcess,
+        using random: inout SeededGenerator,
+        into acknowledged: inout [PackID: (room: String, position: UInt64)],
+        stop: () async -> Void
+    ) async throws -> Int {
+        var pushers: [Task<(acknowledged: [PackID: (room: String, position: UInt64)], pushed: Int), any Error>] = []
+        for _ in 0..<4 {
+            let socket = try await connect(to: server.syncURL.absoluteString)
+            let seed = random.next()
+            pushers.append(Task { try await push(on: socket, seed: seed) })
+        }
+        try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
+        await stop()
+        var pushed = 0
+        for pusher in pushers {
+            let result = try await pusher.value
+            pushed += result.pushed
+            for (pack, place) in result.acknowledged {
+                if let earlier = acknowledged[pack] { #expect(earlier == place, "pack \(pack) moved") }
+                acknowledged[pack] = place
+            }
+        }
+        return pushed
+    }
+
     /// Opens a socket and says hello.
-    static func connect(to url: String) async throws -> SyncSocket {
+    private static func connect(to url: String) async throws -> SyncSocket {
         var logger = Logger(label: "test.pusher")
         logger.logLevel = .critical
         let socket = try await SyncSocket.connect(url: url, logger: logger)
@@ -77,7 +92,7 @@ import Testing
 
     /// Pushes small packs to three rooms, without waiting for acks, until the connection ends; returns the
     /// acks that arrived before it did.
-    static func push(
+    private static func push(
         on socket: SyncSocket,
         seed: UInt64
     ) async throws -> (
