@@ -19,7 +19,11 @@ import Darwin
         let seed = SeededGenerator.seedFromEnvironment()
         print("shutdown close: seed \(seed) (INKWELL_SEED=\(seed) replays)")
         let scratch = try TemporaryDirectory("shutdown-close")
-        let server = try await ServerProcess.start(data: scratch.url.appendingPathComponent("server"))
+        // At debug, so that a client ended otherwise than with 1001 shows what the server did with it.
+        let server = try await ServerProcess.start(
+            data: scratch.url.appendingPathComponent("server"),
+            logLevel: "debug"
+        )
         let endings = try await Self.onThread {
             var random = SeededGenerator(seed: seed)
             let sockets = try (0..<Self.clients).map { _ in
@@ -41,6 +45,9 @@ import Darwin
         }
         let status = await server.child.waitForExit(timeout: .seconds(20))
         #expect(status == 0, "the server exited with \(status): \(server.child.standardError.suffix(2_000))")
+        if endings.contains(where: { $0.closeCode != 1001 }) {
+            print("the server's log:\n\(server.child.standardError.suffix(20_000))")
+        }
     }
 
     /// Runs blocking socket work on a thread of its own, off Swift's cooperative pool.
