@@ -247,8 +247,9 @@ static int crashClose(sqlite3_file *file) {
 
 static sqlite3_int64 pendingEnd(const Tracked *tracked) {
     sqlite3_int64 end = 0;
+    // A write a truncation cut to nothing no longer reaches past the new end.
     for (const Pending *p = tracked->first; p != NULL; p = p->next) {
-        if (p->offset + p->length > end) end = p->offset + p->length;
+        if (p->length > 0 && p->offset + p->length > end) end = p->offset + p->length;
     }
     return end;
 }
