@@ -25,7 +25,7 @@ final class SimulatedClient {
     private(set) var session: ClientSession
     private var author: LocalAuthor?
     private var keys: [ReplicaID: AuthorKey] = [:]
-    /// The connection open now, if any, and whether it is past `connected`.
+    /// The connection this device is on or opening, if any.
     private(set) var connection: Int?
     private(set) var isUp = true
     /// Changes this device made, and those the server acknowledged to it.
