@@ -39,14 +39,16 @@ export function open(options) {
 }
 
 /**
- * Resolves once `condition()` holds; rejects after `timeout` ms saying what was waited for.
+ * Resolves once `condition()` holds; rejects after `timeout` ms saying what was waited for, and what
+ * `state()` (if given) says then, so a rare failure shows where things stood.
  * @param {() => boolean} condition
  * @param {string} what
+ * @param {() => string} [state]
  */
-export async function until(condition, what, timeout = 10_000) {
+export async function until(condition, what, timeout = 10_000, state) {
   const start = Date.now();
   while (!condition()) {
-    if (Date.now() - start > timeout) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - start > timeout) throw new Error(`timed out waiting for ${what}${state === undefined ? '' : `: ${state()}`}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
