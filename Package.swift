@@ -310,6 +310,8 @@ let package = Package(
             name: "InkwellStoreTests",
             dependencies: [
                 "InkwellStore",
+                // A disk that fills up or fails on demand.
+                "CInkwellCrashVFS",
                 "InkwellSync",
                 "InkwellWire",
                 "InkwellBoard",
@@ -380,6 +382,8 @@ let package = Package(
             dependencies: [
                 // The end-to-end tests launch the built `inkwell serve`.
                 "inkwell",
+                // A device's disk that fails on demand.
+                "CInkwellCrashVFS",
                 "InkwellClient",
                 "InkwellStore",
                 "InkwellWire",

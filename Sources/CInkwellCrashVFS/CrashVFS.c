@@ -50,6 +50,9 @@ typedef struct Armed {
     int powerCut;
     /// Writes and syncs left before the power goes by itself, mid-transaction; 0 for none planned.
     uint64_t countdown;
+    /// The disk's health (`inkwell_disk_state`): full, it refuses writes that grow a file; failing, it
+    /// refuses every read, write, truncation and sync.
+    int disk;
 } Armed;
 
 /// A handle on a tracked file; the platform's handle follows it in the same allocation.
@@ -91,6 +94,12 @@ static int poweredOff(const Tracked *tracked) {
     return a->powerCut;
 }
 
+/// The health of the disk the file is on. Call with the lock held.
+static int diskOf(const Tracked *tracked) {
+    Armed *a = armedFor(tracked->path);
+    return a == NULL ? INKWELL_DISK_HEALTHY : a->disk;
+}
+
 static size_t trimmedLength(const char *directory) {
     size_t length = strlen(directory);
     while (length > 1 && directory[length - 1] == '/') length--;
@@ -112,7 +121,7 @@ int inkwell_crash_vfs_arm(const char *directory) {
         pthread_mutex_unlock(&lock);
         return -1;
     }
-    armed[armedCount++] = (Armed){.directory = copy, .length = length, .powerCut = 0, .countdown = 0};
+    armed[armedCount++] = (Armed){.directory = copy, .length = length, .powerCut = 0, .countdown = 0, .disk = 0};
     pthread_mutex_unlock(&lock);
     return 0;
 }
@@ -257,6 +266,10 @@ static sqlite3_int64 pendingEnd(const Tracked *tracked) {
 static int crashRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
     CrashFile *f = (CrashFile *)file;
     pthread_mutex_lock(&lock);
+    if (diskOf(f->tracked) == INKWELL_DISK_FAILING) {
+        pthread_mutex_unlock(&lock);
+        return SQLITE_IOERR_READ;
+    }
     int rc = f->real->pMethods->xRead(f->real, buffer, amount, offset);
     if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) {
         pthread_mutex_unlock(&lock);
@@ -293,6 +306,22 @@ static int crashWrite(sqlite3_file *file, const void *bytes, int amount, sqlite3
         pthread_mutex_unlock(&lock);
         return SQLITE_IOERR_WRITE;
     }
+    int disk = diskOf(f->tracked);
+    if (disk == INKWELL_DISK_FAILING) {
+        pthread_mutex_unlock(&lock);
+        return SQLITE_IOERR_WRITE;
+    }
+    if (disk == INKWELL_DISK_FULL) {
+        // A full disk still takes writes within a file's blocks, and refuses those that need new ones.
+        sqlite3_int64 size = 0;
+        if (f->real->pMethods->xFileSize(f->real, &size) != SQLITE_OK || offset + amount > size) {
+            sqlite3_int64 end = pendingEnd(f->tracked);
+            if (offset + amount > (end > size ? end : size)) {
+                pthread_mutex_unlock(&lock);
+                return SQLITE_FULL;
+            }
+        }
+    }
     Pending *p = malloc(sizeof(Pending) + (size_t)amount);
     if (p == NULL) {
         pthread_mutex_unlock(&lock);
@@ -326,6 +355,10 @@ static int crashTruncate(sqlite3_file *file, sqlite3_int64 size) {
         pthread_mutex_unlock(&lock);
         return SQLITE_IOERR_TRUNCATE;
     }
+    if (diskOf(f->tracked) == INKWELL_DISK_FAILING) {
+        pthread_mutex_unlock(&lock);
+        return SQLITE_IOERR_TRUNCATE;
+    }
     // Unsynced writes past the new end are cut; the log records the truncation so a settle cuts them too.
     for (Pending *p = f->tracked->first; p != NULL; p = p->next) {
         if (p->offset >= size) {
@@ -346,7 +379,8 @@ static int crashTruncate(sqlite3_file *file, sqlite3_int64 size) {
 static int crashSync(sqlite3_file *file, int flags) {
     CrashFile *f = (CrashFile *)file;
     pthread_mutex_lock(&lock);
-    if (poweredOff(f->tracked)) {
+    // A failing disk's sync fails and makes nothing durable; what was written stays in the cache.
+    if (poweredOff(f->tracked) || diskOf(f->tracked) == INKWELL_DISK_FAILING) {
         pthread_mutex_unlock(&lock);
         return SQLITE_IOERR_FSYNC;
     }
@@ -616,6 +650,13 @@ void inkwell_crash_vfs_restore_power(const char *directory) {
         a->powerCut = 0;
         a->countdown = 0;
     }
+    pthread_mutex_unlock(&lock);
+}
+
+void inkwell_crash_vfs_set_disk(const char *directory, int state) {
+    pthread_mutex_lock(&lock);
+    Armed *a = armedNamed(directory);
+    if (a != NULL) a->disk = state;
     pthread_mutex_unlock(&lock);
 }
 

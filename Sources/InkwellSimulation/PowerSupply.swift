@@ -1,9 +1,10 @@
 import CInkwellCrashVFS
 import Foundation
 
-/// Power cuts for the simulation's processes, through the crash VFS (CInkwellCrashVFS.h): each node's
-/// files live in a folder of their own, armed, so that a crash loses what no fsync covered there and
-/// tears some of it, as a power cut does, and leaves every other node's files alone.
+/// Power cuts and failing disks for the simulation's processes, through the crash VFS
+/// (CInkwellCrashVFS.h): each node's files live in a folder of their own, armed, so that a crash loses
+/// what no fsync covered there and tears some of it, as a power cut does, a full disk refuses what would
+/// grow a file, and a failing one every read, write and sync; every other node's files are left alone.
 enum PowerSupply {
     /// Registers the VFS (once per process) and arms `folder`, made if missing.
     static func connect(_ folder: URL) throws {
@@ -48,6 +49,26 @@ enum PowerSupply {
         }
         inkwell_crash_vfs_restore_power(path(folder))
         return outcome.writes
+    }
+
+    /// The health of a node's disk.
+    enum Disk: String, Sendable {
+        case healthy
+        /// Out of space: writes that grow a file fail (`SQLITE_FULL`).
+        case full
+        /// Failing: reads, writes and syncs fail (`SQLITE_IOERR_*`).
+        case failing
+    }
+
+    /// Makes `folder`'s disk healthy, full or failing from the next operation on.
+    static func set(_ folder: URL, disk: Disk) {
+        let state =
+            switch disk {
+            case .healthy: INKWELL_DISK_HEALTHY
+            case .full: INKWELL_DISK_FULL
+            case .failing: INKWELL_DISK_FAILING
+            }
+        inkwell_crash_vfs_set_disk(path(folder), Int32(state.rawValue))
     }
 
     /// SQLite names files by their real path.

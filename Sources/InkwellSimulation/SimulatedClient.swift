@@ -12,12 +12,18 @@ import Logging
 /// socket and the system's.
 ///
 /// A crash loses the session and its connection, and is a power cut for the store (``PowerSupply``): what
-/// SQLite had not synced is lost or torn; what it committed stays.
+/// SQLite had not synced is lost or torn; what it committed stays. On a full or failing disk it does what
+/// `SyncClient` does: a stroke that cannot be stored is not made (the user is told), packs that cannot be
+/// stored end the connection so they come again after it, a watermark that cannot be stored is left
+/// for later, and an acknowledgement or an outbox read that fails ends the connection, so the next one
+/// pushes and reads again.
 final class SimulatedClient {
     let index: Int
     let folder: URL
     let configuration: Store.Configuration
     let clock: SimulatedWallClock
+    /// The health of the disk under ``folder``, as the simulation set it.
+    private(set) var disk = PowerSupply.Disk.healthy
     /// The store, while the process runs.
     private var openStore: Store?
     /// The server's time, as the device learns it: what it stamps by and judges stamps by.
@@ -68,6 +74,26 @@ final class SimulatedClient {
         author = try LocalAuthor(store: store, wallClock: corrected)
     }
 
+    /// Makes the disk healthy, full or failing.
+    func setDisk(_ health: PowerSupply.Disk) {
+        disk = health
+        PowerSupply.set(folder, disk: health)
+    }
+
+    /// Runs `body`, and takes an error a storage fault explains as `SyncClient` takes it: logged, and
+    /// the work left for later. A power cut, or an error on a healthy disk, is thrown. Returns whether
+    /// `body` ran to its end.
+    @discardableResult
+    private func tolerating(_ what: String, in world: Simulation, _ body: () throws -> Void) throws -> Bool {
+        do {
+            try body()
+            return true
+        } catch  where disk != .healthy && !PowerSupply.isCut(folder) {
+            world.record("client \(index) could not \(what)")
+            return false
+        }
+    }
+
     /// Closes the store at the end of a run.
     func shutDown() {
         author = nil
@@ -98,12 +124,20 @@ final class SimulatedClient {
                 pressures: nil
             )
         }
-        guard var author else { throw SimulationError("client \(index) draws while down") }
-        let change = try author.record(
-            BoardEdit(board: BoardID(Simulation.board), operations: [operation]),
-            room: Simulation.room
-        )
-        self.author = author
+        guard author != nil else { throw SimulationError("client \(index) draws while down") }
+        let change: Change<BoardEdit>
+        do {
+            // In place, as `SyncClient` records: whatever a failed record leaves in the author stays.
+            change = try author!.record(
+                BoardEdit(board: BoardID(Simulation.board), operations: [operation]),
+                room: Simulation.room
+            )
+        } catch  where disk != .healthy && !PowerSupply.isCut(folder) {
+            // Not stored, so not made: the user sees the stroke was not saved.
+            world.record("client \(index) could not save a stroke")
+            world.counts.unsavedEdits += 1
+            return
+        }
         if case .addStroke = operation { strokes.append(StrokeID(change: change.id)) }
         made.append(change.id)
         world.record("client \(index) draws \(change.id.seq)")
@@ -157,7 +191,17 @@ final class SimulatedClient {
                 clock: corrected,
                 documentTypes: DocumentTypes(documents: [BoardState.self])
             )
-            let result = try intake.ingest(room: room, packs: packs, logger: logger)
+            let result: PackIntake.Result
+            do {
+                result = try intake.ingest(room: room, packs: packs, logger: logger)
+            } catch  where disk != .healthy && !PowerSupply.isCut(folder) {
+                // Not stored, so not seen: they come again on the next connection.
+                world.record("client \(index) could not store packs")
+                world.closeConnection(id, code: nil, reason: "the local store failed")
+                connection = nil
+                try perform(session.disconnected(closeCode: nil, reason: "the local store failed"), in: world)
+                return
+            }
             if let stamp = result.latestStamp { author?.witness(stamp) }
             try perform(
                 session.stored(room: room, positions: result.positions, packBytes: result.packBytes, head: head),
@@ -180,16 +224,25 @@ final class SimulatedClient {
                 guard let connection else { continue }
                 world.sendToServer(SyncCodec.encode(message), on: connection)
             case .persistWatermark(let room, let position):
-                try store.setWatermark(room: room, to: position)
+                // Left behind, it costs a longer catch-up next time.
+                try tolerating("store its watermark", in: world) { try store.setWatermark(room: room, to: position) }
             case .acknowledge(let changes):
-                try store.acknowledge(changes)
+                // The server said they are stored, whatever this store makes of it: left queued, they are
+                // pushed again later and stored once.
                 acknowledged.formUnion(changes)
-            case .readOutbox(let limit):
-                let outbox = try store.outbox(limit: limit)
-                for replica in Set(outbox.map(\.id.replica)) where keys[replica] == nil {
-                    keys[replica] = try store.authorKey(of: replica)
+                let taken = try tolerating("take acknowledged changes off its outbox", in: world) {
+                    try store.acknowledge(changes)
                 }
-                queue.append(contentsOf: session.plan(outbox: outbox, keys: keys))
+                if !taken { SyncClient.endAfterStoreFailure(&queue) }
+            case .readOutbox(let limit):
+                let read = try tolerating("read its outbox", in: world) {
+                    let outbox = try store.outbox(limit: limit)
+                    for replica in Set(outbox.map(\.id.replica)) where keys[replica] == nil {
+                        keys[replica] = try store.authorKey(of: replica)
+                    }
+                    queue.append(contentsOf: session.plan(outbox: outbox, keys: keys))
+                }
+                if !read { SyncClient.endAfterStoreFailure(&queue) }
             case .learnServerTime(let milliseconds):
                 corrected.learn(serverTime: milliseconds)
             case .deliver:
@@ -200,6 +253,9 @@ final class SimulatedClient {
                 world.fail("client \(index) failed: \(error)")
             case .granted:
                 break
+            case .refused(_, let code, _) where code == ErrorCode.roomFull.rawValue:
+                // What the full room refused stays in the outbox; the next connection tries again.
+                world.record("client \(index) was told the room is full")
             case .refused(_, let code, let message):
                 world.fail("client \(index) was refused the open room (\(code)): \(message)")
             case .unsendable(let changes):
@@ -213,6 +269,8 @@ final class SimulatedClient {
         guard connection != nil, session.inFlight.isEmpty, let room = session.rooms[Simulation.room],
             room.caughtUp, room.cursor.watermark >= head
         else { return false }
+        // A full room keeps what it refused in the outbox, for good.
+        if room.refusal?.code == ErrorCode.roomFull.rawValue { return true }
         return try store.outbox(limit: 1).isEmpty
     }
 

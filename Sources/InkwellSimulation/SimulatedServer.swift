@@ -9,7 +9,10 @@ import Logging
 /// committing pushes before acking them, catching a follower up and sending it each new pack).
 ///
 /// Commits take simulated time: a crash before a push's commit loses the push, which was never acked. A
-/// crash is a power cut (``PowerSupply``): what SQLite had not synced is lost or torn.
+/// crash is a power cut (``PowerSupply``): what SQLite had not synced is lost or torn. A full or failing
+/// disk stops the log as it stops the real server's (fail-stop): every later push is answered
+/// `storageFailed` until the process restarts, which the simulation does once the disk is back. A room
+/// past its quota refuses pushes with `roomFull`.
 final class SimulatedServer {
     /// Where a connection stands: its session, and the rooms it follows live.
     struct Link {
@@ -20,6 +23,10 @@ final class SimulatedServer {
     let replica: ReplicaID
     let folder: URL
     let clock: SimulatedWallClock
+    /// The most bytes of packs a room keeps (``PackLog/maximumRoomBytes``).
+    let roomQuota: UInt64
+    /// The health of the disk under ``folder``, as the simulation set it.
+    private(set) var disk = PowerSupply.Disk.healthy
     /// The log, while the process runs.
     private var openLog: PackLog?
     private(set) var links: [Int: Link] = [:]
@@ -31,21 +38,38 @@ final class SimulatedServer {
     /// Each room's newest position, as the log holds it.
     private var heads: [String: UInt64] = [:]
 
-    init(replica: ReplicaID, folder: URL, clock: SimulatedWallClock) throws {
+    init(replica: ReplicaID, folder: URL, clock: SimulatedWallClock, roomQuota: UInt64 = .max) throws {
         self.replica = replica
         self.folder = folder
         self.clock = clock
+        self.roomQuota = roomQuota
         try PowerSupply.connect(folder)
-        openLog = try Self.openLog(in: folder, clock: clock)
+        openLog = try openLogFile()
     }
 
     /// The log on its file, logging nothing: a power cut mid-commit is a fault the run plans, and says so.
-    private static func openLog(in folder: URL, clock: SimulatedWallClock) throws -> PackLog {
+    private func openLogFile() throws -> PackLog {
         try PackLog(
             path: folder.appendingPathComponent("packs.sqlite").path,
+            maximumRoomBytes: roomQuota,
             wallClock: clock,
             logger: Logger(label: "inkwell.simulation.pack-log") { _ in SwiftLogNoOpLogHandler() }
         )
+    }
+
+    /// Makes the disk healthy, full or failing.
+    func setDisk(_ health: PowerSupply.Disk) {
+        disk = health
+        PowerSupply.set(folder, disk: health)
+    }
+
+    /// Whether the log stopped on a storage fault: it stores nothing more until the process restarts.
+    var hasFailed: Bool { openLog?.fault != nil }
+
+    /// Whether an error is one a storage fault explains (not a power cut, which crashes the process, and
+    /// not a bug): the disk is not healthy, or the log already stopped on one.
+    private func isStorageFault(_ error: any Error) -> Bool {
+        !PowerSupply.isCut(folder) && (disk != .healthy || error is StorageFault)
     }
 
     var log: PackLog {
@@ -69,17 +93,23 @@ final class SimulatedServer {
     /// lost as `seed` picks). Returns the unsynced writes the cut found.
     @discardableResult
     func crash(seed: UInt64) throws -> UInt64 {
+        PowerSupply.cut(folder)
+        stop()
+        return try PowerSupply.restore(folder, seed: seed)
+    }
+
+    /// The process ends, with its sessions and the commits it had pending; what it wrote stays with the
+    /// operating system, synced or not.
+    func stop() {
         links = [:]
         generation += 1
         isUp = false
-        PowerSupply.cut(folder)
         openLog = nil
-        return try PowerSupply.restore(folder, seed: seed)
     }
 
     /// Starts again on the same file.
     func restart() throws {
-        openLog = try Self.openLog(in: folder, clock: clock)
+        openLog = try openLogFile()
         heads = [:]
         isUp = true
     }
@@ -115,6 +145,11 @@ final class SimulatedServer {
             case .stopFollowing(let room):
                 links[id]?.following.remove(room)
             case .append(let room, let pack, let bytes, let author, let snapshot):
+                // A log stopped on a storage fault refuses at once, as the real server's does.
+                if try log.fault != nil {
+                    try perform(links[id]!.session.storageFailed(room: room), on: id, in: world)
+                    continue
+                }
                 let push = PackLog.Push(room: room, pack: pack, bytes: bytes, author: author, snapshot: snapshot)
                 if world.options.injectedBug == .ackBeforeCommit {
                     acknowledge(room: room, pack: pack, position: try head(of: room) + 1, on: id, in: world)
@@ -145,10 +180,29 @@ final class SimulatedServer {
     /// A push's commit, now due: stored, acked, and sent to the room's other followers.
     func commit(_ push: PackLog.Push, connection id: Int, generation scheduled: Int, in world: Simulation) throws {
         guard scheduled == generation, isUp else { return }
-        let before = try head(of: push.room)
-        let result = try log.append([push])
-        guard case .stored(let position) = result.first else {
+        let before: UInt64
+        let result: PackLog.Appended?
+        do {
+            before = try head(of: push.room)
+            result = try log.append([push]).first
+        } catch  where isStorageFault(error) {
+            world.record("commit \(push.room) failed: \(error)")
+            world.counts.storageRefusals += 1
+            if world.options.injectedBug == .ackFailedCommit {
+                acknowledge(room: push.room, pack: push.pack, position: (heads[push.room] ?? 0) + 1, on: id, in: world)
+                return
+            }
             if let link = links[id] { try perform(link.session.storageFailed(room: push.room), on: id, in: world) }
+            return
+        }
+        guard case .stored(let position) = result else {
+            guard result == .roomFull else {
+                world.fail("a push was not stored: \(String(describing: result))")
+                return
+            }
+            world.record("commit \(push.room) refused: the room is full")
+            world.counts.roomFullRefusals += 1
+            if let link = links[id] { try perform(link.session.roomFull(room: push.room), on: id, in: world) }
             return
         }
         let duplicate = position <= before
@@ -177,8 +231,25 @@ final class SimulatedServer {
     }
 
     /// Sends the room's packs after `after`, then the progress that says the follower is caught up, and
-    /// from then on each new pack.
+    /// from then on each new pack. A log it cannot read ends the connection with `storageFailed`, as the
+    /// real server's does: the device comes back after its backoff.
     private func catchUp(_ id: Int, room: String, after: UInt64, in world: Simulation) throws {
+        do {
+            try sendCatchUp(id, room: room, after: after, in: world)
+        } catch  where isStorageFault(error) {
+            world.record("catch-up of \(room) failed: \(error)")
+            guard var link = links[id] else { return }
+            let actions = link.session.refuse(
+                .storageFailed,
+                "the server could not read the room's log; try again later",
+                close: .internalError
+            )
+            links[id] = link
+            try perform(actions, on: id, in: world)
+        }
+    }
+
+    private func sendCatchUp(_ id: Int, room: String, after: UInt64, in world: Simulation) throws {
         var position = after
         while true {
             let packs = try log.packs(room: room, after: position, maximumBytes: 64 << 10)

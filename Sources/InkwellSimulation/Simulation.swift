@@ -12,8 +12,9 @@ import Synchronization
 /// the scheduling of processes are simulated. One seed gives one run, event for event.
 ///
 /// The run has two parts. While it is faulty, devices draw at random times, and the network drops
-/// connections, partitions devices away and delays frames; the server and devices crash and restart; device
-/// clocks are skewed and jump. Then the network heals, everything comes back, and the devices must
+/// connections, partitions devices away and delays frames; the server and devices crash and restart; their
+/// disks fill up or fail for a while; device clocks are skewed and jump. One seed in four gives the room a
+/// quota it may reach. Then the network heals, everything comes back, and the devices must
 /// converge. ``SimulationVerdict`` says what was checked.
 public final class Simulation {
     static let room = "simulated-board"
@@ -47,7 +48,9 @@ public final class Simulation {
     /// Whether every device caught up, with nothing left to send, once healed.
     private(set) var settled = false
     /// Figures for the report.
-    private(set) var counts = SimulationCounts()
+    var counts = SimulationCounts()
+    /// The most bytes of packs the room keeps, when this seed gives it a quota.
+    private(set) var roomQuota: UInt64?
 
     enum Event {
         case draw(client: Int)
@@ -60,6 +63,8 @@ public final class Simulation {
         case fault
         case restartServer
         case restartClient(Int)
+        case serverDiskRecovers
+        case clientDiskRecovers(Int)
         case heal
     }
 
@@ -91,10 +96,14 @@ public final class Simulation {
         }
         var identities = SplitMix64(seed: random.next())
         let serverClock = SimulatedWallClock(time: time)
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            roomQuota = UInt64.random(in: 2_000...12_000, using: &random)
+        }
         server = try SimulatedServer(
             replica: ReplicaID(using: &identities),
             folder: folder.appendingPathComponent("server"),
-            clock: serverClock
+            clock: serverClock,
+            roomQuota: roomQuota ?? .max
         )
         for index in 0..<options.clients {
             let source = SeededSource(seed: identities.next())
@@ -132,7 +141,7 @@ public final class Simulation {
                 try handle(event)
             } catch {
                 // A node whose planned power cut came mid-write crashed for it; any other error is the run's.
-                guard try lostPower() else { throw error }
+                guard try lostPower() else { throw SimulationError("at \(time.now) ms, handling \(event): \(error)") }
             }
             if healed, try isSettled() {
                 settled = true
@@ -151,7 +160,9 @@ public final class Simulation {
     }
 
     func record(_ line: String) {
-        trace.update(data: Data("\(time.now) \(line)\n".utf8))
+        let entry = "\(time.now) \(line)\n"
+        trace.update(data: Data(entry.utf8))
+        if options.printsTrace { print("seed \(seed): \(entry)", terminator: "") }
     }
 
     func fail(_ reason: String) {
@@ -203,29 +214,66 @@ public final class Simulation {
         case .commit(let push, let id, let generation):
             try server.commit(push, connection: id, generation: generation, in: self)
         case .fault:
+            // The last one planned may fall after the network healed: from then on there are none.
+            guard !healed else { return }
             try injectFault()
         case .restartServer:
             guard !server.isUp else { return }
+            // A disk that still fails is waited for.
+            guard server.disk == .healthy else {
+                schedule(.restartServer, after: 500)
+                return
+            }
             record("server restarts")
             try server.restart()
         case .restartClient(let index):
             guard !clients[index].isUp else { return }
+            guard clients[index].disk == .healthy else {
+                schedule(.restartClient(index), after: 500)
+                return
+            }
             record("client \(index) restarts")
             try clients[index].restart(in: self)
             schedule(.connect(client: index), after: UInt64.random(in: 0...200, using: &random))
+        case .serverDiskRecovers:
+            try recoverServerDisk(restartAfter: UInt64.random(in: 100...2_000, using: &random))
+        case .clientDiskRecovers(let index):
+            record("client \(index)'s disk recovers")
+            clients[index].setDisk(.healthy)
         case .heal:
             healed = true
             record("heal")
             partitioned = [:]
             PowerSupply.cancelPlannedCut(server.folder)
+            try recoverServerDisk(restartAfter: 0)
             if !server.isUp { try handle(.restartServer) }
             for client in clients {
                 PowerSupply.cancelPlannedCut(client.folder)
+                client.setDisk(.healthy)
                 client.clock.skewMilliseconds = Int64.random(in: -2_000...2_000, using: &random)
                 if !client.isUp { try handle(.restartClient(client.index)) }
                 if client.connection == nil { schedule(.connect(client: client.index), after: 0) }
             }
         }
+    }
+
+    /// The server's disk is healthy again: a log that stopped on a storage fault stores nothing until the
+    /// process restarts, so the operator restarts it after `restartAfter` ms.
+    private func recoverServerDisk(restartAfter delay: UInt64) throws {
+        guard server.disk != .healthy || server.hasFailed else { return }
+        record("server's disk recovers")
+        server.setDisk(.healthy)
+        guard server.isUp, server.hasFailed else { return }
+        record("server stops for a restart")
+        for id in connections.keys.sorted() { closeConnection(id, code: nil, reason: "server stopped", now: true) }
+        server.stop()
+        // Its last handles checkpoint as they close: a planned cut may come then, mid-write.
+        if PowerSupply.isCut(server.folder) {
+            record("server power fails as it stops")
+            counts.writesCut += 1
+            counts.unsyncedWritesCut += try PowerSupply.restore(server.folder, seed: random.next())
+        }
+        if delay == 0 { try handle(.restartServer) } else { schedule(.restartServer, after: delay) }
     }
 
     private func connect(_ index: Int) throws {
@@ -279,6 +327,23 @@ public final class Simulation {
                 record("client \(index) power fails mid-write")
                 PowerSupply.cut(clients[index].folder, afterOperations: UInt64.random(in: 1...12, using: &random))
             }
+        case 6:
+            // The server's disk fills up or fails for a while.
+            guard server.disk == .healthy else { return }
+            let health: PowerSupply.Disk = Bool.random(using: &random) ? .full : .failing
+            counts.diskFaults += 1
+            record("server's disk is \(health)")
+            server.setDisk(health)
+            schedule(.serverDiskRecovers, after: UInt64.random(in: 300...4_000, using: &random))
+        case 7:
+            // A device's disk fills up or fails for a while.
+            let index = Int.random(in: 0..<clients.count, using: &random)
+            guard clients[index].disk == .healthy else { return }
+            let health: PowerSupply.Disk = Bool.random(using: &random) ? .full : .failing
+            counts.diskFaults += 1
+            record("client \(index)'s disk is \(health)")
+            clients[index].setDisk(health)
+            schedule(.clientDiskRecovers(index), after: UInt64.random(in: 300...4_000, using: &random))
         case 5:
             // A device's clock jumps.
             let index = Int.random(in: 0..<clients.count, using: &random)
@@ -309,15 +374,16 @@ public final class Simulation {
         schedule(.restartClient(index), after: UInt64.random(in: 100...3_000, using: &random))
     }
 
-    /// After an error: whether a node's planned power cut came, mid-write, and it crashed for it.
+    /// After an error: whether a node's planned power cut came, mid-write, and it crashed for it (running,
+    /// or while it started again).
     private func lostPower() throws -> Bool {
         var crashed = false
-        if server.isUp, PowerSupply.isCut(server.folder) {
+        if PowerSupply.isCut(server.folder) {
             counts.writesCut += 1
             try crashServer()
             crashed = true
         }
-        for client in clients where client.isUp && PowerSupply.isCut(client.folder) {
+        for client in clients where PowerSupply.isCut(client.folder) {
             counts.writesCut += 1
             try crashClient(client.index)
             crashed = true
@@ -406,6 +472,14 @@ public struct SimulationCounts: Hashable, Sendable {
     public var unsyncedWritesCut: UInt64 = 0
     /// Power cuts that came in the middle of a write.
     public var writesCut = 0
+    /// Disks that filled up or failed for a while.
+    public var diskFaults = 0
+    /// Pushes the server answered `storageFailed`, its log unable to store them.
+    public var storageRefusals = 0
+    /// Strokes a device could not store, and so never made.
+    public var unsavedEdits = 0
+    /// Pushes refused because the room reached its quota.
+    public var roomFullRefusals = 0
 }
 
 /// A seeded source of randomness a store may call from any thread.

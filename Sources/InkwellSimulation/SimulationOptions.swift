@@ -10,6 +10,8 @@ public struct SimulationOptions: Hashable, Sendable {
     public var settleMilliseconds: UInt64 = 600_000
     /// A bug put in on purpose, to show the checks catch it.
     public var injectedBug: InjectedBug?
+    /// Whether each line of the trace is printed as it is made, with the seed: to follow a replayed seed.
+    public var printsTrace = false
 
     public init() {}
 }
@@ -23,4 +25,7 @@ public enum InjectedBug: String, CaseIterable, Hashable, Sendable {
     case dropDuplicateAck = "drop-duplicate-ack"
     /// A live pack is not sent to the room's other followers: they miss it until they reconnect.
     case skipLiveFanout = "skip-live-fanout"
+    /// A push whose commit failed on a full or failing disk is acked all the same: the device drops a
+    /// change the server never stored.
+    case ackFailedCommit = "ack-failed-commit"
 }

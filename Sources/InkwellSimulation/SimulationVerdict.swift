@@ -8,8 +8,11 @@ import InkwellWire
 ///
 /// - **Nothing acknowledged is lost**: every pack the server acked is in its log where the ack said, and
 ///   every change a device was told is stored is in it.
-/// - **Nothing made is lost**: every change a device made is on every device.
-/// - **Every device shows the same drawing**, the one the server's log makes, once the run has healed.
+/// - **Nothing made is lost**: every change a device made is on every device; in a room that reached its
+///   quota, every change the log holds is, and each device keeps its own the room refused.
+/// - **Every device shows the same drawing**, the one the server's log makes, once the run has healed; in
+///   a room that reached its quota, the log's drawing with the device's own refused changes added.
+/// - **The quota holds**: the room's packs never take more bytes than its quota.
 /// - **No change is applied twice**: each store passes its invariants (SQLite's integrity check, one row
 ///   per change id, contiguous timelines).
 /// - **Authorship holds**: every pack in the log is signed by the author of every change in it.
@@ -52,17 +55,37 @@ public struct SimulationVerdict: Sendable {
         where byPosition[place.position] != pack {
             failures.append("acknowledged pack \(pack) at \(place.position) is not in the log")
         }
+        let storedBytes = stored.reduce(0) { $0 + UInt64($1.bytes.count) }
+        if let quota = world.roomQuota, storedBytes > quota {
+            failures.append("the room's packs take \(storedBytes) bytes, past its quota of \(quota)")
+        }
+        // Whether some change never reached the log because the room was full.
+        let refused = world.roomQuota != nil && world.counts.roomFullRefusals > 0
         var reference: String?
         let logBoard = try Self.board(of: Array(logChanges.values))
         for client in clients {
-            let held = Set(try client.store.changes(room: Simulation.room, notIn: VersionVector()).map(\.id))
+            let holding = try client.store.changes(room: Simulation.room, notIn: VersionVector())
+            let held = Set(holding.map(\.id))
             for id in client.acknowledged where logChanges[id] == nil {
                 failures.append("client \(client.index): change \(id) was acknowledged but is not in the log")
             }
             for other in clients {
-                for id in other.made where !held.contains(id) {
+                // A change the full room refused is kept by its maker alone.
+                for id in other.made where !held.contains(id) && (other === client || logChanges[id] != nil) {
                     failures.append("client \(client.index) lacks change \(id) of client \(other.index)")
                 }
+            }
+            let ownMade = Set(client.made)
+            let kept = holding.filter { logChanges[$0.id] == nil }
+            for change in kept where !ownMade.contains(change.id) {
+                failures.append(
+                    "client \(client.index) holds change \(change.id), which is neither its own nor in the log"
+                )
+            }
+            if !kept.isEmpty, !refused {
+                failures.append(
+                    "client \(client.index) holds \(kept.count) changes the log lacks, in a room that refused none"
+                )
             }
             do {
                 try client.store.checkInvariants()
@@ -70,6 +93,15 @@ public struct SimulationVerdict: Sendable {
                 failures.append("client \(client.index)'s store breaks an invariant: \(error)")
             }
             let hash = try client.board().canonicalHash
+            if refused {
+                let expected = try Self.board(of: Array(logChanges.values) + kept.map(\.payload))
+                if hash != expected.canonicalHash {
+                    failures.append(
+                        "client \(client.index) shows a drawing other than the log's and its own refused changes make"
+                    )
+                }
+                continue
+            }
             if reference == nil { reference = hash }
             if hash != reference { failures.append("client \(client.index) shows another drawing") }
         }

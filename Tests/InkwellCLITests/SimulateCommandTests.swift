@@ -20,6 +20,21 @@ import Testing
             )
         }
         #expect(Set(traces.values).count == traces.count, "different seeds, different runs")
+        // The faults happened, or passing would say nothing: each figure of the summary is counted.
+        let summary = try #require(run.standardOutput.split(separator: "\n").last { $0.contains("seeds passed") })
+        for figure in [
+            "drops", "partitions", "server crashes", "device crashes", "clock jumps", "full or failing disks",
+            "pushes refused for storage", "strokes not saved", "pushes refused by a full room",
+        ] {
+            #expect(Self.count(of: figure, in: String(summary)) > 0, "no \(figure) in: \(summary)")
+        }
+    }
+
+    /// The number before `figure` in the summary line ("…, 4 drops, …"); 0 when it is not there.
+    static func count(of figure: String, in summary: String) -> Int {
+        guard let range = summary.range(of: " \(figure)") else { return 0 }
+        let number = summary[..<range.lowerBound].reversed().prefix { $0.isNumber }
+        return Int(String(number.reversed())) ?? 0
     }
 
     @Test(arguments: InjectedBug.allCases)

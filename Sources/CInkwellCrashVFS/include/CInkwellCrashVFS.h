@@ -18,6 +18,9 @@
 /// each unsynced write dropped, kept, torn at a 512-byte sector boundary, or kept sector by sector at
 /// random. Files outside armed directories pass straight through to the platform's VFS.
 ///
+/// A disk can also fill up or fail (`inkwell_crash_vfs_set_disk`): full, it refuses writes that grow a
+/// file; failing, it refuses every read, write, truncation and sync.
+///
 /// Not modelled: directory entries (a created or deleted file is durable at once), and truncation, which
 /// SQLite does only after a sync and which is applied at once.
 
@@ -55,6 +58,21 @@ int inkwell_crash_vfs_power_is_cut(const char *directory);
 
 /// Lets tracked files under `directory` be written again, once their handles from before the cut are closed.
 void inkwell_crash_vfs_restore_power(const char *directory);
+
+/// The health of the disk under an armed directory.
+typedef enum inkwell_disk_state {
+    /// Every operation passes to the platform's VFS.
+    INKWELL_DISK_HEALTHY = 0,
+    /// Out of space: a write that would grow a file fails with `SQLITE_FULL`; writes within a file's
+    /// size, truncations and syncs go on.
+    INKWELL_DISK_FULL = 1,
+    /// Failing: every read, write and truncation fails with an `SQLITE_IOERR_*` code, and so does every
+    /// sync, which makes nothing durable (what was written stays readable, as in the page cache).
+    INKWELL_DISK_FAILING = 2,
+} inkwell_disk_state;
+
+/// Sets the health of the disk under `directory` (an `inkwell_disk_state`), from the next operation on.
+void inkwell_crash_vfs_set_disk(const char *directory, int state);
 
 /// Writes not yet covered by a sync in tracked files under `directory`, in this process.
 uint64_t inkwell_crash_vfs_unsynced_writes(const char *directory);

@@ -110,8 +110,10 @@ extension SyncClient {
                     try store.acknowledge(changes)
                     statistics.changesAcknowledged += changes.count
                 } catch {
-                    // They stay queued and are pushed again later; the server stores them once.
+                    // They stay queued, and the next connection pushes them again (the server stores them
+                    // once): nothing else would, on a device that makes no more changes.
                     logger.error("could not take acknowledged changes off the outbox: \(error)")
+                    Self.endAfterStoreFailure(&queue)
                 }
                 refreshOutboxBytes()
             case .readOutbox(let limit):
@@ -122,7 +124,9 @@ extension SyncClient {
                     }
                     queue.append(contentsOf: session.plan(outbox: outbox, keys: authorKeys))
                 } catch {
+                    // What it holds is read again on the next connection.
                     logger.error("could not read the outbox: \(error)")
+                    Self.endAfterStoreFailure(&queue)
                 }
             case .learnServerTime(let milliseconds):
                 clock.learn(serverTime: milliseconds)
@@ -157,6 +161,16 @@ extension SyncClient {
             }
         }
         publishProgress()
+    }
+
+    /// The store failed under the outbox: the connection ends at once, and the outbox reads planned
+    /// after the failure go with it (they would push the changes just acknowledged again, on a connection
+    /// about to close). The next connection reads the outbox afresh, after the backoff.
+    package static func endAfterStoreFailure(_ queue: inout ArraySlice<ClientSession.Action>) {
+        queue.removeAll { action in
+            if case .readOutbox = action { true } else { false }
+        }
+        queue.insert(.disconnect(reason: "the local store failed"), at: queue.startIndex)
     }
 
     /// A room the server does not know yet may be registered later, when the device that made it

@@ -16,10 +16,11 @@ extension Inkwell {
             discussion: """
                 Each seed runs the real session state machines, codecs, stores and merge code of a server \
                 and --clients devices, with the network, time and the scheduling of processes simulated: \
-                connections drop, devices are cut off, the server and devices crash and restart, clocks \
-                are skewed and jump. Then the network heals and the devices must converge. After each seed \
-                it checks that nothing acknowledged or made is lost, every device shows the drawing the \
-                server's log makes, no change is applied twice and every pack is its author's. A seed \
+                connections drop, devices are cut off, the server and devices crash and restart, disks \
+                fill up or fail, clocks are skewed and jump, and one seed in four gives the room a quota. \
+                Then the network heals and the devices must converge. After each seed it checks that \
+                nothing acknowledged or made is lost, every device shows the drawing the server's log \
+                makes, the quota held, no change is applied twice and every pack is its author's. A seed \
                 gives the same run, and the same trace hash, every time; a failing seed prints the command \
                 that replays it.
                 """
@@ -46,6 +47,9 @@ extension Inkwell {
         @Flag(help: "Print every seed's trace hash, not only the failures.")
         var verbose = false
 
+        @Flag(help: "Print each seed's trace, event by event, as it runs (for replaying one seed).")
+        var trace = false
+
         mutating func validate() throws {
             guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
             guard (1...16).contains(clients) else { throw ValidationError("--clients must be between 1 and 16") }
@@ -63,19 +67,30 @@ extension Inkwell {
             options.clients = clients
             options.strokesPerClient = strokes
             options.injectedBug = inject.flatMap(InjectedBug.init(rawValue:))
+            options.printsTrace = trace
             let first = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
             print(
                 "simulating \(seeds) seed\(seeds == 1 ? "" : "s") from \(first), \(clients) devices, \(strokes) strokes each"
             )
             let start = ContinuousClock.now
-            let verdicts = try Self.run(seeds: seeds, from: first, options: options)
+            let results = Self.run(seeds: seeds, from: first, options: options)
             var failed: [UInt64] = []
             var totals = (
                 events: 0, changes: 0, drops: 0, partitions: 0, serverCrashes: 0, clientCrashes: 0, jumps: 0,
-                cut: UInt64(0), midWrite: 0
+                cut: UInt64(0), midWrite: 0, disks: 0, storageRefusals: 0, unsaved: 0, roomFull: 0
             )
-            for verdict in verdicts {
-                let seed = verdict.seed
+            for (seed, result) in results {
+                let verdict: SimulationVerdict
+                switch result {
+                case .success(let passed):
+                    verdict = passed
+                case .failure(let error):
+                    // A run that could not go on is a failure of its seed, replayed like any other.
+                    failed.append(seed)
+                    print("seed \(seed) FAILED: the run stopped: \(error)")
+                    print("  replay: \(Self.replay(seed: seed, clients: clients, strokes: strokes, inject: inject))")
+                    continue
+                }
                 totals.events += verdict.events
                 totals.changes += verdict.counts.changes
                 totals.drops += verdict.counts.drops
@@ -85,6 +100,10 @@ extension Inkwell {
                 totals.jumps += verdict.counts.clockJumps
                 totals.cut += verdict.counts.unsyncedWritesCut
                 totals.midWrite += verdict.counts.writesCut
+                totals.disks += verdict.counts.diskFaults
+                totals.storageRefusals += verdict.counts.storageRefusals
+                totals.unsaved += verdict.counts.unsavedEdits
+                totals.roomFull += verdict.counts.roomFullRefusals
                 if verbose || seeds == 1 {
                     print(
                         "seed \(seed): \(verdict.passed ? "passed" : "FAILED"), trace \(verdict.traceHash), \(verdict.events) events, \(verdict.packs) packs, \(verdict.acknowledged) acks"
@@ -100,14 +119,18 @@ extension Inkwell {
                 Double((ContinuousClock.now - start).components.attoseconds) / 1e18
                 + Double((ContinuousClock.now - start).components.seconds)
             print(
-                "\(seeds - failed.count) of \(seeds) seeds passed in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(seeds) / seconds)) seeds/s): \(totals.events) events, \(totals.changes) changes, \(totals.drops) drops, \(totals.partitions) partitions, \(totals.serverCrashes) server crashes, \(totals.clientCrashes) device crashes (power cuts, \(totals.midWrite) of them mid-write; \(totals.cut) unsynced writes lost or torn), \(totals.jumps) clock jumps"
+                "\(seeds - failed.count) of \(seeds) seeds passed in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(seeds) / seconds)) seeds/s): \(totals.events) events, \(totals.changes) changes, \(totals.drops) drops, \(totals.partitions) partitions, \(totals.serverCrashes) server crashes, \(totals.clientCrashes) device crashes (power cuts, \(totals.midWrite) of them mid-write; \(totals.cut) unsynced writes lost or torn), \(totals.jumps) clock jumps, \(totals.disks) full or failing disks (\(totals.storageRefusals) pushes refused for storage, \(totals.unsaved) strokes not saved), \(totals.roomFull) pushes refused by a full room"
             )
             if !failed.isEmpty { throw ExitCode.failure }
         }
 
         /// Runs the seeds on every core, each seed alone on its thread (a seed's run depends on nothing
-        /// else), and returns the verdicts in seed order.
-        static func run(seeds: Int, from first: UInt64, options: SimulationOptions) throws -> [SimulationVerdict] {
+        /// else), and returns each seed's verdict, or the error that stopped its run, in seed order.
+        static func run(
+            seeds: Int,
+            from first: UInt64,
+            options: SimulationOptions
+        ) -> [(seed: UInt64, result: Result<SimulationVerdict, any Error>)] {
             let next = Atomic<Int>(0)
             let results = Mutex<[Int: Result<SimulationVerdict, any Error>]>([:])
             let workers = min(seeds, max(1, ProcessInfo.processInfo.activeProcessorCount))
@@ -120,7 +143,7 @@ extension Inkwell {
                 }
             }
             let all = results.withLock { $0 }
-            return try (0..<seeds).map { try all[$0]!.get() }
+            return (0..<seeds).map { (first &+ UInt64($0), all[$0]!) }
         }
 
         static func replay(seed: UInt64, clients: Int, strokes: Int, inject: String?) -> String {
