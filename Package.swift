@@ -103,6 +103,8 @@ let package = Package(
                 "InkwellSync",
                 "InkwellWire",
                 "InkwellStore",
+                // Blob files under the crash VFS's power-cut model, where a power-loss test arms it.
+                "CInkwellCrashVFS",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

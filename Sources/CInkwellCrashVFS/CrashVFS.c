@@ -601,6 +601,92 @@ int inkwell_crash_vfs_register(void) {
     return rc;
 }
 
+// MARK: Files written without SQLite
+
+static int pwriteAll(int fd, const unsigned char *bytes, size_t length, off_t offset);
+
+void *inkwell_crash_file_track(const char *path) {
+    pthread_mutex_lock(&lock);
+    Tracked *t = armedFor(path) != NULL ? tracking(path) : NULL;
+    if (t != NULL) t->handles++;
+    pthread_mutex_unlock(&lock);
+    return t;
+}
+
+int inkwell_crash_file_write(void *handle, int fd, const void *bytes, size_t length, int64_t offset) {
+    Tracked *t = handle;
+    if (length > INT32_MAX) return EINVAL;
+    pthread_mutex_lock(&lock);
+    int rc = 0;
+    int disk = diskOf(t);
+    if (poweredOff(t) || disk == INKWELL_DISK_FAILING) {
+        rc = EIO;
+    } else if (disk == INKWELL_DISK_FULL) {
+        struct stat info;
+        sqlite3_int64 size = fstat(fd, &info) == 0 ? (sqlite3_int64)info.st_size : 0;
+        sqlite3_int64 end = pendingEnd(t);
+        if (offset + (sqlite3_int64)length > (end > size ? end : size)) rc = ENOSPC;
+    }
+    Pending *p = rc == 0 ? malloc(sizeof(Pending) + length) : NULL;
+    if (rc == 0 && p == NULL) rc = ENOMEM;
+    if (rc == 0 && logRecord(t, RECORD_WRITE, offset, (int)length, bytes) != 0) rc = errno == ENOSPC ? ENOSPC : EIO;
+    if (rc != 0) {
+        free(p);
+        pthread_mutex_unlock(&lock);
+        return rc;
+    }
+    p->offset = offset;
+    p->length = (int)length;
+    p->next = NULL;
+    memcpy(p->data, bytes, length);
+    if (t->last != NULL) {
+        t->last->next = p;
+    } else {
+        t->first = p;
+    }
+    t->last = p;
+    t->count++;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+int inkwell_crash_file_sync(void *handle, int fd) {
+    Tracked *t = handle;
+    pthread_mutex_lock(&lock);
+    if (poweredOff(t) || diskOf(t) == INKWELL_DISK_FAILING) {
+        pthread_mutex_unlock(&lock);
+        return EIO;
+    }
+    for (Pending *p = t->first; p != NULL; p = p->next) {
+        if (p->length > 0 && pwriteAll(fd, p->data, (size_t)p->length, (off_t)p->offset) != 0) {
+            int error = errno;
+            pthread_mutex_unlock(&lock);
+            return error;
+        }
+    }
+    int rc = 0;
+    while (fsync(fd) != 0) {
+        if (errno != EINTR) {
+            rc = errno;
+            break;
+        }
+    }
+    if (rc == 0) {
+        forget(t);
+        if (resetLog(t) != 0) rc = EIO;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+void inkwell_crash_file_untrack(void *handle) {
+    Tracked *t = handle;
+    pthread_mutex_lock(&lock);
+    t->handles--;
+    release(t);
+    pthread_mutex_unlock(&lock);
+}
+
 // MARK: Power
 
 /// The armed directory named exactly `directory`, or NULL. Call with the lock held.

@@ -1,6 +1,7 @@
 #ifndef C_INKWELL_CRASH_VFS_H
 #define C_INKWELL_CRASH_VFS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// A SQLite VFS that models what a power cut does to files: the operating system's page cache is lost.
@@ -73,6 +74,26 @@ typedef enum inkwell_disk_state {
 
 /// Sets the health of the disk under `directory` (an `inkwell_disk_state`), from the next operation on.
 void inkwell_crash_vfs_set_disk(const char *directory, int state);
+
+/// Files Inkwell writes itself, not through SQLite (the server's blobs), under the same model: a file
+/// under an armed directory is tracked while a handle on it is, and its writes wait unsynced (in memory
+/// and in the side log) until `inkwell_crash_file_sync`. The file is written through `fd` only then.
+///
+/// Returns a handle when `path` (an absolute, real path) is under an armed directory, else NULL: write to
+/// the file directly then.
+void *inkwell_crash_file_track(const char *path);
+
+/// Keeps `length` bytes for `offset` unsynced. Returns 0, or an errno: `EIO` with the power cut or the
+/// disk failing, `ENOSPC` when the disk is full and the write would grow the file (`fd`'s size, or what
+/// is unsynced past it).
+int inkwell_crash_file_write(void *handle, int fd, const void *bytes, size_t length, int64_t offset);
+
+/// Writes the unsynced bytes through `fd` and fsyncs it. Returns 0, or an errno (`EIO` with the power
+/// cut or the disk failing).
+int inkwell_crash_file_sync(void *handle, int fd);
+
+/// Ends a handle; what is unsynced stays, for a settle, as with SQLite's files.
+void inkwell_crash_file_untrack(void *handle);
 
 /// Writes not yet covered by a sync in tracked files under `directory`, in this process.
 uint64_t inkwell_crash_vfs_unsynced_writes(const char *directory);

@@ -1,5 +1,7 @@
+import CInkwellCrashVFS
 import Foundation
 import Hummingbird
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,20 +12,43 @@ import Darwin
 #endif
 
 /// The file an upload streams into. Every call blocks, so ``BlobStore`` makes them on its I/O queue.
-struct BlobFile: Sendable {
+///
+/// Under a directory the crash VFS arms (`serve --crash-vfs`, CInkwellCrashVFS.h) its writes wait unsynced,
+/// in memory and in a side log, as SQLite's files' do there: the power-loss tests then cover blobs too. In
+/// any other directory it writes straight to the file.
+final class BlobFile: Sendable {
     let descriptor: Int32
+    /// The crash VFS's handle on the file, under an armed directory.
+    private let crash: CrashHandle?
+    /// Where the next write goes: the crash VFS's writes say where.
+    private let written = Mutex<Int64>(0)
+
+    private init(descriptor: Int32, crash: CrashHandle?) {
+        self.descriptor = descriptor
+        self.crash = crash
+    }
 
     /// Creates `path`, which must not exist yet.
     static func create(at path: String) throws -> BlobFile {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw BlobStoreError.fileSystem("open", errno: errno) }
-        return BlobFile(descriptor: descriptor)
+        // The crash VFS names files by their real path.
+        let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return BlobFile(descriptor: descriptor, crash: inkwell_crash_file_track(real).map(CrashHandle.init))
     }
 
     /// Appends all of `buffer`, retrying short writes.
     func append(_ buffer: ByteBuffer) throws {
         try buffer.withUnsafeReadableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
+            if let crash {
+                try written.withLock { offset in
+                    let failure = inkwell_crash_file_write(crash.pointer, descriptor, base, bytes.count, offset)
+                    guard failure == 0 else { throw BlobStoreError.fileSystem("write", errno: failure) }
+                    offset += Int64(bytes.count)
+                }
+                return
+            }
             var offset = 0
             while offset < bytes.count {
                 let written = write(descriptor, base + offset, bytes.count - offset)
@@ -38,11 +63,17 @@ struct BlobFile: Sendable {
 
     /// Makes the written bytes durable.
     func synchronize() throws {
+        if let crash {
+            let failure = inkwell_crash_file_sync(crash.pointer, descriptor)
+            guard failure == 0 else { throw BlobStoreError.fileSystem("fsync", errno: failure) }
+            return
+        }
         try Self.synchronize(descriptor)
     }
 
     func closeDescriptor() {
         _ = close(descriptor)
+        if let crash { inkwell_crash_file_untrack(crash.pointer) }
     }
 
     private static func synchronize(_ descriptor: Int32) throws {
@@ -50,6 +81,11 @@ struct BlobFile: Sendable {
             if errno != EINTR { throw BlobStoreError.fileSystem("fsync", errno: errno) }
         }
     }
+}
+
+/// The crash VFS's handle on a tracked file: its calls take the VFS's lock, so any thread may make them.
+private struct CrashHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
 }
 
 /// Small blocking file-system calls for ``BlobStore``.

@@ -1,0 +1,78 @@
+import Foundation
+import InkwellClient
+import InkwellStore
+import InkwellTesting
+import Testing
+
+/// The real server's blob files on the crash VFS (`serve --crash-vfs`), which keeps their unsynced writes
+/// as it keeps SQLite's: killed while uploads stream in, its disk left as a power cut would leave it
+/// (each unsynced write dropped, kept or torn). Every blob the server answered for is there byte for
+/// byte, and served. `INKWELL_POWER_CUTS` sets the cycles (default 20); `INKWELL_SEED` replays a run.
+@Suite(.serialized) struct BlobPowerLossTests {
+    static let room = "power-blobs"
+
+    @Test func noAcknowledgedBlobIsLostToAPowerCut() async throws {
+        let seed = SeededGenerator.seedFromEnvironment()
+        print("BlobPowerLossTests seed \(seed) (INKWELL_SEED), \(PowerCut.cycles) cuts (INKWELL_POWER_CUTS)")
+        var random = SeededGenerator(seed: seed)
+        let folder = try TemporaryDirectory("blob-power")
+        let blobs = folder.url.appendingPathComponent("blobs")
+        var acknowledged: [BlobHash: [UInt8]] = [:]
+        var outcome = PowerCut.Outcome()
+        var port = 0
+        for cycle in 0..<PowerCut.cycles {
+            let server = try await ServerProcess.start(
+                data: folder.url,
+                port: port,
+                logLevel: "error",
+                arguments: ["--crash-vfs"]
+            )
+            port = server.port
+            var uploaders: [Task<[BlobHash: [UInt8]], Never>] = []
+            for _ in 0..<4 {
+                let client = try SyncClient(store: try Store.inMemory(), url: server.syncURL, rooms: [Self.room])
+                let seed = random.next()
+                uploaders.append(Task { await Self.upload(with: client, seed: seed) })
+            }
+            try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
+            await server.kill()
+            for uploader in uploaders { acknowledged.merge(await uploader.value) { first, _ in first } }
+            // The log's files, and the blob folder where uploads are written before they are named.
+            try PowerCut.settle(folder.url, seed: random.next(), into: &outcome)
+            try PowerCut.settle(blobs, seed: random.next(), into: &outcome)
+            for (hash, bytes) in acknowledged {
+                let file = blobs.appendingPathComponent("\(hash.hex.prefix(2))/\(hash.hex)")
+                let stored = try? [UInt8](Data(contentsOf: file))
+                // Compared first: a failed expectation would print both blobs whole.
+                let intact = stored == bytes
+                let found = stored.map { "\($0.count) bytes of other content" } ?? "missing"
+                try #require(intact, "cycle \(cycle): blob \(hash.hex) of \(bytes.count) bytes is \(found)")
+            }
+        }
+        print("BlobPowerLossTests: \(acknowledged.count) blobs acknowledged, all present; \(outcome)")
+        #expect(acknowledged.count > PowerCut.cycles)
+        #expect(outcome.writes > 0, "no power cut found an unsynced write")
+
+        // Started once more, the server serves each of them.
+        let server = try await ServerProcess.start(data: folder.url, port: port, logLevel: "error")
+        let reader = try SyncClient(store: try Store.inMemory(), url: server.syncURL, rooms: [Self.room])
+        for (hash, bytes) in acknowledged {
+            let served = try await reader.downloadBlob(hash, room: Self.room) == bytes
+            #expect(served, "blob \(hash.hex) is not served as it was uploaded")
+        }
+        await server.stop()
+    }
+
+    /// Uploads blobs of up to 60 KB until the server stops answering; returns those it acknowledged.
+    private static func upload(with client: SyncClient, seed: UInt64) async -> [BlobHash: [UInt8]] {
+        var random = SeededGenerator(seed: seed)
+        var acknowledged: [BlobHash: [UInt8]] = [:]
+        while true {
+            let bytes = (0..<Int.random(in: 1...60_000, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
+            guard let hash = try? await client.uploadBlob(bytes, room: room) else { return acknowledged }
+            acknowledged[hash] = bytes
+        }
+    }
+}
