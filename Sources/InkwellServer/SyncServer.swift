@@ -27,6 +27,7 @@ public final class SyncServer: Service, Sendable {
     let hub: RoomHub
     let committer: Committer
     let endpoint: SyncEndpoint
+    let timekeeper: any Timekeeper
     let hosts: HostPolicy
     let origins: OriginPolicy
     let proxies: TrustedProxies
@@ -38,15 +39,19 @@ public final class SyncServer: Service, Sendable {
 
     /// Checks the configuration, reads the TLS files, and opens (or creates) the data directory.
     ///
-    /// - Parameter onListening: called once the socket is bound, with the address it is bound to.
+    /// - Parameters:
+    ///   - timekeeper: the sync shell's time (commits, timeouts); a test gives one it moves itself.
+    ///   - onListening: called once the socket is bound, with the address it is bound to.
     /// - Throws: ``ServerConfigurationError`` for a configuration it refuses, or what opening the data fails with.
     public init(
         configuration: ServerConfiguration,
         logger: Logger,
+        timekeeper: any Timekeeper = SystemTimekeeper(),
         onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) throws {
         self.configuration = configuration
         self.logger = logger
+        self.timekeeper = timekeeper
         self.onListening = onListening
         try configuration.validate()
         proxies = try configuration.proxies()
@@ -66,13 +71,14 @@ public final class SyncServer: Service, Sendable {
         )
         id = try log.serverID()
         blobs = try BlobStore(directory: configuration.dataDirectory + "/blobs")
-        hub = RoomHub(metrics: metrics)
+        hub = RoomHub(metrics: metrics, timekeeper: timekeeper)
         committer = Committer(
             log: log,
             hub: hub,
             metrics: metrics,
             linger: configuration.commitLinger,
             maximumBytesWaiting: configuration.limits.maximumPushBytesWaiting,
+            timekeeper: timekeeper,
             logger: logger
         )
         endpoint = SyncEndpoint(
@@ -83,7 +89,8 @@ public final class SyncServer: Service, Sendable {
             committer: committer,
             presenceHold: configuration.presenceHold,
             openRooms: configuration.openRooms,
-            metrics: metrics
+            metrics: metrics,
+            timekeeper: timekeeper
         )
         origins = OriginPolicy(allowed: configuration.allowedOrigins, hosts: hosts)
     }
@@ -235,6 +242,7 @@ public final class SyncServer: Service, Sendable {
                     retention: configuration.retention,
                     interval: configuration.compactionInterval,
                     metrics: metrics,
+                    timekeeper: timekeeper,
                     logger: logger
                 ),
             ],

@@ -105,6 +105,34 @@ import Testing
         await #expect(throws: SyncClientError.stopped) { try await client.waitUntilSynced(timeout: .seconds(1)) }
     }
 
+    /// The backoff waits on the client's timekeeper: with time standing still the client tries once and
+    /// waits, however long the machine takes; moved past the longest backoff, it tries again.
+    @Test func theBackoffWaitsOnTheClientsTimekeeper() async throws {
+        let seed = seed("theBackoffWaitsOnTheClientsTimekeeper")
+        let timekeeper = ManualTimekeeper()
+        var configuration = Self.configuration(seed: seed)
+        configuration.timekeeper = timekeeper
+        let client = try SyncClient(
+            store: try Store.inMemory(),
+            url: Self.nowhere,
+            rooms: ["room"],
+            configuration: configuration
+        )
+        let running = Task { try await client.run() }
+        for attempt in 1...3 {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while await client.statistics.connectionAttempts < attempt || timekeeper.sleepers == 0 {
+                try #require(ContinuousClock.now < deadline, "attempt \(attempt), then a wait, within the deadline")
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await client.statistics.connectionAttempts == attempt, "no attempt while time stands still")
+            timekeeper.advance(by: configuration.backoff.maximum)
+        }
+        await client.stop()
+        try await running.value
+    }
+
     @Test func cancellingRunStopsTheClient() async throws {
         let seed = seed("cancellingRunStopsTheClient")
         let client = try SyncClient(

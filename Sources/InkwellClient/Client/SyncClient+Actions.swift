@@ -182,8 +182,9 @@ extension SyncClient {
         let seconds = min(60.0, Double(1 << min(attempt, 6)))
         let delay = Duration.milliseconds(Int64(seconds * 1_000 * Double.random(in: 0.5...1, using: &random)))
         let connectionID = connection?.id
+        let timekeeper = configuration.timekeeper
         Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await timekeeper.sleep(for: delay)
             await self?.retryUnknownRoom(room, connection: connectionID)
         }
     }

@@ -26,6 +26,8 @@ extension SyncClient {
         public var closeTimeout: Duration
         /// The wall clock local changes are stamped from.
         public var wallClock: any WallClock
+        /// Monotonic time and sleeping: backoffs, timeouts, the push pacer and the snapshot delay.
+        public var timekeeper: any Timekeeper
         /// The document types this app reads: received changes of these types are indexed by the
         /// entities they touch; any other is stored and passed on as it came.
         public var documentTypes: DocumentTypes
@@ -54,6 +56,7 @@ extension SyncClient {
             pingInterval: Duration? = .seconds(30),
             closeTimeout: Duration = .seconds(2),
             wallClock: any WallClock = SystemWallClock(),
+            timekeeper: any Timekeeper = SystemTimekeeper(),
             documentTypes: DocumentTypes = DocumentTypes(),
             maximumBlobBytes: Int = 32 << 20,
             blobTimeout: Duration = .seconds(60),
@@ -73,6 +76,7 @@ extension SyncClient {
             self.pingInterval = pingInterval
             self.closeTimeout = closeTimeout
             self.wallClock = wallClock
+            self.timekeeper = timekeeper
             self.documentTypes = documentTypes
             self.maximumBlobBytes = maximumBlobBytes
             self.blobTimeout = blobTimeout

@@ -89,8 +89,9 @@ extension SyncClient {
     /// Waits for `duration`, or less if the client is stopped meanwhile.
     private func sleep(for duration: Duration) async {
         let stopped = stopFeed.subscribe()
+        let timekeeper = configuration.timekeeper
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { try? await timekeeper.sleep(for: duration) }
             group.addTask { for await _ in stopped {} }
             await group.next()
             group.cancelAll()
@@ -108,7 +109,8 @@ extension SyncClient {
         let url = url.absoluteString
         let stopped = stopFeed.subscribe()
         let grace = configuration.closeTimeout * 2
-        let opened = ContinuousClock.now
+        let timekeeper = configuration.timekeeper
+        let opened = timekeeper.now
         let welcomedBefore = statistics.connectionsOpened
         let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
             try await self.serve(inbound: inbound, outbound: outbound, id: id, logger: logger)
@@ -127,7 +129,7 @@ extension SyncClient {
                 // A stop closes the connection cleanly; this ends it anyway if the server does not answer.
                 group.addTask {
                     for await _ in stopped {}
-                    try await Task.sleep(for: grace)
+                    try await timekeeper.sleep(for: grace)
                     return nil
                 }
                 defer { group.cancelAll() }
@@ -139,7 +141,7 @@ extension SyncClient {
             end.error = "\(error)"
         }
         end.welcomed = statistics.connectionsOpened > welcomedBefore
-        end.lasted = ContinuousClock.now - opened
+        end.lasted = timekeeper.now - opened
         return end
     }
 
@@ -159,21 +161,22 @@ extension SyncClient {
         reader.snapshots = tracker
         let intake = reader
         let rate = configuration.maximumPushesPerSecond
+        let timekeeper = configuration.timekeeper
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
-                var pacer = PushPacer(rate: rate, burst: max(rate / 5, 1), now: .now)
+                var pacer = PushPacer(rate: rate, burst: max(rate / 5, 1), now: timekeeper.now)
                 for await item in outgoing {
                     switch item {
                     case .frame(let bytes, let isPush):
                         if isPush {
-                            let delay = pacer.delay(now: .now)
-                            if delay > .zero { try await Task.sleep(for: delay) }
+                            let delay = pacer.delay(now: timekeeper.now)
+                            if delay > .zero { try await timekeeper.sleep(for: delay) }
                         }
                         try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes))
                     case .close(let code, let reason):
                         try await outbound.close(code, reason: reason)
                         // The reading task ends when the server answers the close.
-                        try await Task.sleep(for: closeTimeout)
+                        try await timekeeper.sleep(for: closeTimeout)
                         throw SyncClientError.closeTimedOut
                     }
                 }

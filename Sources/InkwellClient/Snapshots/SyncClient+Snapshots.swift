@@ -147,8 +147,9 @@ extension SyncClient {
             snapshotsPlanned.insert(room)
             let delay = configuration.snapshotDelay * Double.random(in: 0...1, using: &random)
             let connectionID = connection.id
+            let timekeeper = configuration.timekeeper
             Task { [weak self] in
-                try? await Task.sleep(for: delay)
+                try? await timekeeper.sleep(for: delay)
                 await self?.sendSnapshot(of: room, connection: connectionID)
             }
         }

@@ -1,3 +1,4 @@
+import InkwellSync
 import Logging
 import Prometheus
 import ServiceLifecycle
@@ -9,10 +10,20 @@ final class Compactor: Service, Sendable {
     let retention: Duration
     let interval: Duration
     let metrics: ServerMetrics
+    /// The wait between passes.
+    let timekeeper: any Timekeeper
     let logger: Logger
 
-    init(log: PackLog, retention: Duration, interval: Duration, metrics: ServerMetrics, logger: Logger) {
+    init(
+        log: PackLog,
+        retention: Duration,
+        interval: Duration,
+        metrics: ServerMetrics,
+        timekeeper: any Timekeeper = SystemTimekeeper(),
+        logger: Logger
+    ) {
         self.log = log
+        self.timekeeper = timekeeper
         self.retention = retention
         self.interval = interval
         self.metrics = metrics
@@ -23,7 +34,9 @@ final class Compactor: Service, Sendable {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             // A graceful shutdown ends the wait: the server stops without sitting out an interval first.
             do {
-                try await cancelWhenGracefulShutdown { [interval] in try await Task.sleep(for: interval) }
+                try await cancelWhenGracefulShutdown { [interval, timekeeper] in
+                    try await timekeeper.sleep(for: interval)
+                }
             } catch {
                 return
             }

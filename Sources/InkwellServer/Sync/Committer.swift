@@ -53,6 +53,8 @@ final class Committer: Service, Sendable {
     let maximumBatch: Int
     /// How long a watermark waits for pushes to commit with before it is written alone.
     let watermarkDelay: Duration
+    /// Time for the linger, the watermarks' delay and the commit metrics.
+    let timekeeper: any Timekeeper
     /// All connections' pushes submitted and not yet committed (``ServerLimits/maximumPushBytesWaiting``):
     /// a reader enters it before it submits, and the commit lets it go.
     let waiting: PushGate
@@ -66,8 +68,10 @@ final class Committer: Service, Sendable {
         maximumBatch: Int = 1_024,
         maximumBytesWaiting: Int = ServerLimits().maximumPushBytesWaiting,
         watermarkDelay: Duration = .seconds(1),
+        timekeeper: any Timekeeper = SystemTimekeeper(),
         logger: Logger
     ) {
+        self.timekeeper = timekeeper
         self.log = log
         self.hub = hub
         self.metrics = metrics
@@ -131,7 +135,7 @@ final class Committer: Service, Sendable {
     /// Makes the watermarks waiting due every ``watermarkDelay``, so they are written even when no
     /// push comes to carry them.
     private func dueWatermarks() async {
-        while (try? await Task.sleep(for: watermarkDelay)) != nil {
+        while (try? await timekeeper.sleep(for: watermarkDelay)) != nil {
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 guard !state.watermarks.isEmpty else { return nil }
                 state.watermarksDue = true
@@ -155,7 +159,7 @@ final class Committer: Service, Sendable {
     /// Waits for pushes, then takes up to ``maximumBatch`` of them; nil once stopped and drained.
     private func nextBatch() async -> (pushes: [Pending], watermarks: [PackLog.Watermark])? {
         await waitForWork()
-        if linger > .zero, !state.withLock(\.stopping) { try? await Task.sleep(for: linger) }
+        if linger > .zero, !state.withLock(\.stopping) { try? await timekeeper.sleep(for: linger) }
         return state.withLock { state in
             if state.pending.isEmpty, state.watermarks.isEmpty { return state.stopping ? nil : ([], []) }
             let count = min(state.pending.count, maximumBatch)
@@ -183,10 +187,10 @@ final class Committer: Service, Sendable {
     }
 
     private func commit(_ batch: [Pending], watermarks: [PackLog.Watermark]) async {
-        let started = ContinuousClock.now
+        let started = timekeeper.now
         do {
             let outcomes = try await log.append(batch.map(\.push), watermarks: watermarks)
-            metrics.commitSeconds.record(ContinuousClock.now - started)
+            metrics.commitSeconds.record(timekeeper.now - started)
             metrics.commitBatches.increment()
             metrics.commitBatchPacks.record(Double(batch.count))
             var committed: [RoomHub.Committed] = []
@@ -223,7 +227,7 @@ final class Committer: Service, Sendable {
             }
             metrics.packsStored.increment(by: Int64(committed.count))
             hub.fanOut(committed)
-            let acknowledged = ContinuousClock.now
+            let acknowledged = timekeeper.now
             for pending in batch { metrics.pushToAckSeconds.record(acknowledged - pending.received) }
         } catch {
             // A storage fault is logged once, by the log; this is the rest (a commit cancelled at shutdown).

@@ -61,9 +61,12 @@ final class RoomHub: Sendable {
 
     private let state = Mutex(State())
     let metrics: ServerMetrics
+    /// Times fan-outs, for ``ServerMetrics/fanoutSeconds``.
+    let timekeeper: any Timekeeper
 
-    init(metrics: ServerMetrics) {
+    init(metrics: ServerMetrics, timekeeper: any Timekeeper = SystemTimekeeper()) {
         self.metrics = metrics
+        self.timekeeper = timekeeper
     }
 
     /// Makes `connection` follow `room` from `after`, catching up first. `head` is the room's head as
@@ -169,7 +172,7 @@ final class RoomHub: Sendable {
     /// live followers, in commit order: a pusher that follows the room hears of every position in
     /// order, its own as acks.
     func fanOut(_ batch: [Committed]) {
-        let started = ContinuousClock.now
+        let started = timekeeper.now
         // Encoded once per pack, shared by every follower's queue.
         var frames: [Int: ByteBuffer] = [:]
         var fallbacks: [(Connection, String)] = []
@@ -225,7 +228,7 @@ final class RoomHub: Sendable {
             connection.logger.info("slow reader: falling back to catch-up")
             metrics.slowSubscriberFallbacks.increment()
         }
-        metrics.fanoutSeconds.record(ContinuousClock.now - started)
+        metrics.fanoutSeconds.record(timekeeper.now - started)
     }
 
     /// Sends presence to the room's other followers; a follower with a full queue misses it, as

@@ -26,6 +26,8 @@ final class SyncEndpoint: Sendable {
     let presenceHold: Duration
     /// Whether a room name the server has no record of is made an open room on subscribe.
     let openRooms: Bool
+    /// When a frame arrived, and the waits for a hello and for a close to go out.
+    let timekeeper: any Timekeeper
     private let connectionCount = Atomic<Int>(0)
     /// Connections per remote address (``ServerLimits/maximumConnectionsPerAddress``).
     let addresses: AddressSlots
@@ -39,9 +41,11 @@ final class SyncEndpoint: Sendable {
         committer: Committer,
         presenceHold: Duration = .zero,
         openRooms: Bool = false,
-        metrics: ServerMetrics
+        metrics: ServerMetrics,
+        timekeeper: any Timekeeper = SystemTimekeeper()
     ) {
         self.openRooms = openRooms
+        self.timekeeper = timekeeper
         self.addresses = AddressSlots(limit: limits.maximumConnectionsPerAddress)
         self.server = server
         self.limits = limits
@@ -78,7 +82,8 @@ final class SyncEndpoint: Sendable {
                     byteBurst: max(limits.byteBurst, Double(limits.maximumMessageBytes)),
                     packsPerSecond: limits.packsPerSecond,
                     presencePerSecond: limits.presencePerSecond
-                )
+                ),
+                now: timekeeper.now
             ),
             limits: limits,
             channel: channel,
@@ -140,7 +145,7 @@ final class SyncEndpoint: Sendable {
     /// within ``ServerLimits/closeTimeout``; this is the backstop for a writer that never gets there,
     /// and it leaves the server's own writes (on a busy machine) time to reach the close.
     func deadline(for connection: Connection, channel: any Channel) async -> Role {
-        guard (try? await Task.sleep(for: limits.closeTimeout * 4)) != nil else { return .deadline }
+        guard (try? await timekeeper.sleep(for: limits.closeTimeout * 4)) != nil else { return .deadline }
         connection.logger.info("peer did not take its close in time: dropping the socket")
         channel.close(promise: nil)
         return .deadline
@@ -158,7 +163,7 @@ final class SyncEndpoint: Sendable {
                     break
                 }
                 metrics.bytesReceived.increment(by: Int64(buffer.readableBytes))
-                let arrived = ContinuousClock.now
+                let arrived = timekeeper.now
                 let (actions, dropped) = connection.session.withLock { session in
                     let before = session.presenceDropped
                     let actions = session.received(Array(buffer.readableBytesView), at: arrived)
@@ -185,7 +190,7 @@ final class SyncEndpoint: Sendable {
 
     /// Closes a connection that has not said hello in time.
     func enforceHello(_ connection: Connection) async -> Role {
-        guard (try? await Task.sleep(for: limits.helloTimeout)) != nil, connection.device == nil else {
+        guard (try? await timekeeper.sleep(for: limits.helloTimeout)) != nil, connection.device == nil else {
             return .hello
         }
         let actions = connection.session.withLock {
