@@ -327,6 +327,12 @@ public final class Simulation {
                 record("client \(index) power fails mid-write")
                 PowerSupply.cut(clients[index].folder, afterOperations: UInt64.random(in: 1...12, using: &random))
             }
+        case 5:
+            // A device's clock jumps.
+            let index = Int.random(in: 0..<clients.count, using: &random)
+            counts.clockJumps += 1
+            clients[index].clock.skewMilliseconds += Int64.random(in: -30_000...30_000, using: &random)
+            record("client \(index) clock jumps")
         case 6:
             // The server's disk fills up or fails for a while.
             guard server.disk == .healthy else { return }
@@ -344,12 +350,6 @@ public final class Simulation {
             record("client \(index)'s disk is \(health)")
             clients[index].setDisk(health)
             schedule(.clientDiskRecovers(index), after: UInt64.random(in: 300...4_000, using: &random))
-        case 5:
-            // A device's clock jumps.
-            let index = Int.random(in: 0..<clients.count, using: &random)
-            counts.clockJumps += 1
-            clients[index].clock.skewMilliseconds += Int64.random(in: -30_000...30_000, using: &random)
-            record("client \(index) clock jumps")
         default:
             // Quiet: the network only delays.
             break
