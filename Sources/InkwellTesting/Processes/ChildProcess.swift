@@ -70,7 +70,10 @@ public final class ChildProcess: Sendable {
 
     public var standardOutput: String { captured.standardOutput.withLock { $0 } }
     public var standardError: String { captured.standardError.withLock { $0 } }
-    public var isRunning: Bool { process.withLock(\.isRunning) }
+    /// Whether it runs: as Foundation says, unless the kernel says it has died.
+    public var isRunning: Bool {
+        process.withLock { $0.isRunning && !Self.hasDied($0.processIdentifier) }
+    }
     public var identifier: Int32 { process.withLock(\.processIdentifier) }
 
     /// The exit status once it has exited.
@@ -120,6 +123,21 @@ public final class ChildProcess: Sendable {
     public func kill() async {
         signal(SIGKILL)
         await waitForExit()
+    }
+
+    /// Whether the kernel says process `pid` has died: a zombie, or gone. Foundation's `Process` on Linux
+    /// has been seen to leave a killed child a zombie it never reaps and to report it running for ever,
+    /// which kept a test waiting for the exit of a server it had killed.
+    static func hasDied(_ pid: Int32) -> Bool {
+        #if os(Linux)
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        // "PID (NAME) STATE …": the name may hold spaces and parentheses, so the state follows the last ')'.
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state == "Z" || state == "X"
+        #else
+        return false
+        #endif
     }
 
     /// Sends `signal` if the process is still running.

@@ -1,13 +1,19 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import InkwellClient
 import InkwellStore
 import InkwellTesting
+import NIOCore
 import Testing
 
 /// The real server's blob files on the crash VFS (`serve --crash-vfs`), which keeps their unsynced writes
 /// as it keeps SQLite's: killed while uploads stream in, its disk left as a power cut would leave it
 /// (each unsynced write dropped, kept or torn). Every blob the server answered for is there byte for
 /// byte, and served. `INKWELL_POWER_CUTS` sets the cycles (default 20); `INKWELL_SEED` replays a run.
+///
+/// The uploads go over NIO (HummingbirdTesting's client), not `URLSession`: on Linux, `URLSession` has been
+/// seen to crash the test process in libdispatch's event loop when the server it talks to is killed.
 @Suite(.serialized) struct BlobPowerLossTests {
     static let room = "power-blobs"
 
@@ -30,9 +36,8 @@ import Testing
             port = server.port
             var uploaders: [Task<[BlobHash: [UInt8]], Never>] = []
             for _ in 0..<4 {
-                let client = try SyncClient(store: try Store.inMemory(), url: server.syncURL, rooms: [Self.room])
                 let seed = random.next()
-                uploaders.append(Task { await Self.upload(with: client, seed: seed) })
+                uploaders.append(Task { await Self.upload(to: server.port, seed: seed) })
             }
             try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
             await server.kill()
@@ -55,24 +60,55 @@ import Testing
 
         // Started once more, the server serves each of them.
         let server = try await ServerProcess.start(data: folder.url, port: port, logLevel: "error")
-        let reader = try SyncClient(store: try Store.inMemory(), url: server.syncURL, rooms: [Self.room])
-        for (hash, bytes) in acknowledged {
-            let served = try await reader.downloadBlob(hash, room: Self.room) == bytes
-            #expect(served, "blob \(hash.hex) is not served as it was uploaded")
+        let uploaded = acknowledged
+        let unserved = try await TestClient.withClient(host: "127.0.0.1", port: server.port) { client in
+            var unserved: [String] = []
+            for (hash, bytes) in uploaded {
+                let answer = try await client.execute(
+                    .init(Self.path(of: hash), method: .get, authority: "127.0.0.1:\(server.port)")
+                )
+                if answer.head.status.code != 200 || answer.body.map({ Array($0.readableBytesView) }) != bytes {
+                    unserved.append(hash.hex)
+                }
+            }
+            return unserved
         }
         await server.stop()
+        #expect(unserved.isEmpty, "not served as uploaded: \(unserved)")
     }
 
-    /// Uploads blobs of up to 60 KB until the server stops answering; returns those it acknowledged.
-    private static func upload(with client: SyncClient, seed: UInt64) async -> [BlobHash: [UInt8]] {
-        var random = SeededGenerator(seed: seed)
-        var acknowledged: [BlobHash: [UInt8]] = [:]
-        while true {
-            let bytes = (0..<Int.random(in: 1...60_000, using: &random)).map { _ in
-                UInt8.random(in: 0...255, using: &random)
+    /// The blob route of `hash` in the test's open room.
+    static func path(of hash: BlobHash) -> String {
+        "/rooms/\(room)/blobs/\(hash.hex)"
+    }
+
+    /// Uploads blobs of up to 60 KB on one connection until the server stops answering; returns those it
+    /// acknowledged (201, or 200 for one it held already).
+    private static func upload(to port: Int, seed: UInt64) async -> [BlobHash: [UInt8]] {
+        let acknowledged = try? await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            var random = SeededGenerator(seed: seed)
+            var acknowledged: [BlobHash: [UInt8]] = [:]
+            while true {
+                let bytes = (0..<Int.random(in: 1...60_000, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
+                let hash = SyncClient.blobName(of: bytes)
+                guard
+                    let answer = try? await client.execute(
+                        .init(
+                            path(of: hash),
+                            method: .put,
+                            authority: "127.0.0.1:\(port)",
+                            body: ByteBuffer(bytes: bytes)
+                        )
+                    ),
+                    [200, 201].contains(answer.head.status.code)
+                else {
+                    return acknowledged
+                }
+                acknowledged[hash] = bytes
             }
-            guard let hash = try? await client.uploadBlob(bytes, room: room) else { return acknowledged }
-            acknowledged[hash] = bytes
         }
+        return acknowledged ?? [:]
     }
 }
