@@ -1,5 +1,6 @@
 import CInkwellCrashVFS
 import Foundation
+import InkwellTesting
 
 /// The disk after a power cut: what a process writing through the crash VFS (`--crash-vfs`) left unsynced
 /// when it was killed, applied as a disk might have kept it (dropped, kept, or torn at sector boundaries).
@@ -33,4 +34,23 @@ enum PowerCut {
 
     /// Cycles per power-loss test: 20, or INKWELL_POWER_CUTS for a longer run.
     static let cycles = ProcessInfo.processInfo.environment["INKWELL_POWER_CUTS"].flatMap(Int.init) ?? 20
+
+    /// The test's seed (INKWELL_SEED, or a new one), printed with the cycles so a run can be replayed.
+    static func seed(of test: String) -> UInt64 {
+        let seed = SeededGenerator.seedFromEnvironment()
+        print("\(test) seed \(seed) (INKWELL_SEED), \(cycles) cuts (INKWELL_POWER_CUTS)")
+        return seed
+    }
+
+    /// Starts `inkwell serve` on the crash VFS over `data`, on `port` once a first cycle has bound one.
+    static func serve(_ data: URL, port: inout Int) async throws -> ServerProcess {
+        let server = try await ServerProcess.start(
+            data: data,
+            port: port,
+            logLevel: "error",
+            arguments: ["--crash-vfs"]
+        )
+        port = server.port
+        return server
+    }
 }

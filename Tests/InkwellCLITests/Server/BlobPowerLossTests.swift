@@ -18,22 +18,14 @@ import Testing
     static let room = "power-blobs"
 
     @Test func noAcknowledgedBlobIsLostToAPowerCut() async throws {
-        let seed = SeededGenerator.seedFromEnvironment()
-        print("BlobPowerLossTests seed \(seed) (INKWELL_SEED), \(PowerCut.cycles) cuts (INKWELL_POWER_CUTS)")
-        var random = SeededGenerator(seed: seed)
+        var random = SeededGenerator(seed: PowerCut.seed(of: "BlobPowerLossTests"))
         let folder = try TemporaryDirectory("blob-power")
         let blobs = folder.url.appendingPathComponent("blobs")
         var acknowledged: [BlobHash: [UInt8]] = [:]
         var outcome = PowerCut.Outcome()
         var port = 0
         for cycle in 0..<PowerCut.cycles {
-            let server = try await ServerProcess.start(
-                data: folder.url,
-                port: port,
-                logLevel: "error",
-                arguments: ["--crash-vfs"]
-            )
-            port = server.port
+            let server = try await PowerCut.serve(folder.url, port: &port)
             var uploaders: [Task<[BlobHash: [UInt8]], Never>] = []
             for _ in 0..<4 {
                 let seed = random.next()

@@ -10,22 +10,14 @@ import Testing
 /// stays whole. `INKWELL_POWER_CUTS` sets the cycles (default 20); `INKWELL_SEED` replays a run.
 @Suite(.serialized) struct PowerLossTests {
     @Test func noAcknowledgedPackIsLostToAPowerCut() async throws {
-        let seed = SeededGenerator.seedFromEnvironment()
-        print("PowerLossTests seed \(seed) (INKWELL_SEED), \(PowerCut.cycles) cuts (INKWELL_POWER_CUTS)")
-        var random = SeededGenerator(seed: seed)
+        var random = SeededGenerator(seed: PowerCut.seed(of: "PowerLossTests"))
         let folder = try TemporaryDirectory("power")
         var acknowledged: [PackID: (room: String, position: UInt64)] = [:]
         var outcome = PowerCut.Outcome()
         var port = 0
         var pushed = 0
         for cycle in 0..<PowerCut.cycles {
-            let server = try await ServerProcess.start(
-                data: folder.url,
-                port: port,
-                logLevel: "error",
-                arguments: ["--crash-vfs"]
-            )
-            port = server.port
+            let server = try await PowerCut.serve(folder.url, port: &port)
             pushed += try await ServerCrashTests.pushUntilStopped(server, using: &random, into: &acknowledged) {
                 await server.kill()
             }
