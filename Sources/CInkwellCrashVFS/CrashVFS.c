@@ -299,53 +299,59 @@ static int crashRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
     return SQLITE_IOERR_SHORT_READ;
 }
 
+/// Whether a write of `length` bytes at `offset` would grow the file: past its size on disk, `size`, and
+/// past what is unsynced beyond it. A full disk refuses such a write. Call with the lock held.
+static int growsFile(const Tracked *tracked, sqlite3_int64 size, sqlite3_int64 offset, sqlite3_int64 length) {
+    sqlite3_int64 end = pendingEnd(tracked);
+    return offset + length > (end > size ? end : size);
+}
+
+/// Keeps a write unsynced: in memory, where reads see it, and in the side log, for a settle. Returns 0,
+/// `ENOMEM` when there is no memory to keep it, `ENOSPC` when the side log's disk is full, or `EIO` when
+/// the side log could not be written. Call with the lock held.
+static int keepUnsynced(Tracked *tracked, sqlite3_int64 offset, int length, const void *bytes) {
+    Pending *p = malloc(sizeof(Pending) + (size_t)length);
+    if (p == NULL) return ENOMEM;
+    if (logRecord(tracked, RECORD_WRITE, offset, length, bytes) != 0) {
+        int error = errno == ENOSPC ? ENOSPC : EIO;
+        free(p);
+        return error;
+    }
+    p->offset = offset;
+    p->length = length;
+    p->next = NULL;
+    memcpy(p->data, bytes, (size_t)length);
+    if (tracked->last != NULL) {
+        tracked->last->next = p;
+    } else {
+        tracked->first = p;
+    }
+    tracked->last = p;
+    tracked->count++;
+    return 0;
+}
+
 static int crashWrite(sqlite3_file *file, const void *bytes, int amount, sqlite3_int64 offset) {
     CrashFile *f = (CrashFile *)file;
     pthread_mutex_lock(&lock);
-    if (poweredOff(f->tracked)) {
-        pthread_mutex_unlock(&lock);
-        return SQLITE_IOERR_WRITE;
-    }
     int disk = diskOf(f->tracked);
-    if (disk == INKWELL_DISK_FAILING) {
-        pthread_mutex_unlock(&lock);
-        return SQLITE_IOERR_WRITE;
-    }
-    if (disk == INKWELL_DISK_FULL) {
+    int rc = SQLITE_OK;
+    if (poweredOff(f->tracked) || disk == INKWELL_DISK_FAILING) {
+        rc = SQLITE_IOERR_WRITE;
+    } else if (disk == INKWELL_DISK_FULL) {
         // A full disk still takes writes within a file's blocks, and refuses those that need new ones.
         sqlite3_int64 size = 0;
-        if (f->real->pMethods->xFileSize(f->real, &size) != SQLITE_OK || offset + amount > size) {
-            sqlite3_int64 end = pendingEnd(f->tracked);
-            if (offset + amount > (end > size ? end : size)) {
-                pthread_mutex_unlock(&lock);
-                return SQLITE_FULL;
-            }
-        }
+        f->real->pMethods->xFileSize(f->real, &size);
+        if (growsFile(f->tracked, size, offset, amount)) rc = SQLITE_FULL;
     }
-    Pending *p = malloc(sizeof(Pending) + (size_t)amount);
-    if (p == NULL) {
-        pthread_mutex_unlock(&lock);
-        return SQLITE_IOERR_NOMEM;
+    if (rc == SQLITE_OK) {
+        int kept = keepUnsynced(f->tracked, offset, amount, bytes);
+        if (kept == ENOMEM) rc = SQLITE_IOERR_NOMEM;
+        else if (kept == ENOSPC) rc = SQLITE_FULL;
+        else if (kept != 0) rc = SQLITE_IOERR_WRITE;
     }
-    if (logRecord(f->tracked, RECORD_WRITE, offset, amount, bytes) != 0) {
-        int full = errno == ENOSPC;
-        free(p);
-        pthread_mutex_unlock(&lock);
-        return full ? SQLITE_FULL : SQLITE_IOERR_WRITE;
-    }
-    p->offset = offset;
-    p->length = amount;
-    p->next = NULL;
-    memcpy(p->data, bytes, (size_t)amount);
-    if (f->tracked->last != NULL) {
-        f->tracked->last->next = p;
-    } else {
-        f->tracked->first = p;
-    }
-    f->tracked->last = p;
-    f->tracked->count++;
     pthread_mutex_unlock(&lock);
-    return SQLITE_OK;
+    return rc;
 }
 
 static int crashTruncate(sqlite3_file *file, sqlite3_int64 size) {
@@ -617,37 +623,18 @@ int inkwell_crash_file_write(void *handle, int fd, const void *bytes, size_t len
     Tracked *t = handle;
     if (length > INT32_MAX) return EINVAL;
     pthread_mutex_lock(&lock);
-    int rc = 0;
     int disk = diskOf(t);
+    int rc = 0;
     if (poweredOff(t) || disk == INKWELL_DISK_FAILING) {
         rc = EIO;
     } else if (disk == INKWELL_DISK_FULL) {
         struct stat info;
         sqlite3_int64 size = fstat(fd, &info) == 0 ? (sqlite3_int64)info.st_size : 0;
-        sqlite3_int64 end = pendingEnd(t);
-        if (offset + (sqlite3_int64)length > (end > size ? end : size)) rc = ENOSPC;
+        if (growsFile(t, size, offset, (sqlite3_int64)length)) rc = ENOSPC;
     }
-    Pending *p = rc == 0 ? malloc(sizeof(Pending) + length) : NULL;
-    if (rc == 0 && p == NULL) rc = ENOMEM;
-    if (rc == 0 && logRecord(t, RECORD_WRITE, offset, (int)length, bytes) != 0) rc = errno == ENOSPC ? ENOSPC : EIO;
-    if (rc != 0) {
-        free(p);
-        pthread_mutex_unlock(&lock);
-        return rc;
-    }
-    p->offset = offset;
-    p->length = (int)length;
-    p->next = NULL;
-    memcpy(p->data, bytes, length);
-    if (t->last != NULL) {
-        t->last->next = p;
-    } else {
-        t->first = p;
-    }
-    t->last = p;
-    t->count++;
+    if (rc == 0) rc = keepUnsynced(t, offset, (int)length, bytes);
     pthread_mutex_unlock(&lock);
-    return 0;
+    return rc;
 }
 
 int inkwell_crash_file_sync(void *handle, int fd) {
