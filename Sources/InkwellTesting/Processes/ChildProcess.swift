@@ -107,6 +107,12 @@ public final class ChildProcess: Sendable {
             signal(SIGKILL)
             while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         }
+        // The kernel may say it died before Foundation has reaped it: give Foundation a while to learn the
+        // status (a child it never reaps has none to give).
+        let reaped = ContinuousClock.now + .seconds(10)
+        while process.withLock(\.isRunning), ContinuousClock.now < reaped {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         // Let the readability handlers take the last output.
         try? await Task.sleep(for: .milliseconds(50))
         return terminationStatus ?? -1
