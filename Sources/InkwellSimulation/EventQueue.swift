@@ -17,6 +17,8 @@ struct EventQueue<Event> {
 
     var isEmpty: Bool { heap.isEmpty }
     var count: Int { heap.count }
+    /// When the earliest event is due.
+    var nextTime: UInt64? { heap.first?.time }
 
     mutating func schedule(_ event: Event, at time: UInt64) {
         heap.append(Entry(time: time, order: scheduled, event: event))
@@ -28,6 +30,11 @@ struct EventQueue<Event> {
             heap.swapAt(child, parent)
             child = parent
         }
+    }
+
+    /// The earliest event and its time, left in the queue.
+    func peek() -> (time: UInt64, event: Event)? {
+        heap.first.map { ($0.time, $0.event) }
     }
 
     /// The earliest event and its time.

@@ -1,6 +1,7 @@
-public import Crypto
+import Crypto
 import Foundation
 import InkwellBoard
+import InkwellClient
 import InkwellServer
 import InkwellStore
 import InkwellSync
@@ -8,8 +9,9 @@ import InkwellWire
 import Synchronization
 
 /// A whole deployment in one process, on a simulated clock and scheduler: a server and several devices
-/// running the real session state machines, codecs, stores and merge code; only the sockets, time and
-/// the scheduling of processes are simulated. One seed gives one run, event for event.
+/// running the real session state machines, codecs, stores and merge code, each device the real
+/// `SyncClient`; only the sockets, time, disks and the scheduling of processes are simulated. One seed
+/// gives one run, event for event and job for job.
 ///
 /// The run has two parts. While it is faulty, devices draw at random times, and the network drops
 /// connections, partitions devices away and delays frames; the server and devices crash and restart; their
@@ -23,6 +25,10 @@ public final class Simulation {
     public let seed: UInt64
     public let options: SimulationOptions
     let time = SimulatedTime()
+    /// Where the devices' tasks run, and the timers they sleep on.
+    let scheduler: SimulationScheduler
+    let timers = SimulatedTimers()
+    var timekeeper: SimulatedTimekeeper { SimulatedTimekeeper(time: time, timers: timers) }
     private var random: SplitMix64
     private var events = EventQueue<Event>()
     private var trace = SHA256()
@@ -36,6 +42,7 @@ public final class Simulation {
     /// keep their order on a connection, as on a WebSocket).
     private struct Connection {
         let client: Int
+        let link: SimulatedLink
         var toServer: UInt64 = 0
         var toClient: UInt64 = 0
     }
@@ -54,7 +61,6 @@ public final class Simulation {
 
     enum Event {
         case draw(client: Int)
-        case connect(client: Int)
         case connected(connection: Int)
         case toServer(connection: Int, frame: [UInt8])
         case toClient(connection: Int, frame: [UInt8])
@@ -72,6 +78,7 @@ public final class Simulation {
         self.seed = seed
         self.options = options
         random = SplitMix64(seed: seed)
+        scheduler = SimulationScheduler(seed: random.next())
         let base =
             FileManager.default.fileExists(atPath: "/dev/shm")
             ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
@@ -80,13 +87,19 @@ public final class Simulation {
 
     // MARK: Running
 
-    /// Runs the seed to its end and checks what must hold.
+    /// Runs the seed to its end and checks what must hold. Call it on the thread that made the simulation,
+    /// outside any task: the devices' tasks run on that thread, one job at a time.
     public func run() throws -> SimulationVerdict {
+        precondition(scheduler.isOnSimulationThread, "a simulation runs on the thread that made it")
+        precondition(
+            withUnsafeCurrentTask { $0 == nil },
+            "a simulation runs its devices' tasks itself, outside any task"
+        )
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer {
             server = nil
-            for client in clients { client.shutDown() }
+            for client in clients { client.shutDown(in: self) }
             clients = []
             PowerSupply.disconnect(folder.appendingPathComponent("server"))
             for index in 0..<options.clients {
@@ -116,11 +129,11 @@ public final class Simulation {
                 folder: folder.appendingPathComponent("client-\(index)"),
                 configuration: Store.Configuration(randomness: { source.next() }),
                 clock: clock,
-                device: ReplicaID(using: &identities)
+                device: ReplicaID(using: &identities),
+                seed: identities.next()
             )
             clients.append(client)
-            try client.join(in: self)
-            schedule(.connect(client: index), after: UInt64.random(in: 0...200, using: &random))
+            try client.start(in: self)
             for _ in 0..<options.strokesPerClient {
                 schedule(.draw(client: index), after: UInt64.random(in: 0...options.faultyMilliseconds, using: &random))
             }
@@ -133,9 +146,23 @@ public final class Simulation {
         schedule(.heal, after: options.faultyMilliseconds)
 
         let deadline = options.faultyMilliseconds + options.settleMilliseconds
-        while let (when, event) = events.next() {
-            guard when <= deadline else { break }
+        while true {
+            try runJobs()
+            // A device whose planned power cut came while its tasks ran crashed for it.
+            _ = try lostPower()
+            if healed, try isSettled() {
+                settled = true
+                break
+            }
+            let timer = timers.nextDeadline
+            guard let when = [timer, events.nextTime].compactMap({ $0 }).min(), when <= deadline else { break }
             time.advance(to: when)
+            // Sleepers due wake before events due at the same time.
+            if when == timer {
+                timers.wake(through: when)
+                continue
+            }
+            let (_, event) = events.next()!
             eventCount += 1
             do {
                 try handle(event)
@@ -143,13 +170,18 @@ public final class Simulation {
                 // A node whose planned power cut came mid-write crashed for it; any other error is the run's.
                 guard try lostPower() else { throw SimulationError("at \(time.now) ms, handling \(event): \(error)") }
             }
-            if healed, try isSettled() {
-                settled = true
-                break
-            }
         }
         if !settled {
-            fail("the devices did not settle within \(options.settleMilliseconds) ms of the network healing")
+            let quiet = events.isEmpty && timers.nextDeadline == nil
+            fail(
+                quiet
+                    ? "the devices did not settle, and nothing was left to happen: \(try unsettled())"
+                    : "the devices did not settle within \(options.settleMilliseconds) ms of the network healing: "
+                        + (try unsettled())
+            )
+        }
+        if scheduler.foreignJobs > 0 {
+            fail("\(scheduler.foreignJobs) jobs were enqueued from other threads: the run may not replay")
         }
         return try SimulationVerdict(checking: self, clients: clients, server: server)
     }
@@ -173,6 +205,53 @@ public final class Simulation {
         events.schedule(event, at: time.now + delay)
     }
 
+    // MARK: The devices' tasks
+
+    /// Runs one ready job of a device, if any is ready. A device whose power was cut by it (a planned cut
+    /// that came mid-write) runs nothing more; the run loop then crashes it (``lostPower()``).
+    private func runJob() -> Bool {
+        guard let executor = scheduler.runOne() else { return false }
+        if PowerSupply.isCut(clients[executor.owner].folder) { scheduler.kill(executor) }
+        return true
+    }
+
+    /// Runs the devices' jobs until every task waits on time or the network.
+    private func runJobs() throws {
+        var ran = 0
+        while runJob() {
+            ran += 1
+            guard ran < 10_000_000 else { throw SimulationError("the devices' tasks never wait: a livelock") }
+        }
+    }
+
+    /// Calls into a device's client, as the app would on its own thread, and runs jobs until the call
+    /// returns: what it returned or threw.
+    ///
+    /// - Throws: ``SimulationError`` when the device lost power before the call returned, or the call
+    ///   waits on time or the network, which no call into the client should.
+    func evaluate<T: Sendable>(
+        on executor: SimulationScheduler.ProcessExecutor,
+        _ body: @escaping @Sendable () async throws -> T
+    ) throws -> Result<T, any Error> {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        Task(executorPreference: executor) {
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+        }
+        while true {
+            if let result = outcome.withLock({ $0 }) { return result }
+            guard !executor.isDead else { throw SimulationError("client \(executor.owner) lost power") }
+            guard runJob() else {
+                throw SimulationError("a call into client \(executor.owner) waits on time or the network")
+            }
+        }
+    }
+
     // MARK: Events
 
     private func handle(_ event: Event) throws {
@@ -187,13 +266,11 @@ public final class Simulation {
             // A generator of its own: the world's is drawn on while the device sends.
             var stroke = SplitMix64(seed: random.next())
             try clients[index].draw(using: &stroke, in: self)
-        case .connect(let index):
-            try connect(index)
         case .connected(let id):
             guard let connection = connections[id] else { return }
             record("connected \(id) client \(connection.client)")
             server.open(id, at: time.instant)
-            try clients[connection.client].connected(in: self)
+            connection.link.open()
         case .toServer(let id, let frame):
             guard connections[id] != nil, server.isUp else { return }
             record("to server \(id): \(frame.count) bytes")
@@ -201,16 +278,12 @@ public final class Simulation {
         case .toClient(let id, let frame):
             guard let connection = connections[id] else { return }
             record("to client \(connection.client) on \(id): \(frame.count) bytes")
-            try clients[connection.client].received(frame, on: id, in: self)
+            connection.link.deliver(frame)
         case .closed(let id, let code, let reason):
             guard let connection = connections.removeValue(forKey: id) else { return }
             record("closed \(id): \(reason)")
             server.close(id)
-            let client = clients[connection.client]
-            if client.isUp {
-                try client.disconnected(id, code: code, reason: reason, in: self)
-                schedule(.connect(client: connection.client), after: UInt64.random(in: 100...1_000, using: &random))
-            }
+            connection.link.finish(code.map { SyncTransportClose(code: $0, reason: reason) })
         case .commit(let push, let id, let generation):
             try server.commit(push, connection: id, generation: generation, in: self)
         case .fault:
@@ -233,8 +306,7 @@ public final class Simulation {
                 return
             }
             record("client \(index) restarts")
-            try clients[index].restart(in: self)
-            schedule(.connect(client: index), after: UInt64.random(in: 0...200, using: &random))
+            try clients[index].start(in: self)
         case .serverDiskRecovers:
             try recoverServerDisk(restartAfter: UInt64.random(in: 100...2_000, using: &random))
         case .clientDiskRecovers(let index):
@@ -252,7 +324,6 @@ public final class Simulation {
                 client.setDisk(.healthy)
                 client.clock.skewMilliseconds = Int64.random(in: -2_000...2_000, using: &random)
                 if !client.isUp { try handle(.restartClient(client.index)) }
-                if client.connection == nil { schedule(.connect(client: client.index), after: 0) }
             }
         }
     }
@@ -276,19 +347,20 @@ public final class Simulation {
         if delay == 0 { try handle(.restartServer) } else { schedule(.restartServer, after: delay) }
     }
 
-    private func connect(_ index: Int) throws {
-        let client = clients[index]
-        guard client.isUp, client.connection == nil else { return }
-        // Refused at once while the server is down or the device cut off: tried again later.
+    /// A device opens a connection: refused at once while the server is down or the device is cut off,
+    /// else open once the handshake's frames have crossed.
+    func openConnection(client index: Int) throws -> SimulatedLink {
         guard server.isUp, (partitioned[index] ?? 0) <= time.now else {
-            schedule(.connect(client: index), after: UInt64.random(in: 200...2_000, using: &random))
-            return
+            record("client \(index) is refused a connection")
+            throw SimulationError("connection refused")
         }
         let id = nextConnection
         nextConnection += 1
-        connections[id] = Connection(client: index)
-        client.connecting(id)
+        let link = SimulatedLink(id: id, network: SimulationHandle(self))
+        connections[id] = Connection(client: index, link: link)
+        record("client \(index) connects on \(id)")
         schedule(.connected(connection: id), after: delay())
+        return link
     }
 
     /// One fault, chosen by the seed.
@@ -367,7 +439,7 @@ public final class Simulation {
     private func crashClient(_ index: Int) throws {
         counts.clientCrashes += 1
         record("client \(index) crashes")
-        counts.unsyncedWritesCut += try clients[index].crash(seed: random.next())
+        counts.unsyncedWritesCut += try clients[index].crash(seed: random.next(), in: self)
         for (id, connection) in connections.sorted(by: { $0.key < $1.key }) where connection.client == index {
             closeConnection(id, code: nil, reason: "client crashed", now: true)
         }
@@ -438,8 +510,18 @@ public final class Simulation {
     private func isSettled() throws -> Bool {
         guard server.isUp else { return false }
         let head = try server.head(of: Self.room)
-        for client in clients where try !client.isSettled(head: head) { return false }
+        for client in clients where try !client.isSettled(head: head, in: self) { return false }
         return true
+    }
+
+    /// Where each device that has not settled stands, for the report.
+    private func unsettled() throws -> String {
+        let head = server.isUp ? try server.head(of: Self.room) : 0
+        var report: [String] = []
+        for client in clients where try !client.isSettled(head: head, in: self) {
+            report.append("client \(client.index) \(try client.describe(in: self))")
+        }
+        return report.joined(separator: "; ") + " (the log's head is \(head))"
     }
 
     /// The board a store holds: its snapshot, if any, and the changes after it.

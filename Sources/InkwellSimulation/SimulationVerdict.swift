@@ -66,7 +66,14 @@ public struct SimulationVerdict: Sendable {
         for client in clients {
             let holding = try client.store.changes(room: Simulation.room, notIn: VersionVector())
             let held = Set(holding.map(\.id))
-            for id in client.acknowledged where logChanges[id] == nil {
+            for ended in client.runsThatStopped {
+                failures.append("client \(client.index)'s sync stopped while its process ran: \(ended)")
+            }
+            if let code = try client.refusal(in: world), code != ErrorCode.roomFull.rawValue {
+                failures.append("client \(client.index) was refused the open room (\(code))")
+            }
+            for id in try client.acknowledged().sorted(by: { ($0.replica, $0.seq) < ($1.replica, $1.seq) })
+            where logChanges[id] == nil {
                 failures.append("client \(client.index): change \(id) was acknowledged but is not in the log")
             }
             for other in clients {

@@ -59,6 +59,12 @@ public final class Store: Sendable {
         }
     }
 
+    /// Closes the file's connections: every later call throws. For a harness that drops a process's store
+    /// at once, as a power cut does, while tasks of that process still hold it.
+    package func close() throws {
+        try mapErrors { try writer.close() }
+    }
+
     deinit {
         for continuation in subscribers.withLock({ $0.takeAll() }) { continuation.finish() }
     }

@@ -6,13 +6,13 @@ import Testing
 /// caught, with a replay command that reproduces it. CI runs 1,000 seeds besides (`.ci/run`).
 @Suite struct SimulateCommandTests {
     @Test func seedsPassAndASeedReplaysToTheSameTrace() throws {
-        let run = try InkwellProcess.run(["simulate", "--seeds", "8", "--seed", "41", "--verbose"])
+        let run = try InkwellProcess.run(["simulate", "--seeds", "8", "--seed", "1", "--verbose"])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("8 of 8 seeds passed"), "\(run.standardOutput)")
         let traces = Self.traces(in: run.standardOutput)
         #expect(traces.count == 8)
         // Seeds run side by side on every core; each replays alone to the same trace.
-        for seed in [41, 45, 48] as [UInt64] {
+        for seed in [1, 5, 8] as [UInt64] {
             let again = try InkwellProcess.run(["simulate", "--seed", "\(seed)"])
             #expect(
                 Self.traces(in: again.standardOutput)[seed] == traces[seed],

@@ -2,14 +2,13 @@ import InkwellStore
 import InkwellSync
 import InkwellWire
 import Logging
-import NIOWebSocket
 
 extension SyncClient {
     /// The connection's tasks are running: say hello, unless the client stopped meanwhile.
     func opened(_ connection: Connection) {
         self.connection = connection
         guard !isStopped, failure == nil else {
-            connection.outgoing.yield(.close(.normalClosure, reason: "client stopping"))
+            connection.outgoing.yield(.close(SyncTransportClose.normalClosure, reason: "client stopping"))
             return
         }
         logger.debug("connected")
@@ -141,10 +140,12 @@ extension SyncClient {
                 presenceFeed.send(presence)
             case .disconnect(let reason):
                 logger.warning("closing the connection: \(reason)")
-                connection?.outgoing.yield(.close(.normalClosure, reason: reason))
+                connection?.outgoing.yield(.close(SyncTransportClose.normalClosure, reason: reason))
             case .fail(let error):
                 failure = error
-                connection?.outgoing.yield(.close(.normalClosure, reason: "unsupported protocol version"))
+                connection?.outgoing.yield(
+                    .close(SyncTransportClose.normalClosure, reason: "unsupported protocol version")
+                )
             case .granted(let room, let rights, let guarded):
                 logger.debug("access granted", metadata: ["rights": "\(rights)", "guarded": "\(guarded)"])
                 unknownRoomRetries[room] = nil
@@ -183,7 +184,7 @@ extension SyncClient {
         let delay = Duration.milliseconds(Int64(seconds * 1_000 * Double.random(in: 0.5...1, using: &random)))
         let connectionID = connection?.id
         let timekeeper = configuration.timekeeper
-        Task { [weak self] in
+        Task(executorPreference: configuration.taskExecutor) { [weak self] in
             try? await timekeeper.sleep(for: delay)
             await self?.retryUnknownRoom(room, connection: connectionID)
         }

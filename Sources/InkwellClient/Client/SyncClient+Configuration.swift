@@ -43,6 +43,12 @@ extension SyncClient {
         /// How long, at most, a device waits (a random part of it) before sending a snapshot it may send,
         /// so that devices caught up together do not all send one.
         public var snapshotDelay: Duration
+        /// How connections are opened: a WebSocket, unless a harness (the simulation) owns the network.
+        package var transport: any SyncTransport = WebSocketTransport()
+        /// Where the client's unstructured tasks (a room's retry, a snapshot's making) run: the global
+        /// executor, unless a harness runs every task of the client on an executor of its own, as the
+        /// simulation does to make a run depend on its seed alone.
+        package var taskExecutor: (any TaskExecutor)?
 
         public init(
             backoff: Backoff = Backoff(),

@@ -1,17 +1,14 @@
 import Foundation
-import HummingbirdWSClient
 import InkwellStore
 import InkwellSync
 import InkwellWire
 import Logging
-import NIOCore
-import NIOWebSocket
 
 extension SyncClient {
     /// What the connection's writing task sends.
     enum Outgoing: Sendable {
         case frame([UInt8], isPush: Bool)
-        case close(WebSocketErrorCode, reason: String)
+        case close(UInt16, reason: String)
     }
 
     /// The live connection: frames for it go through `outgoing`, written by its own task.
@@ -98,33 +95,27 @@ extension SyncClient {
         }
     }
 
-    /// One connection, from the WebSocket upgrade to its close. The actor is free while it runs: the
-    /// connection's tasks call back in for each frame.
+    /// One connection, from its opening to its close. The actor is free while it runs: the connection's
+    /// tasks call back in for each frame.
     private func connect(id: Int, logger: Logger) async -> ConnectionEnd {
-        let webSocket = WebSocketClientConfiguration(
-            maxFrameSize: 1 << 20,
+        let url = url
+        let transport = configuration.transport
+        let options = SyncTransportOptions(
             closeTimeout: configuration.closeTimeout,
-            autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled
+            pingInterval: configuration.pingInterval
         )
-        let url = url.absoluteString
         let stopped = stopFeed.subscribe()
         let grace = configuration.closeTimeout * 2
         let timekeeper = configuration.timekeeper
         let opened = timekeeper.now
         let welcomedBefore = statistics.connectionsOpened
-        let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
-            try await self.serve(inbound: inbound, outbound: outbound, id: id, logger: logger)
-        }
         var end = ConnectionEnd()
         do {
-            let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
+            let close = try await withThrowingTaskGroup(of: SyncTransportClose?.self) { group in
                 group.addTask {
-                    try await WebSocketClient.connect(
-                        url: url,
-                        configuration: webSocket,
-                        logger: logger,
-                        handler: handler
-                    )
+                    try await transport.connect(to: url, options: options, logger: logger) { connection in
+                        try await self.serve(connection, id: id, logger: logger)
+                    }
                 }
                 // A stop closes the connection cleanly; this ends it anyway if the server does not answer.
                 group.addTask {
@@ -135,7 +126,7 @@ extension SyncClient {
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil
             }
-            end.closeCode = close.map { UInt16(webSocketErrorCode: $0.closeCode) }
+            end.closeCode = close?.code
             end.reason = close?.reason
         } catch {
             end.error = "\(error)"
@@ -145,14 +136,9 @@ extension SyncClient {
         return end
     }
 
-    /// Runs an open WebSocket: one task writes what the actor queues, one reads and hands frames to the
+    /// Runs an open connection: one task writes what the actor queues, one reads and hands frames to the
     /// actor. Returns when the server closes the connection.
-    private nonisolated func serve(
-        inbound: WebSocketInboundStream,
-        outbound: WebSocketOutboundWriter,
-        id: Int,
-        logger: Logger
-    ) async throws {
+    private nonisolated func serve(_ link: any SyncConnection, id: Int, logger: Logger) async throws {
         let (outgoing, continuation) = AsyncStream.makeStream(of: Outgoing.self)
         let tracker = SnapshotTracker()
         await opened(Connection(id: id, outgoing: continuation, snapshots: tracker))
@@ -172,9 +158,9 @@ extension SyncClient {
                             let delay = pacer.delay(now: timekeeper.now)
                             if delay > .zero { try await timekeeper.sleep(for: delay) }
                         }
-                        try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes))
+                        try await link.send(bytes)
                     case .close(let code, let reason):
-                        try await outbound.close(code, reason: reason)
+                        try await link.close(code: code, reason: reason)
                         // The reading task ends when the server answers the close.
                         try await timekeeper.sleep(for: closeTimeout)
                         throw SyncClientError.closeTimedOut
@@ -183,11 +169,8 @@ extension SyncClient {
                 return false
             }
             group.addTask {
-                for try await message in inbound.messages(maxSize: SyncProtocol.maximumFrameBytes) {
-                    guard case .binary(let buffer) = message else {
-                        throw SyncClientError.malformedFrame("text message")
-                    }
-                    try await self.receive(Array(buffer.readableBytesView), id: id, intake: intake, logger: logger)
+                try await link.receive { frame in
+                    try await self.receive(frame, id: id, intake: intake, logger: logger)
                 }
                 return true
             }

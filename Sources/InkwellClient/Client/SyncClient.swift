@@ -3,7 +3,6 @@ public import InkwellStore
 public import InkwellSync
 public import InkwellWire
 public import Logging
-import NIOWebSocket
 
 /// Keeps a store in sync with an Inkwell server over one WebSocket, for as long as ``run()`` runs.
 ///
@@ -324,7 +323,7 @@ public actor SyncClient {
         guard !isStopped else { return }
         isStopped = true
         logger.info("stopping")
-        connection?.outgoing.yield(.close(.normalClosure, reason: "client stopping"))
+        connection?.outgoing.yield(.close(SyncTransportClose.normalClosure, reason: "client stopping"))
         stopFeed.finish()
         finishFeeds()
     }

@@ -148,7 +148,7 @@ extension SyncClient {
             let delay = configuration.snapshotDelay * Double.random(in: 0...1, using: &random)
             let connectionID = connection.id
             let timekeeper = configuration.timekeeper
-            Task { [weak self] in
+            Task(executorPreference: configuration.taskExecutor) { [weak self] in
                 try? await timekeeper.sleep(for: delay)
                 await self?.sendSnapshot(of: room, connection: connectionID)
             }
@@ -193,7 +193,7 @@ extension SyncClient {
         }
         let within = connection.snapshots.required(room: room, through: position)
         let (store, key, logger, types) = (self.store, state.credentials?.key, self.logger, configuration.documentTypes)
-        let made = await Task.detached(priority: .utility) {
+        let made = await Task.detached(executorPreference: configuration.taskExecutor, priority: .utility) {
             do {
                 return try Self.makeSnapshot(
                     of: room,

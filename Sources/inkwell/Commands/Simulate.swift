@@ -134,14 +134,23 @@ extension Inkwell {
             let next = Atomic<Int>(0)
             let results = Mutex<[Int: Result<SimulationVerdict, any Error>]>([:])
             let workers = min(seeds, max(1, ProcessInfo.processInfo.activeProcessorCount))
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while true {
-                    let offset = next.add(1, ordering: .relaxed).oldValue
-                    guard offset < seeds else { return }
-                    let result = Result { try Simulation(seed: first &+ UInt64(offset), options: options).run() }
-                    results.withLock { $0[offset] = result }
+            // Threads of their own, outside any task: a simulation runs its devices' tasks on its thread.
+            let done = DispatchGroup()
+            for _ in 0..<workers {
+                done.enter()
+                let worker = Thread {
+                    defer { done.leave() }
+                    while true {
+                        let offset = next.add(1, ordering: .relaxed).oldValue
+                        guard offset < seeds else { return }
+                        let result = Result { try Simulation(seed: first &+ UInt64(offset), options: options).run() }
+                        results.withLock { $0[offset] = result }
+                    }
                 }
+                worker.stackSize = 8 << 20
+                worker.start()
             }
+            done.wait()
             let all = results.withLock { $0 }
             return (0..<seeds).map { (first &+ UInt64($0), all[$0]!) }
         }
