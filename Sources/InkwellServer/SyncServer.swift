@@ -71,27 +71,20 @@ public final class SyncServer: Service, Sendable {
         )
         id = try log.serverID()
         blobs = try BlobStore(directory: configuration.dataDirectory + "/blobs")
-        hub = RoomHub(metrics: metrics, timekeeper: timekeeper)
-        committer = Committer(
+        let core = SyncCore(
+            id: id,
             log: log,
-            hub: hub,
-            metrics: metrics,
-            linger: configuration.commitLinger,
-            maximumBytesWaiting: configuration.limits.maximumPushBytesWaiting,
-            timekeeper: timekeeper,
-            logger: logger
-        )
-        endpoint = SyncEndpoint(
-            server: id,
             limits: configuration.limits,
-            log: log,
-            hub: hub,
-            committer: committer,
+            commitLinger: configuration.commitLinger,
             presenceHold: configuration.presenceHold,
             openRooms: configuration.openRooms,
             metrics: metrics,
-            timekeeper: timekeeper
+            timekeeper: timekeeper,
+            logger: logger
         )
+        hub = core.hub
+        committer = core.committer
+        endpoint = core.endpoint
         origins = OriginPolicy(allowed: configuration.allowedOrigins, hosts: hosts)
     }
 

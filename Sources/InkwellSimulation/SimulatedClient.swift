@@ -107,7 +107,7 @@ final class SimulatedClient {
             documentTypes: DocumentTypes(documents: [BoardState.self]),
             snapshotThreshold: nil
         )
-        let executor = world.scheduler.makeExecutor(owner: index)
+        let executor = world.scheduler.makeExecutor(for: .client(index))
         settings.transport = SimulatedTransport(client: index, network: SimulationHandle(world))
         settings.taskExecutor = executor
         let client = try SyncClient(

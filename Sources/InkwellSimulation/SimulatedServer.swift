@@ -1,61 +1,65 @@
 import Foundation
+import InkwellClient
 import InkwellServer
 import InkwellSync
 import InkwellWire
 import Logging
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
 
-/// The server's I/O shell in the simulation: one real ``ServerSession`` per connection, the real
-/// ``PackLog`` on a real SQLite file, and in between what `SyncEndpoint` does (authorising open rooms,
-/// committing pushes before acking them, catching a follower up and sending it each new pack).
+/// The server in the simulation: the real sync side of `inkwell serve` (``SyncCore``: the endpoint that
+/// runs each connection's session, the committer that stores pushes in groups after a linger, the hub
+/// that fans packs out) on the real ``PackLog`` on SQLite, its every task run by the simulation's
+/// scheduler on the server's own executor. What it writes goes into one embedded channel per connection
+/// (NIO's `EmbeddedChannel`, on one embedded event loop the simulation runs after each of the server's
+/// jobs), whose frames the simulation carries to the device; what it reads comes through a
+/// ``SimulatedServerPeer``. The log's calls run on the caller's thread (``PackLog``'s `runsCallsInline`).
 ///
-/// Commits take simulated time: a crash before a push's commit loses the push, which was never acked. A
-/// crash is a power cut (``PowerSupply``): what SQLite had not synced is lost or torn. A full or failing
-/// disk stops the log as it stops the real server's (fail-stop): every later push is answered
-/// `storageFailed` until the process restarts, which the simulation does once the disk is back. A room
-/// past its quota refuses pushes with `roomFull`.
+/// A crash kills the executor, so nothing of the old process runs again, closes the log and is a power
+/// cut for its files (``PowerSupply``). A full or failing disk stops the log as it stops the real
+/// server's (fail-stop): every later push is answered `storageFailed` until the process restarts, which
+/// the simulation does once the disk is back.
 final class SimulatedServer {
-    /// Where a connection stands: its session, and the rooms it follows live.
-    struct Link {
-        var session: ServerSession
-        var following: Set<String> = []
-    }
-
     let replica: ReplicaID
     let folder: URL
     let clock: SimulatedWallClock
     /// The most bytes of packs a room keeps (``PackLog/maximumRoomBytes``).
     let roomQuota: UInt64
+    /// How long the first push of a commit waits for company: the time a crash can take pushes in.
+    let linger: Duration
     /// The health of the disk under ``folder``, as the simulation set it.
     private(set) var disk = PowerSupply.Disk.healthy
-    /// The log, while the process runs.
-    private var openLog: PackLog?
-    private(set) var links: [Int: Link] = [:]
-    /// Bumped by each crash: a commit scheduled before one is lost with it.
-    private(set) var generation = 0
-    private(set) var isUp = true
+    /// The running process.
+    private var process: Running?
     /// Every ack sent, by pack: what must survive everything.
     private(set) var acknowledged: [PackID: (room: String, position: UInt64)] = [:]
-    /// Each room's newest position, as the log holds it.
-    private var heads: [String: UInt64] = [:]
 
-    init(replica: ReplicaID, folder: URL, clock: SimulatedWallClock, roomQuota: UInt64 = .max) throws {
+    private struct Running {
+        let core: SyncCore
+        let executor: SimulationScheduler.ProcessExecutor
+        let loop: EmbeddedEventLoop
+        var connections: [Int: Link] = [:]
+    }
+
+    /// A connection as the server holds it: what it reads from, and the channel it writes to.
+    private struct Link {
+        let peer: SimulatedServerPeer
+        let channel: EmbeddedChannel
+        /// A message the server has sent part of, in fragments.
+        var partial: [UInt8]?
+    }
+
+    init(replica: ReplicaID, folder: URL, clock: SimulatedWallClock, roomQuota: UInt64, linger: Duration) throws {
         self.replica = replica
         self.folder = folder
         self.clock = clock
         self.roomQuota = roomQuota
+        self.linger = linger
         try PowerSupply.connect(folder)
-        openLog = try openLogFile()
     }
 
-    /// The log on its file, logging nothing: a power cut mid-commit is a fault the run plans, and says so.
-    private func openLogFile() throws -> PackLog {
-        try PackLog(
-            path: folder.appendingPathComponent("packs.sqlite").path,
-            maximumRoomBytes: roomQuota,
-            wallClock: clock,
-            logger: Logger(label: "inkwell.simulation.pack-log") { _ in SwiftLogNoOpLogHandler() }
-        )
-    }
+    var isUp: Bool { process != nil }
 
     /// Makes the disk healthy, full or failing.
     func setDisk(_ health: PowerSupply.Disk) {
@@ -63,205 +67,179 @@ final class SimulatedServer {
         PowerSupply.set(folder, disk: health)
     }
 
-    /// Whether the log stopped on a storage fault: it stores nothing more until the process restarts.
-    var hasFailed: Bool { openLog?.fault != nil }
-
-    /// Whether an error is one a storage fault explains (not a power cut, which crashes the process, and
-    /// not a bug): the disk is not healthy, or the log already stopped on one.
-    private func isStorageFault(_ error: any Error) -> Bool {
-        !PowerSupply.isCut(folder) && (disk != .healthy || error is StorageFault)
-    }
-
     var log: PackLog {
         get throws {
-            guard let openLog else { throw SimulationError("the server is down") }
-            return openLog
+            guard let process else { throw SimulationError("the server is down") }
+            return process.core.log
         }
+    }
+
+    /// Whether the log stopped on a storage fault: it stores nothing more until the process restarts.
+    var hasFailed: Bool { process?.core.log.fault != nil }
+
+    // MARK: The process
+
+    /// Opens the log and starts the committer.
+    func start(in world: Simulation) throws {
+        precondition(process == nil, "the server is already running")
+        let quiet = Logger(label: "inkwell.simulation.server") { _ in SwiftLogNoOpLogHandler() }
+        let log = try PackLog(
+            path: folder.appendingPathComponent("packs.sqlite").path,
+            maximumRoomBytes: roomQuota,
+            wallClock: clock,
+            metrics: nil,
+            logger: quiet,
+            runsCallsInline: true
+        )
+        let core = SyncCore(
+            id: replica,
+            log: log,
+            limits: ServerLimits(),
+            commitLinger: linger,
+            openRooms: true,
+            timekeeper: world.timekeeper,
+            wallClock: clock,
+            injectedBug: world.options.injectedBug?.server,
+            logger: quiet
+        )
+        let executor = world.scheduler.makeExecutor(for: .server)
+        process = Running(core: core, executor: executor, loop: EmbeddedEventLoop())
+        Task(executorPreference: executor) { await core.runCommitter() }
+    }
+
+    /// The process ends at once: none of its tasks runs again, and its log's files are closed.
+    func stop(in world: Simulation) {
+        guard let process else { return }
+        world.scheduler.kill(process.executor)
+        try? process.core.log.close()
+        self.process = nil
+    }
+
+    /// The power goes: the process with it, and what SQLite had not synced (torn or lost as `seed`
+    /// picks). Returns the unsynced writes the cut found.
+    @discardableResult
+    func crash(seed: UInt64, in world: Simulation) throws -> UInt64 {
+        PowerSupply.cut(folder)
+        stop(in: world)
+        return try PowerSupply.restore(folder, seed: seed)
+    }
+
+    /// The room's newest position, as the log holds it.
+    func head(of room: String) throws -> UInt64 {
+        try log.packs(room: room, after: 0, maximumBytes: .max).last?.serverSeq ?? 0
     }
 
     // MARK: Connections
 
-    func open(_ id: Int, at now: ContinuousClock.Instant) {
-        links[id] = Link(session: ServerSession(server: replica, wallClock: clock, now: now))
+    /// A device's connection arrived: the endpoint serves it until either side closes it.
+    func open(_ id: Int, in world: Simulation) {
+        guard let process else { return }
+        let peer = SimulatedServerPeer(id: id, network: SimulationHandle(world))
+        let channel = EmbeddedChannel(loop: process.loop)
+        // Open, as an accepted socket is: a closed one is the server dropping the connection.
+        _ = channel.connect(to: try! SocketAddress(ipAddress: "127.0.0.1", port: 1))
+        self.process?.connections[id] = Link(peer: peer, channel: channel)
+        let core = process.core
+        let logger = Logger(label: "inkwell.simulation.server") { _ in SwiftLogNoOpLogHandler() }
+        let network = SimulationHandle(world)
+        Task(executorPreference: process.executor) {
+            let outcome: String
+            do {
+                try await core.serve(peer, channel: channel, logger: logger)
+                outcome = "the server ended the connection"
+            } catch {
+                outcome = "the server's connection failed: \(error)"
+            }
+            // The WebSocket layer closes what its handler leaves open.
+            network.world.serverEnded(id, reason: outcome)
+        }
     }
 
+    /// The connection ended: the endpoint's reader hears so.
     func close(_ id: Int) {
-        links[id] = nil
+        guard let link = process?.connections.removeValue(forKey: id) else { return }
+        link.peer.finish()
     }
 
-    /// The power goes: sessions and pending commits with it, and what SQLite had not synced (torn or
-    /// lost as `seed` picks). Returns the unsynced writes the cut found.
-    @discardableResult
-    func crash(seed: UInt64) throws -> UInt64 {
-        PowerSupply.cut(folder)
-        stop()
-        return try PowerSupply.restore(folder, seed: seed)
+    /// A frame from connection `id`.
+    func received(_ frame: [UInt8], on id: Int) {
+        process?.connections[id]?.peer.deliver(frame)
     }
 
-    /// The process ends, with its sessions and the commits it had pending; what it wrote stays with the
-    /// operating system, synced or not.
-    func stop() {
-        links = [:]
-        generation += 1
-        isUp = false
-        openLog = nil
-    }
-
-    /// Starts again on the same file.
-    func restart() throws {
-        openLog = try openLogFile()
-        heads = [:]
-        isUp = true
-    }
-
-    /// The room's newest position, read from the log once per process.
-    func head(of room: String) throws -> UInt64 {
-        if let head = heads[room] { return head }
-        let head = try log.packs(room: room, after: 0, maximumBytes: .max).last?.serverSeq ?? 0
-        heads[room] = head
-        return head
-    }
-
-    /// A frame from connection `id`: the session's actions, carried out.
-    func received(_ frame: [UInt8], on id: Int, in world: Simulation) throws {
-        guard var link = links[id] else { return }
-        let actions = link.session.received(frame, at: world.time.instant)
-        links[id] = link
-        try perform(actions, on: id, in: world)
-    }
-
-    // MARK: Actions
-
-    func perform(_ actions: [ServerSession.Action], on id: Int, in world: Simulation) throws {
-        for action in actions {
-            guard links[id] != nil else { return }
-            switch action {
-            case .send(let message):
-                world.sendToClient(SyncCodec.encode(message), on: id)
-            case .close(let code, let reason):
-                world.closeConnection(id, code: code.rawValue, reason: reason)
-            case .catchUp(let room, let after):
-                try catchUp(id, room: room, after: after, in: world)
-            case .stopFollowing(let room):
-                links[id]?.following.remove(room)
-            case .append(let room, let pack, let bytes, let author, let snapshot):
-                // A log stopped on a storage fault refuses at once, as the real server's does.
-                if try log.fault != nil {
-                    try perform(links[id]!.session.storageFailed(room: room), on: id, in: world)
+    /// After each of the server's jobs: runs the event loop that writes to the channels, and carries
+    /// what they were given to the devices, noting each ack. A channel the server closed drops its
+    /// connection.
+    func flush(in world: Simulation) throws {
+        guard let process else { return }
+        try process.loop.run()
+        for id in process.connections.keys.sorted() {
+            guard var link = self.process?.connections[id] else { continue }
+            while let frame = try link.channel.readOutbound(as: WebSocketFrame.self) {
+                var data = frame.unmaskedData
+                let bytes = data.readBytes(length: data.readableBytes) ?? []
+                let message = (link.partial ?? []) + bytes
+                guard frame.fin else {
+                    link.partial = message
                     continue
                 }
-                let push = PackLog.Push(room: room, pack: pack, bytes: bytes, author: author, snapshot: snapshot)
-                if world.options.injectedBug == .ackBeforeCommit {
-                    acknowledge(room: room, pack: pack, position: try head(of: room) + 1, on: id, in: world)
-                }
-                world.scheduleCommit(push, connection: id, generation: generation)
-            case .recordCheck:
-                // No snapshots are made in the simulation.
-                break
-            case .relay:
-                break
-            case .authorize(let room, let after, let capability):
-                guard var link = links[id] else { return }
-                let next = link.session.authorized(room: room, after: after, capability: capability, access: .open)
-                links[id] = link
-                try perform(next, on: id, in: world)
-            case .authorizePush(let room, let pack):
-                guard var link = links[id] else { return }
-                let next = link.session.pushAuthorized(room: room, pack: pack, access: .open)
-                links[id] = link
-                try perform(next, on: id, in: world)
-            case .register, .rotate, .revoke:
-                // Open rooms only: never asked for.
-                break
+                link.partial = nil
+                note(message, in: world)
+                world.sendToClient(message, on: id)
+            }
+            self.process?.connections[id] = link
+            if !link.channel.isActive {
+                world.closeConnection(id, code: nil, reason: "the server dropped the socket")
             }
         }
     }
 
-    /// A push's commit, now due: stored, acked, and sent to the room's other followers.
-    func commit(_ push: PackLog.Push, connection id: Int, generation scheduled: Int, in world: Simulation) throws {
-        guard scheduled == generation, isUp else { return }
-        let before: UInt64
-        let result: PackLog.Appended?
-        do {
-            before = try head(of: push.room)
-            result = try log.append([push]).first
-        } catch  where isStorageFault(error) {
-            world.record("commit \(push.room) failed: \(error)")
+    /// Keeps every ack sent, to check that what it acknowledged survives, and counts pushes refused.
+    private func note(_ frame: [UInt8], in world: Simulation) {
+        switch try? SyncCodec.decodeServer(frame) {
+        case .ack(let room, let pack, let position):
+            acknowledged[pack] = (room, position)
+        case .error(ErrorCode.storageFailed.rawValue, _, _, let room):
+            world.record("push to \(room) refused: storage failed")
             world.counts.storageRefusals += 1
-            if world.options.injectedBug == .ackFailedCommit {
-                acknowledge(room: push.room, pack: push.pack, position: (heads[push.room] ?? 0) + 1, on: id, in: world)
-                return
-            }
-            if let link = links[id] { try perform(link.session.storageFailed(room: push.room), on: id, in: world) }
-            return
-        }
-        guard case .stored(let position) = result else {
-            guard result == .roomFull else {
-                world.fail("a push was not stored: \(String(describing: result))")
-                return
-            }
-            world.record("commit \(push.room) refused: the room is full")
+        case .error(ErrorCode.roomFull.rawValue, _, _, let room):
+            world.record("push to \(room) refused: the room is full")
             world.counts.roomFullRefusals += 1
-            if let link = links[id] { try perform(link.session.roomFull(room: push.room), on: id, in: world) }
-            return
+        default:
+            break
         }
-        let duplicate = position <= before
-        heads[push.room] = max(before, position)
-        world.record("commit \(push.room) \(position)\(duplicate ? " again" : "")")
-        if !(duplicate && world.options.injectedBug == .dropDuplicateAck), world.options.injectedBug != .ackBeforeCommit
-        {
-            acknowledge(room: push.room, pack: push.pack, position: position, on: id, in: world)
-        }
-        guard !duplicate, world.options.injectedBug != .skipLiveFanout else { return }
-        let frame = SyncCodec.encode(
-            .packs(room: push.room, packs: [StoredPack(serverSeq: position, bytes: push.bytes)], head: position)
-        )
-        for (other, link) in links.sorted(by: { $0.key < $1.key })
-        where other != id && link.following.contains(push.room) {
-            world.sendToClient(frame, on: other)
+    }
+}
+
+/// A connection as the server's endpoint reads it: the frames the device sent, in order, until the
+/// connection ends; a close it sends goes to the device through the simulation's network.
+final class SimulatedServerPeer: SyncPeer {
+    let id: Int
+    private let network: SimulationHandle
+    private let frames: AsyncStream<[UInt8]>
+    private let sink: AsyncStream<[UInt8]>.Continuation
+
+    init(id: Int, network: SimulationHandle) {
+        self.id = id
+        self.network = network
+        (frames, sink) = AsyncStream.makeStream(of: [UInt8].self)
+    }
+
+    func deliver(_ frame: [UInt8]) {
+        sink.yield(frame)
+    }
+
+    func finish() {
+        sink.finish()
+    }
+
+    func receive(maximumBytes: Int, _ body: (SyncPeerMessage) async -> Bool) async throws {
+        for await frame in frames {
+            guard frame.count <= maximumBytes else { throw SimulationError("a message over \(maximumBytes) bytes") }
+            guard await body(.binary(ByteBuffer(bytes: frame))) else { return }
         }
     }
 
-    private func acknowledge(room: String, pack: PackID, position: UInt64, on id: Int, in world: Simulation) {
-        guard let link = links[id] else { return }
-        acknowledged[pack] = (room, position)
-        for action in link.session.stored(room: room, pack: pack, serverSeq: position) {
-            if case .send(let message) = action { world.sendToClient(SyncCodec.encode(message), on: id) }
-        }
-    }
-
-    /// Sends the room's packs after `after`, then the progress that says the follower is caught up, and
-    /// from then on each new pack. A log it cannot read ends the connection with `storageFailed`, as the
-    /// real server's does: the device comes back after its backoff.
-    private func catchUp(_ id: Int, room: String, after: UInt64, in world: Simulation) throws {
-        do {
-            try sendCatchUp(id, room: room, after: after, in: world)
-        } catch  where isStorageFault(error) {
-            world.record("catch-up of \(room) failed: \(error)")
-            guard var link = links[id] else { return }
-            let actions = link.session.refuse(
-                .storageFailed,
-                "the server could not read the room's log; try again later",
-                close: .internalError
-            )
-            links[id] = link
-            try perform(actions, on: id, in: world)
-        }
-    }
-
-    private func sendCatchUp(_ id: Int, room: String, after: UInt64, in world: Simulation) throws {
-        var position = after
-        while true {
-            let packs = try log.packs(room: room, after: position, maximumBytes: 64 << 10)
-            guard let last = packs.last else { break }
-            world.sendToClient(SyncCodec.encode(.packs(room: room, packs: packs, head: last.serverSeq)), on: id)
-            position = last.serverSeq
-        }
-        let head = max(position, try head(of: room))
-        world.sendToClient(
-            SyncCodec.encode(.progress(room: room, head: head, bytesBehind: 0, packsBehind: 0)),
-            on: id
-        )
-        links[id]?.following.insert(room)
+    func close(code: CloseCode, reason: String) async throws {
+        network.world.closeConnection(id, code: code.rawValue, reason: reason)
     }
 }

@@ -65,7 +65,6 @@ public final class Simulation {
         case toServer(connection: Int, frame: [UInt8])
         case toClient(connection: Int, frame: [UInt8])
         case closed(connection: Int, code: UInt16?, reason: String)
-        case commit(PackLog.Push, connection: Int, generation: Int)
         case fault
         case restartServer
         case restartClient(Int)
@@ -98,6 +97,7 @@ public final class Simulation {
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer {
+            server?.stop(in: self)
             server = nil
             for client in clients { client.shutDown(in: self) }
             clients = []
@@ -116,8 +116,10 @@ public final class Simulation {
             replica: ReplicaID(using: &identities),
             folder: folder.appendingPathComponent("server"),
             clock: serverClock,
-            roomQuota: roomQuota ?? .max
+            roomQuota: roomQuota ?? .max,
+            linger: .milliseconds(Int.random(in: 1...20, using: &random))
         )
+        try server.start(in: self)
         for index in 0..<options.clients {
             let source = SeededSource(seed: identities.next())
             let clock = SimulatedWallClock(
@@ -207,18 +209,34 @@ public final class Simulation {
 
     // MARK: The devices' tasks
 
-    /// Runs one ready job of a device, if any is ready. A device whose power was cut by it (a planned cut
-    /// that came mid-write) runs nothing more; the run loop then crashes it (``lostPower()``).
-    private func runJob() -> Bool {
+    /// Runs one ready job of a process, if any is ready. A process whose power was cut by it (a planned
+    /// cut that came mid-write) runs nothing more; the run loop then crashes it (``lostPower()``). After a
+    /// job of the server, what it wrote goes out.
+    private func runJob() throws -> Bool {
         guard let executor = scheduler.runOne() else { return false }
-        if PowerSupply.isCut(clients[executor.owner].folder) { scheduler.kill(executor) }
+        switch executor.node {
+        case .server:
+            if PowerSupply.isCut(server.folder) {
+                scheduler.kill(executor)
+            } else if !executor.isDead {
+                try server.flush(in: self)
+            }
+        case .client(let index):
+            if PowerSupply.isCut(clients[index].folder) { scheduler.kill(executor) }
+        }
         return true
+    }
+
+    /// The server's handler for connection `id` returned: the WebSocket layer closes what it left open.
+    func serverEnded(_ id: Int, reason: String) {
+        guard connections[id] != nil else { return }
+        closeConnection(id, code: SyncTransportClose.normalClosure, reason: reason)
     }
 
     /// Runs the devices' jobs until every task waits on time or the network.
     private func runJobs() throws {
         var ran = 0
-        while runJob() {
+        while try runJob() {
             ran += 1
             guard ran < 10_000_000 else { throw SimulationError("the devices' tasks never wait: a livelock") }
         }
@@ -245,9 +263,9 @@ public final class Simulation {
         }
         while true {
             if let result = outcome.withLock({ $0 }) { return result }
-            guard !executor.isDead else { throw SimulationError("client \(executor.owner) lost power") }
-            guard runJob() else {
-                throw SimulationError("a call into client \(executor.owner) waits on time or the network")
+            guard !executor.isDead else { throw SimulationError("\(executor.node) lost power") }
+            guard try runJob() else {
+                throw SimulationError("a call into \(executor.node) waits on time or the network")
             }
         }
     }
@@ -269,12 +287,12 @@ public final class Simulation {
         case .connected(let id):
             guard let connection = connections[id] else { return }
             record("connected \(id) client \(connection.client)")
-            server.open(id, at: time.instant)
+            server.open(id, in: self)
             connection.link.open()
         case .toServer(let id, let frame):
             guard connections[id] != nil, server.isUp else { return }
             record("to server \(id): \(frame.count) bytes")
-            try server.received(frame, on: id, in: self)
+            server.received(frame, on: id)
         case .toClient(let id, let frame):
             guard let connection = connections[id] else { return }
             record("to client \(connection.client) on \(id): \(frame.count) bytes")
@@ -284,8 +302,6 @@ public final class Simulation {
             record("closed \(id): \(reason)")
             server.close(id)
             connection.link.finish(code.map { SyncTransportClose(code: $0, reason: reason) })
-        case .commit(let push, let id, let generation):
-            try server.commit(push, connection: id, generation: generation, in: self)
         case .fault:
             // The last one planned may fall after the network healed: from then on there are none.
             guard !healed else { return }
@@ -298,7 +314,7 @@ public final class Simulation {
                 return
             }
             record("server restarts")
-            try server.restart()
+            try server.start(in: self)
         case .restartClient(let index):
             guard !clients[index].isUp else { return }
             guard clients[index].disk == .healthy else {
@@ -337,7 +353,7 @@ public final class Simulation {
         guard server.isUp, server.hasFailed else { return }
         record("server stops for a restart")
         for id in connections.keys.sorted() { closeConnection(id, code: nil, reason: "server stopped", now: true) }
-        server.stop()
+        server.stop(in: self)
         // Its last handles checkpoint as they close: a planned cut may come then, mid-write.
         if PowerSupply.isCut(server.folder) {
             record("server power fails as it stops")
@@ -432,7 +448,7 @@ public final class Simulation {
         counts.serverCrashes += 1
         record("server crashes")
         for id in connections.keys.sorted() { closeConnection(id, code: nil, reason: "server crashed", now: true) }
-        counts.unsyncedWritesCut += try server.crash(seed: random.next())
+        counts.unsyncedWritesCut += try server.crash(seed: random.next(), in: self)
         schedule(.restartServer, after: UInt64.random(in: 100...3_000, using: &random))
     }
 
@@ -495,13 +511,6 @@ public final class Simulation {
         guard let connection = connections[id] else { return }
         let at = now ? time.now : max(time.now + delay(), connection.toClient, connection.toServer)
         events.schedule(.closed(connection: id, code: code, reason: reason), at: at)
-    }
-
-    func scheduleCommit(_ push: PackLog.Push, connection: Int, generation: Int) {
-        schedule(
-            .commit(push, connection: connection, generation: generation),
-            after: UInt64.random(in: 1...20, using: &random)
-        )
     }
 
     // MARK: Settling

@@ -1,3 +1,5 @@
+import InkwellServer
+
 /// What one simulated run holds and which faults it suffers; the seed picks everything else.
 public struct SimulationOptions: Hashable, Sendable {
     /// Devices drawing on the board.
@@ -16,7 +18,8 @@ public struct SimulationOptions: Hashable, Sendable {
     public init() {}
 }
 
-/// Bugs the simulation can put into the server's shell, each one a real way to lose or corrupt data.
+/// Bugs the simulation can put into the server, each one a real way to lose or corrupt data
+/// (``InjectedServerBug``: the server's code has them behind a switch only the simulation sets).
 public enum InjectedBug: String, CaseIterable, Hashable, Sendable {
     /// The ack goes out when the push arrives, before its commit: a crash in between loses an
     /// acknowledged pack.
@@ -28,4 +31,16 @@ public enum InjectedBug: String, CaseIterable, Hashable, Sendable {
     /// A push whose commit failed on a full or failing disk is acked all the same: the device drops a
     /// change the server never stored.
     case ackFailedCommit = "ack-failed-commit"
+}
+
+extension InjectedBug {
+    /// The server's switch for it.
+    var server: InjectedServerBug {
+        switch self {
+        case .ackBeforeCommit: .ackBeforeCommit
+        case .dropDuplicateAck: .dropDuplicateAck
+        case .skipLiveFanout: .skipLiveFanout
+        case .ackFailedCommit: .ackFailedCommit
+        }
+    }
 }

@@ -2,25 +2,37 @@ import Foundation
 import InkwellSync
 import Synchronization
 
-/// Runs every task of the simulated devices on the simulation's thread, one job at a time, in an order
-/// the seed picks: `SyncClient`'s actor, its connection's tasks and its timers all run here, so a seed
-/// is a run, job for job.
+/// A process of the simulation.
+enum SimulatedNode: Hashable, Sendable, CustomStringConvertible {
+    case server
+    case client(Int)
+
+    var description: String {
+        switch self {
+        case .server: "the server"
+        case .client(let index): "client \(index)"
+        }
+    }
+}
+
+/// Runs every task of the simulated processes on the simulation's thread, one job at a time, in an
+/// order the seed picks: the server's connections and committer, each `SyncClient`'s actor, its
+/// connection's tasks and its timers all run here, so a seed is a run, job for job.
 ///
-/// Each device process has an executor of its own (``ProcessExecutor``), given to its client as the
-/// task executor preference of every task it starts; child tasks and actors without an executor of
-/// their own inherit it. A crash kills the executor: its waiting jobs are dropped and later ones never
+/// Each process has an executor of its own (``ProcessExecutor``), given as the task executor preference
+/// of every task started for it; child tasks and actors without an executor of their own inherit it. A crash kills the executor: its waiting jobs are dropped and later ones never
 /// run, as a process that lost power runs nothing more. A job enqueued from another thread would make
 /// the run depend on that thread's timing: it is counted, and the run fails for it.
 final class SimulationScheduler: Sendable {
     /// One device process's executor.
     final class ProcessExecutor: TaskExecutor {
-        /// The device it runs.
-        let owner: Int
+        /// The process it runs.
+        let node: SimulatedNode
         private unowned let scheduler: SimulationScheduler
         private let dead = Atomic<Bool>(false)
 
-        fileprivate init(owner: Int, scheduler: SimulationScheduler) {
-            self.owner = owner
+        fileprivate init(node: SimulatedNode, scheduler: SimulationScheduler) {
+            self.node = node
             self.scheduler = scheduler
         }
 
@@ -56,8 +68,8 @@ final class SimulationScheduler: Sendable {
 
     var isOnSimulationThread: Bool { pthread_equal(pthread_self(), thread) != 0 }
 
-    func makeExecutor(owner: Int) -> ProcessExecutor {
-        ProcessExecutor(owner: owner, scheduler: self)
+    func makeExecutor(for node: SimulatedNode) -> ProcessExecutor {
+        ProcessExecutor(node: node, scheduler: self)
     }
 
     /// The process is gone: its jobs are dropped, now and from now on.

@@ -30,7 +30,7 @@ public struct SimulationVerdict: Sendable {
 
     init(checking world: Simulation, clients: [SimulatedClient], server: SimulatedServer) throws {
         var failures = world.failures
-        if !server.isUp { try server.restart() }
+        if !server.isUp { try server.start(in: world) }
         let stored = try server.log.packs(room: Simulation.room, after: 0, maximumBytes: .max)
         var byPosition: [UInt64: PackID] = [:]
         var logChanges: [ChangeID: [UInt8]] = [:]

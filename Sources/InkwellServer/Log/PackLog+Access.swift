@@ -13,7 +13,7 @@ extension PackLog {
     public func access(room: String) async throws -> RoomAccess? {
         let (cached, generation) = accessCache.withLock { ($0.entries[room], $0.generation) }
         if let cached { return cached }
-        let access = try await reading { try await pool.read { db in try Self.access(room: room, in: db) } }
+        let access = try await reading { try await database.read { db in try Self.access(room: room, in: db) } }
         if let access { accessCache.withLock { _ = $0.store(read: access, for: room, readAt: generation) } }
         return access
     }
@@ -21,7 +21,7 @@ extension PackLog {
     /// Registers a guarded room; registering again with the same admin hash changes nothing.
     public func register(room: String, hashes: RoomAccess.Hashes) async throws -> RoomAccess.Registration {
         let outcome = try await committing {
-            try await pool.write { db -> RoomAccess.Registration in
+            try await database.write { db -> RoomAccess.Registration in
                 switch try Self.access(room: room, in: db) {
                 case .guarded(let stored):
                     return RoomAccess.same(stored.admin, hashes.admin) ? .alreadyRegistered : .taken
@@ -48,7 +48,7 @@ extension PackLog {
         viewHash: [UInt8]
     ) async throws -> RoomAccess.Rotation {
         let (outcome, access) = try await committing {
-            try await pool.write { db -> (RoomAccess.Rotation, RoomAccess?) in
+            try await database.write { db -> (RoomAccess.Rotation, RoomAccess?) in
                 guard case .guarded(var hashes) = try Self.access(room: room, in: db),
                     RoomAccess.same(hashes.admin, adminHash)
                 else { return (.refused, nil) }

@@ -53,7 +53,7 @@ extension PackLog {
     /// Whether `room` holds the blob `hash`, and what its blobs count against its quota.
     public func blobs(room: String, hash: BlobHash) async throws -> RoomBlobs {
         try await reading {
-            try await pool.read { db in
+            try await database.read { db in
                 RoomBlobs(
                     recordedSize: try Self.recordedSize(room: room, hash: hash, in: db),
                     chargedBytes: try Self.chargedBytes(room: room, in: db)
@@ -64,12 +64,12 @@ extension PackLog {
 
     /// The size recorded for the blob `hash` in `room`, or nil when the room does not hold it.
     public func blobSize(room: String, hash: BlobHash) async throws -> Int? {
-        try await reading { try await pool.read { db in try Self.recordedSize(room: room, hash: hash, in: db) } }
+        try await reading { try await database.read { db in try Self.recordedSize(room: room, hash: hash, in: db) } }
     }
 
     /// What `room`'s blobs count against its quota.
     public func blobBytes(room: String) async throws -> Int {
-        try await reading { try await pool.read { db in try Self.chargedBytes(room: room, in: db) } }
+        try await reading { try await database.read { db in try Self.chargedBytes(room: room, in: db) } }
     }
 
     /// Records that `room` holds the blob `hash` of `size` bytes, unless it already does or it would take
@@ -77,7 +77,7 @@ extension PackLog {
     /// uploads racing for the room's last bytes, only those that fit are recorded.
     public func recordBlob(room: String, hash: BlobHash, size: Int, quota: Int) async throws -> BlobRecording {
         try await committing {
-            try await pool.write { db -> BlobRecording in
+            try await database.write { db -> BlobRecording in
                 if let recorded = try Self.recordedSize(room: room, hash: hash, in: db) {
                     return .alreadyRecorded(size: recorded)
                 }
@@ -96,7 +96,7 @@ extension PackLog {
     /// was recorded, so the room is not charged for bytes it cannot read.
     public func forgetBlob(room: String, hash: BlobHash) async throws {
         try await committing {
-            try await pool.write { db in
+            try await database.write { db in
                 try db.execute(
                     sql: "DELETE FROM room_blob WHERE room = ? AND hash = ?",
                     arguments: [room, Data(hash.digest)]

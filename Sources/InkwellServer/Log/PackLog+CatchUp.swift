@@ -37,7 +37,7 @@ extension PackLog {
         allocator: ByteBufferAllocator
     ) async throws -> [CatchUpRead] {
         try await reading {
-            try await pool.read { db in
+            try await database.read { db in
                 try Self.catchUp(requests, maximumBytes: maximumBytes, allocator: allocator, in: db)
             }
         }

@@ -207,11 +207,11 @@ extension PackLog {
         let now = wallClock.millisecondsSince1970()
         // Read first: a check that counts for nothing takes no turn at the log's one writer.
         let counts = try await reading {
-            try await pool.read { db in try Self.counts(snapshot, by: signer, room: room, in: db) }
+            try await database.read { db in try Self.counts(snapshot, by: signer, room: room, in: db) }
         }
         guard counts else { return false }
         return try await committing {
-            try await pool.write { db in
+            try await database.write { db in
                 guard try Self.counts(snapshot, by: signer, room: room, in: db) else { return false }
                 try Self.check(snapshot, by: signer, room: room, now: Int64(clamping: now), in: db)
                 if let device,
@@ -274,7 +274,7 @@ extension PackLog {
 
     /// What the log keeps in place of the room's dropped packs; `nil` while it has dropped none.
     public func floor(room: String) async throws -> Floor? {
-        try await reading { try await pool.read { db in try Self.floor(room: room, in: db) } }
+        try await reading { try await database.read { db in try Self.floor(room: room, in: db) } }
     }
 
     static func floor(room: String, in db: Database) throws -> Floor? {
@@ -301,7 +301,7 @@ extension PackLog {
     /// The parts of a snapshot the room holds, in order, each at its position.
     public func snapshotParts(room: String, snapshot: SnapshotID) async throws -> [StoredPack] {
         try await reading {
-            try await pool.read { db in
+            try await database.read { db in
                 try Row.fetchAll(
                     db,
                     sql: """
@@ -334,7 +334,7 @@ extension PackLog {
         let now = Int64(clamping: wallClock.millisecondsSince1970())
         let horizon = now - Int64(retention.components.seconds) * 1000
         let rooms = try await reading {
-            try await pool.read { db -> [String] in
+            try await database.read { db -> [String] in
                 let epoch = try Int64.fetchOne(db, sql: "SELECT started_at FROM compaction_epoch") ?? now
                 guard epoch <= horizon else { return [] }
                 return try String.fetchAll(
@@ -350,7 +350,7 @@ extension PackLog {
         var done: [Compaction] = []
         for room in rooms {
             let compaction = try await committing {
-                try await pool.write { db in try Self.compact(room: room, horizon: horizon, in: db) }
+                try await database.write { db in try Self.compact(room: room, horizon: horizon, in: db) }
             }
             if let compaction { done.append(compaction) }
         }

@@ -73,6 +73,8 @@ public final class PackLog: Sendable {
     }
 
     let pool: DatabasePool
+    /// The same file, as the asynchronous calls reach it.
+    let database: LogDatabase
     /// The fault that stopped the log's commits, once there is one.
     let failure = Mutex<StorageFault?>(nil)
     /// Told of every storage error, by kind, and of the fault.
@@ -93,12 +95,32 @@ public final class PackLog: Sendable {
 
     /// Opens or creates the log at `path`. Storage errors are counted in `metrics`, and the fault that
     /// stops the log is logged to `logger`, once.
-    public init(
+    public convenience init(
         path: String,
         maximumRoomBytes: UInt64 = .max,
         wallClock: any WallClock = SystemWallClock(),
         metrics: ServerMetrics? = nil,
         logger: Logger = Logger(label: "inkwell.pack-log")
+    ) throws {
+        try self.init(
+            path: path,
+            maximumRoomBytes: maximumRoomBytes,
+            wallClock: wallClock,
+            metrics: metrics,
+            logger: logger,
+            runsCallsInline: false
+        )
+    }
+
+    /// ``init(path:maximumRoomBytes:wallClock:metrics:logger:)``, with the asynchronous calls run on the
+    /// caller's thread when `runsCallsInline` is set (``LogDatabase``).
+    package init(
+        path: String,
+        maximumRoomBytes: UInt64,
+        wallClock: any WallClock,
+        metrics: ServerMetrics?,
+        logger: Logger,
+        runsCallsInline: Bool
     ) throws {
         self.maximumRoomBytes = maximumRoomBytes
         self.wallClock = wallClock
@@ -108,8 +130,15 @@ public final class PackLog: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
         pool = try DatabasePool(path: path, configuration: configuration)
+        database = LogDatabase(pool: pool, runsInline: runsCallsInline)
         try pool.writeWithoutTransaction(Durability.enforce)
         try Self.migrator.migrate(pool)
+    }
+
+    /// Closes the file's connections: every later call throws. For a harness that drops a server process
+    /// at once, as a power cut does, while tasks of that process still hold its log.
+    package func close() throws {
+        try pool.close()
     }
 
     static var migrator: DatabaseMigrator {
@@ -222,7 +251,7 @@ public final class PackLog: Sendable {
     public func append(_ pushes: [Push], watermarks: [Watermark] = []) async throws -> [Appended] {
         try await committing {
             let now = wallClock.millisecondsSince1970()
-            return try await pool.write { db in
+            return try await database.write { db in
                 for mark in watermarks {
                     try Self.setWatermark(room: mark.room, device: mark.device, to: mark.position, now: now, in: db)
                 }
@@ -234,7 +263,7 @@ public final class PackLog: Sendable {
     /// ``packs(room:after:maximumBytes:)`` without blocking the caller's thread.
     public func packs(room: String, after position: UInt64, maximumBytes: Int = 4 << 20) async throws -> [StoredPack] {
         try await reading {
-            try await pool.read { db in
+            try await database.read { db in
                 try Self.packs(room: room, after: position, maximumBytes: maximumBytes, in: db)
             }
         }
@@ -242,14 +271,14 @@ public final class PackLog: Sendable {
 
     /// ``progress(room:after:)`` without blocking the caller's thread.
     public func progress(room: String, after position: UInt64) async throws -> (head: UInt64, bytesAfter: UInt64) {
-        try await reading { try await pool.read { db in try Self.progress(room: room, after: position, in: db) } }
+        try await reading { try await database.read { db in try Self.progress(room: room, after: position, in: db) } }
     }
 
     /// The room's newest position (0 for a room with no packs), without blocking the caller's thread. A
     /// read that fails throws: an unreadable room is not an empty one.
     public func head(room: String) async throws -> UInt64 {
         try await reading {
-            try await pool.read { db in
+            try await database.read { db in
                 guard
                     let head = try Int64.fetchOne(
                         db,
@@ -265,7 +294,7 @@ public final class PackLog: Sendable {
     /// ``setWatermark(room:device:to:)`` without blocking the caller's thread.
     public func setWatermark(room: String, device: ReplicaID, to position: UInt64) async throws {
         try await committing {
-            try await pool.write { db in try self.setWatermark(room: room, device: device, to: position, in: db) }
+            try await database.write { db in try self.setWatermark(room: room, device: device, to: position, in: db) }
         }
     }
 
@@ -367,7 +396,7 @@ public final class PackLog: Sendable {
     /// The bytes the room's packs take: what counts toward ``maximumRoomBytes``.
     public func bytes(room: String) async throws -> UInt64 {
         try await reading {
-            try await pool.read { db in
+            try await database.read { db in
                 try Self.extent(room: room, in: db).bytes - (try Self.floorOffset(room: room, in: db))
             }
         }

@@ -58,6 +58,8 @@ final class Committer: Service, Sendable {
     /// All connections' pushes submitted and not yet committed (``ServerLimits/maximumPushBytesWaiting``):
     /// a reader enters it before it submits, and the commit lets it go.
     let waiting: PushGate
+    /// A bug put in on purpose by the simulation (``InjectedServerBug``); never otherwise.
+    let injectedBug: InjectedServerBug?
     private let state = Mutex(State())
 
     init(
@@ -69,8 +71,10 @@ final class Committer: Service, Sendable {
         maximumBytesWaiting: Int = ServerLimits().maximumPushBytesWaiting,
         watermarkDelay: Duration = .seconds(1),
         timekeeper: any Timekeeper = SystemTimekeeper(),
+        injectedBug: InjectedServerBug? = nil,
         logger: Logger
     ) {
+        self.injectedBug = injectedBug
         self.timekeeper = timekeeper
         self.log = log
         self.hub = hub
@@ -188,6 +192,19 @@ final class Committer: Service, Sendable {
 
     private func commit(_ batch: [Pending], watermarks: [PackLog.Watermark]) async {
         let started = timekeeper.now
+        // Where each room stood before the commit, when an injected bug needs it.
+        var heads: [String: UInt64] = [:]
+        if injectedBug != nil {
+            for room in Set(batch.map(\.push.room)) { heads[room] = (try? await log.head(room: room)) ?? 0 }
+        }
+        if injectedBug == .ackBeforeCommit {
+            var next = heads
+            for pending in batch {
+                next[pending.push.room, default: 0] += 1
+                deliver(Self.acknowledgement(pending, position: next[pending.push.room]!), to: pending)
+            }
+            try? await timekeeper.sleep(for: max(linger, .milliseconds(1)))
+        }
         do {
             let outcomes = try await log.append(batch.map(\.push), watermarks: watermarks)
             metrics.commitSeconds.record(timekeeper.now - started)
@@ -215,13 +232,16 @@ final class Committer: Service, Sendable {
                     )
                     continue
                 }
+                let duplicate = position <= heads[pending.push.room, default: .max]
+                let withheld =
+                    injectedBug == .ackBeforeCommit || (injectedBug == .dropDuplicateAck && duplicate)
                 committed.append(
                     RoomHub.Committed(
                         room: pending.push.room,
                         bytes: pending.push.bytes,
                         position: position,
                         pusher: pending.connection,
-                        ack: Self.ack(pending, position: position)
+                        ack: withheld ? nil : Self.ack(pending, position: position)
                     )
                 )
             }
@@ -233,12 +253,24 @@ final class Committer: Service, Sendable {
             // A storage fault is logged once, by the log; this is the rest (a commit cancelled at shutdown).
             if !(error is StorageFault) { logger.info("commit of \(batch.count) pushes not made: \(error)") }
             for pending in batch {
+                if injectedBug == .ackFailedCommit {
+                    let position = heads[pending.push.room, default: 0] + 1
+                    deliver(Self.acknowledgement(pending, position: position), to: pending)
+                    continue
+                }
                 deliver(pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }, to: pending)
             }
         }
         for pending in batch {
             pending.connection.pushes.leave(bytes: pending.push.bytes.count)
             waiting.leave(bytes: pending.push.bytes.count)
+        }
+    }
+
+    /// What the pusher's session answers a stored push with.
+    private static func acknowledgement(_ pending: Pending, position: UInt64) -> [ServerSession.Action] {
+        pending.connection.session.withLock {
+            $0.stored(room: pending.push.room, pack: pending.push.pack, serverSeq: position)
         }
     }
 

@@ -63,10 +63,17 @@ final class RoomHub: Sendable {
     let metrics: ServerMetrics
     /// Times fan-outs, for ``ServerMetrics/fanoutSeconds``.
     let timekeeper: any Timekeeper
+    /// A bug put in on purpose by the simulation (``InjectedServerBug/skipLiveFanout``); never otherwise.
+    let injectedBug: InjectedServerBug?
 
-    init(metrics: ServerMetrics, timekeeper: any Timekeeper = SystemTimekeeper()) {
+    init(
+        metrics: ServerMetrics,
+        timekeeper: any Timekeeper = SystemTimekeeper(),
+        injectedBug: InjectedServerBug? = nil
+    ) {
         self.metrics = metrics
         self.timekeeper = timekeeper
+        self.injectedBug = injectedBug
     }
 
     /// Makes `connection` follow `room` from `after`, catching up first. `head` is the room's head as
@@ -194,7 +201,7 @@ final class RoomHub: Sendable {
                         fallbacks.append((member.connection, item.room))
                         continue
                     }
-                    if member.connection === item.pusher {
+                    if member.connection === item.pusher || injectedBug == .skipLiveFanout {
                         room.members[id]!.sent = item.position
                         continue
                     }

@@ -1,8 +1,6 @@
-import HummingbirdWebSocket
 import InkwellWire
 import Logging
 import NIOCore
-import NIOWebSocket
 import Prometheus
 
 /// The writer task: what the pump hands over, in order, catch-ups and closes included.
@@ -13,14 +11,14 @@ extension SyncEndpoint {
     /// the next item queued starts the pump again.
     func write(
         _ connection: Connection,
-        to outbound: WebSocketOutboundWriter,
+        to peer: any SyncPeer,
         frames writer: FrameWriter
     ) async -> Role {
         for await handedOver in connection.pump.handOvers {
             var batch = handedOver
             draining: while true {
                 do {
-                    guard try await write(batch, for: connection, to: outbound, frames: writer) else { return .writer }
+                    guard try await write(batch, for: connection, to: peer, frames: writer) else { return .writer }
                 } catch {
                     connection.logger.debug("write failed: \(error)")
                     return .writer
@@ -39,7 +37,7 @@ extension SyncEndpoint {
     func write(
         _ batch: [Outbound],
         for connection: Connection,
-        to outbound: WebSocketOutboundWriter,
+        to peer: any SyncPeer,
         frames writer: FrameWriter
     ) async throws -> Bool {
         var gathered = OutboundFrames()
@@ -68,10 +66,7 @@ extension SyncEndpoint {
                 try await catchUp(connection, rooms: rooms, to: writer)
             case .close(let code, let reason):
                 try await flush()
-                try await outbound.close(
-                    WebSocketErrorCode(codeNumber: Int(code.rawValue)),
-                    reason: CloseReason.fitted(reason)
-                )
+                try await peer.close(code: code, reason: CloseReason.fitted(reason))
                 return false
             }
         }

@@ -28,6 +28,8 @@ final class SyncEndpoint: Sendable {
     let openRooms: Bool
     /// When a frame arrived, and the waits for a hello and for a close to go out.
     let timekeeper: any Timekeeper
+    /// The server's wall clock: what sessions judge stamps by and tell clients the time from.
+    let wallClock: any WallClock
     private let connectionCount = Atomic<Int>(0)
     /// Connections per remote address (``ServerLimits/maximumConnectionsPerAddress``).
     let addresses: AddressSlots
@@ -42,8 +44,10 @@ final class SyncEndpoint: Sendable {
         presenceHold: Duration = .zero,
         openRooms: Bool = false,
         metrics: ServerMetrics,
-        timekeeper: any Timekeeper = SystemTimekeeper()
+        timekeeper: any Timekeeper = SystemTimekeeper(),
+        wallClock: any WallClock = SystemWallClock()
     ) {
+        self.wallClock = wallClock
         self.openRooms = openRooms
         self.timekeeper = timekeeper
         self.addresses = AddressSlots(limit: limits.maximumConnectionsPerAddress)
@@ -59,13 +63,19 @@ final class SyncEndpoint: Sendable {
     /// Whether another connection fits under ``ServerLimits/maximumConnections``.
     var hasRoom: Bool { connectionCount.load(ordering: .relaxed) < limits.maximumConnections }
 
-    /// Serves one upgraded connection until either side closes it.
+    /// Serves one upgraded WebSocket until either side closes it.
     func serve(
         inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter,
         channel: any Channel,
-        logger baseLogger: Logger
+        logger: Logger
     ) async throws {
+        try await serve(WebSocketPeer(inbound: inbound, outbound: outbound), channel: channel, logger: logger)
+    }
+
+    /// Serves one connection until either side closes it: reads and closes through `peer`, writes frames
+    /// to `channel`.
+    package func serve(_ peer: any SyncPeer, channel: any Channel, logger baseLogger: Logger) async throws {
         let id = nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue
         var logger = baseLogger
         logger[metadataKey: "connection"] = "c\(id)"
@@ -75,6 +85,7 @@ final class SyncEndpoint: Sendable {
                 server: server,
                 maximumFrameBytes: limits.maximumMessageBytes,
                 maximumPackBodyBytes: limits.maximumPackBodyBytes,
+                wallClock: wallClock,
                 maximumRooms: limits.maximumRoomsPerConnection,
                 maximumRoomRequests: limits.maximumRoomRequestsPerConnection,
                 rates: ServerSession.Rates(
@@ -104,8 +115,8 @@ final class SyncEndpoint: Sendable {
         }
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Role.self) { group in
-                group.addTask { await self.write(connection, to: outbound, frames: connection.pump.writer) }
-                group.addTask { await self.read(connection, from: inbound) }
+                group.addTask { await self.write(connection, to: peer, frames: connection.pump.writer) }
+                group.addTask { await self.read(connection, from: peer) }
                 group.addTask { await self.enforceHello(connection) }
                 while let ended = await group.next() {
                     switch ended {
@@ -151,16 +162,16 @@ final class SyncEndpoint: Sendable {
         return .deadline
     }
 
-    func read(_ connection: Connection, from inbound: WebSocketInboundStream) async -> Role {
+    func read(_ connection: Connection, from peer: any SyncPeer) async -> Role {
         do {
-            for try await message in inbound.messages(maxSize: limits.maximumMessageBytes) {
+            try await peer.receive(maximumBytes: limits.maximumMessageBytes) { message in
                 metrics.framesReceived.increment()
                 guard case .binary(let buffer) = message else {
                     let actions = connection.session.withLock {
                         $0.refuse(.malformedFrame, "text frames are not part of this protocol", close: .invalidPayload)
                     }
                     perform(actions, for: connection)
-                    break
+                    return false
                 }
                 metrics.bytesReceived.increment(by: Int64(buffer.readableBytes))
                 let arrived = timekeeper.now
@@ -176,9 +187,10 @@ final class SyncEndpoint: Sendable {
                     metrics.protocolError(reason: "rate")
                 }
                 await performWaiting(actions, for: connection, arrived: arrived)
-                if connection.session.withLock(\.isClosed) { break }
+                if connection.session.withLock(\.isClosed) { return false }
                 // A peer that does not read what it is sent is not read either (``OutboundQueue``).
                 await connection.queue.waitForRoom()
+                return true
             }
         } catch {
             metrics.protocolError(reason: "websocket")
