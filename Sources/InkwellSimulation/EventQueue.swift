@@ -32,11 +32,6 @@ struct EventQueue<Event> {
         }
     }
 
-    /// The earliest event and its time, left in the queue.
-    func peek() -> (time: UInt64, event: Event)? {
-        heap.first.map { ($0.time, $0.event) }
-    }
-
     /// The earliest event and its time.
     mutating func next() -> (time: UInt64, event: Event)? {
         guard !heap.isEmpty else { return nil }

@@ -158,12 +158,12 @@ final class SimulatedServer {
     /// The connection ended: the endpoint's reader hears so.
     func close(_ id: Int) {
         guard let link = process?.connections.removeValue(forKey: id) else { return }
-        link.peer.finish()
+        link.peer.inbox.finish()
     }
 
     /// A frame from connection `id`.
     func received(_ frame: [UInt8], on id: Int) {
-        process?.connections[id]?.peer.deliver(frame)
+        process?.connections[id]?.peer.inbox.deliver(frame)
     }
 
     /// After each of the server's jobs: runs the event loop that writes to the channels, and carries
@@ -215,25 +215,15 @@ final class SimulatedServer {
 final class SimulatedServerPeer: SyncPeer {
     let id: Int
     private let network: SimulationHandle
-    private let frames: AsyncStream<[UInt8]>
-    private let sink: AsyncStream<[UInt8]>.Continuation
+    let inbox = FrameInbox()
 
     init(id: Int, network: SimulationHandle) {
         self.id = id
         self.network = network
-        (frames, sink) = AsyncStream.makeStream(of: [UInt8].self)
-    }
-
-    func deliver(_ frame: [UInt8]) {
-        sink.yield(frame)
-    }
-
-    func finish() {
-        sink.finish()
     }
 
     func receive(maximumBytes: Int, _ body: (SyncPeerMessage) async -> Bool) async throws {
-        for await frame in frames {
+        for await frame in inbox.frames {
             guard frame.count <= maximumBytes else { throw SimulationError("a message over \(maximumBytes) bytes") }
             guard await body(.binary(ByteBuffer(bytes: frame))) else { return }
         }

@@ -55,13 +55,11 @@ final class SimulatedLink: SyncConnection {
     let id: Int
     private let network: SimulationHandle
     private let phase = Mutex(Phase.opening(nil))
-    private let frames: AsyncStream<[UInt8]>
-    private let sink: AsyncStream<[UInt8]>.Continuation
+    private let inbox = FrameInbox()
 
     init(id: Int, network: SimulationHandle) {
         self.id = id
         self.network = network
-        (frames, sink) = AsyncStream.makeStream(of: [UInt8].self)
     }
 
     /// Returns once the connection is open; throws if it closed first or the task was cancelled.
@@ -102,7 +100,7 @@ final class SimulatedLink: SyncConnection {
 
     /// A frame from the server arrived.
     func deliver(_ frame: [UInt8]) {
-        sink.yield(frame)
+        inbox.deliver(frame)
     }
 
     /// The connection ended: with the server's close frame, or none when it dropped.
@@ -113,7 +111,7 @@ final class SimulatedLink: SyncConnection {
             return continuation
         }
         waiting?.resume(throwing: SimulationError("connection refused"))
-        sink.finish()
+        inbox.finish()
     }
 
     var closeFrame: SyncTransportClose? {
@@ -129,7 +127,7 @@ final class SimulatedLink: SyncConnection {
     }
 
     func receive(_ body: ([UInt8]) async throws -> Void) async throws {
-        for await frame in frames { try await body(frame) }
+        for await frame in inbox.frames { try await body(frame) }
     }
 
     func send(_ frame: [UInt8]) async throws {
@@ -141,5 +139,23 @@ final class SimulatedLink: SyncConnection {
         guard !isClosed else { return }
         // The server hears the close after what is on its way, and answers it with the same code.
         network.world.closeConnection(id, code: code, reason: reason ?? "")
+    }
+}
+
+/// Frames on their way to one end of a simulated connection, in the order they were sent, until it ends.
+struct FrameInbox: Sendable {
+    let frames: AsyncStream<[UInt8]>
+    private let sink: AsyncStream<[UInt8]>.Continuation
+
+    init() {
+        (frames, sink) = AsyncStream.makeStream(of: [UInt8].self)
+    }
+
+    func deliver(_ frame: [UInt8]) {
+        sink.yield(frame)
+    }
+
+    func finish() {
+        sink.finish()
     }
 }

@@ -156,7 +156,7 @@ public final class Simulation {
                 settled = true
                 break
             }
-            let timer = timers.nextDeadline
+            let timer = timers.earliest
             guard let when = [timer, events.nextTime].compactMap({ $0 }).min(), when <= deadline else { break }
             time.advance(to: when)
             // Sleepers due wake before events due at the same time.
@@ -174,7 +174,7 @@ public final class Simulation {
             }
         }
         if !settled {
-            let quiet = events.isEmpty && timers.nextDeadline == nil
+            let quiet = events.isEmpty && timers.earliest == nil
             fail(
                 quiet
                     ? "the devices did not settle, and nothing was left to happen: \(try unsettled())"
