@@ -13,7 +13,8 @@ import Synchronization
 /// (``SimulatedTransport``) and sleeping on its timers (``SimulatedTimekeeper``). What it does on a full
 /// or failing disk, on a lost connection or a refused push is the client's own code.
 ///
-/// A crash kills the device's executor, so nothing of the old process runs again, closes its store, and
+/// A crash kills the device's executor, so nothing of the old process reaches the world again, closes its
+/// store, and
 /// is a power cut for its files (``PowerSupply``): what SQLite had not synced is lost or torn; what it
 /// committed stays. The device starts again from its store, as the app would.
 final class SimulatedClient {
@@ -108,7 +109,7 @@ final class SimulatedClient {
             snapshotThreshold: nil
         )
         let executor = world.scheduler.makeExecutor(for: .client(index))
-        settings.transport = SimulatedTransport(client: index, network: SimulationHandle(world))
+        settings.transport = SimulatedTransport(client: index, network: SimulationHandle(world, process: executor))
         settings.taskExecutor = executor
         let client = try SyncClient(
             store: store,
@@ -119,17 +120,21 @@ final class SimulatedClient {
         )
         let ended = Ending()
         process = Running(store: store, client: client, executor: executor, ended: ended)
-        Task(executorPreference: executor) {
+        executor.start {
+            let outcome: String
             do {
                 try await client.run()
-                ended.set("stopped")
+                outcome = "stopped"
             } catch {
-                ended.set("\(error)")
+                outcome = "\(error)"
             }
+            // A process that crashed runs its tasks down: its run ending then says nothing.
+            if !executor.isDead { ended.set(outcome) }
         }
     }
 
-    /// The process ends at once: none of its tasks runs again, and its store's files are closed.
+    /// The process ends at once: its tasks are cancelled and reach nothing more, and its store's files are
+    /// closed.
     func shutDown(in world: Simulation) {
         guard let process else { return }
         if let ended = process.ended.value { stoppedRuns.append(ended) }

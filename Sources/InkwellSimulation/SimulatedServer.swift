@@ -16,8 +16,8 @@ import NIOWebSocket
 /// jobs), whose frames the simulation carries to the device; what it reads comes through a
 /// ``SimulatedServerPeer``. The log's calls run on the caller's thread (``PackLog``'s `runsCallsInline`).
 ///
-/// A crash kills the executor, so nothing of the old process runs again, closes the log and is a power
-/// cut for its files (``PowerSupply``). A full or failing disk stops the log as it stops the real
+/// A crash kills the executor, so nothing of the old process reaches the world again, closes the log and
+/// is a power cut for its files (``PowerSupply``). A full or failing disk stops the log as it stops the real
 /// server's (fail-stop): every later push is answered `storageFailed` until the process restarts, which
 /// the simulation does once the disk is back.
 final class SimulatedServer {
@@ -32,6 +32,9 @@ final class SimulatedServer {
     private(set) var disk = PowerSupply.Disk.healthy
     /// The running process.
     private var process: Running?
+    /// The event loops of processes that ended: what their tasks still queue on them runs there, and
+    /// goes nowhere.
+    private var retiredLoops: [EmbeddedEventLoop] = []
     /// Every ack sent, by pack: what must survive everything.
     private(set) var acknowledged: [PackID: (room: String, position: UInt64)] = [:]
 
@@ -104,14 +107,16 @@ final class SimulatedServer {
         )
         let executor = world.scheduler.makeExecutor(for: .server)
         process = Running(core: core, executor: executor, loop: EmbeddedEventLoop())
-        Task(executorPreference: executor) { await core.runCommitter() }
+        executor.start { await core.runCommitter() }
     }
 
-    /// The process ends at once: none of its tasks runs again, and its log's files are closed.
+    /// The process ends at once: its tasks are cancelled and reach nothing more, and its log's files are
+    /// closed.
     func stop(in world: Simulation) {
         guard let process else { return }
         world.scheduler.kill(process.executor)
         try? process.core.log.close()
+        retiredLoops.append(process.loop)
         self.process = nil
     }
 
@@ -124,6 +129,12 @@ final class SimulatedServer {
         return try PowerSupply.restore(folder, seed: seed)
     }
 
+    /// Runs what ended processes' tasks queued on their event loops (writes to channels no one reads), so
+    /// that it lets go of what it holds.
+    func runDownRetiredLoops() {
+        for loop in retiredLoops { try? loop.run() }
+    }
+
     /// The room's newest position, as the log holds it.
     func head(of room: String) throws -> UInt64 {
         try log.packs(room: room, after: 0, maximumBytes: .max).last?.serverSeq ?? 0
@@ -134,15 +145,15 @@ final class SimulatedServer {
     /// A device's connection arrived: the endpoint serves it until either side closes it.
     func open(_ id: Int, in world: Simulation) {
         guard let process else { return }
-        let peer = SimulatedServerPeer(id: id, network: SimulationHandle(world))
+        let network = SimulationHandle(world, process: process.executor)
+        let peer = SimulatedServerPeer(id: id, network: network)
         let channel = EmbeddedChannel(loop: process.loop)
         // Open, as an accepted socket is: a closed one is the server dropping the connection.
         _ = channel.connect(to: try! SocketAddress(ipAddress: "127.0.0.1", port: 1))
         self.process?.connections[id] = Link(peer: peer, channel: channel)
         let core = process.core
         let logger = Logger(label: "inkwell.simulation.server") { _ in SwiftLogNoOpLogHandler() }
-        let network = SimulationHandle(world)
-        Task(executorPreference: process.executor) {
+        process.executor.start {
             let outcome: String
             do {
                 try await core.serve(peer, channel: channel, logger: logger)
@@ -151,7 +162,7 @@ final class SimulatedServer {
                 outcome = "the server's connection failed: \(error)"
             }
             // The WebSocket layer closes what its handler leaves open.
-            network.world.serverEnded(id, reason: outcome)
+            network.world?.serverEnded(id, reason: outcome)
         }
     }
 
@@ -230,6 +241,6 @@ final class SimulatedServerPeer: SyncPeer {
     }
 
     func close(code: CloseCode, reason: String) async throws {
-        network.world.closeConnection(id, code: code.rawValue, reason: reason)
+        network.world?.closeConnection(id, code: code.rawValue, reason: reason)
     }
 }

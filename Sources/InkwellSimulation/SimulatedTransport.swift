@@ -16,31 +16,35 @@ struct SimulatedTransport: SyncTransport {
         logger: Logger,
         session: @escaping @Sendable (any SyncConnection) async throws -> Void
     ) async throws -> SyncTransportClose? {
-        let link = try network.world.openConnection(client: client)
+        guard let world = network.world else { throw SimulationError("the process is gone") }
+        let link = try world.openConnection(client: client, network: network)
         try await link.opened()
         do {
             try await session(link)
         } catch {
             // The WebSocket layer closes a connection whose handler failed.
-            network.world.closeConnection(link.id, code: nil, reason: "the client's session failed")
+            network.world?.closeConnection(link.id, code: nil, reason: "the client's session failed")
             throw error
         }
         return link.closeFrame
     }
 }
 
-/// The simulation, for the transports of the devices it runs: its jobs run on its own thread, the only
-/// one that touches it.
+/// The simulation, as one of its processes reaches it (its network): its jobs run on its own thread,
+/// the only one that touches it. A process that crashed reaches it no more.
 struct SimulationHandle: @unchecked Sendable {
     private unowned let simulation: Simulation
+    private let process: SimulationScheduler.ProcessExecutor
 
-    init(_ simulation: Simulation) {
+    init(_ simulation: Simulation, process: SimulationScheduler.ProcessExecutor) {
         self.simulation = simulation
+        self.process = process
     }
 
-    var world: Simulation {
+    /// The simulation, while the process lives.
+    var world: Simulation? {
         precondition(simulation.scheduler.isOnSimulationThread, "the simulation runs on its own thread")
-        return simulation
+        return process.isDead ? nil : simulation
     }
 }
 
@@ -131,14 +135,14 @@ final class SimulatedLink: SyncConnection {
     }
 
     func send(_ frame: [UInt8]) async throws {
-        guard !isClosed else { throw SimulationError("the connection is closed") }
-        network.world.sendToServer(frame, on: id)
+        guard !isClosed, let world = network.world else { throw SimulationError("the connection is closed") }
+        world.sendToServer(frame, on: id)
     }
 
     func close(code: UInt16, reason: String?) async throws {
         guard !isClosed else { return }
         // The server hears the close after what is on its way, and answers it with the same code.
-        network.world.closeConnection(id, code: code, reason: reason ?? "")
+        network.world?.closeConnection(id, code: code, reason: reason ?? "")
     }
 }
 

@@ -98,8 +98,9 @@ public final class Simulation {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer {
             server?.stop(in: self)
-            server = nil
             for client in clients { client.shutDown(in: self) }
+            windDown()
+            server = nil
             clients = []
             PowerSupply.disconnect(folder.appendingPathComponent("server"))
             for index in 0..<options.clients {
@@ -214,11 +215,13 @@ public final class Simulation {
     /// job of the server, what it wrote goes out.
     private func runJob() throws -> Bool {
         guard let executor = scheduler.runOne() else { return false }
+        // A process that crashed runs down its tasks, reaching nothing.
+        guard !executor.isDead else { return true }
         switch executor.node {
         case .server:
             if PowerSupply.isCut(server.folder) {
                 scheduler.kill(executor)
-            } else if !executor.isDead {
+            } else {
                 try server.flush(in: self)
             }
         case .client(let index):
@@ -239,6 +242,18 @@ public final class Simulation {
         while try runJob() {
             ran += 1
             guard ran < 10_000_000 else { throw SimulationError("the devices' tasks never wait: a livelock") }
+        }
+    }
+
+    /// Once every process is stopped: runs their tasks down, waking what still sleeps, so that nothing of
+    /// the run outlives it (a task left waiting keeps its process's memory).
+    private func windDown() {
+        for _ in 0..<1_000 {
+            while (try? runJob()) == true {}
+            server?.runDownRetiredLoops()
+            while (try? runJob()) == true {}
+            guard let deadline = timers.earliest else { return }
+            timers.wake(through: deadline)
         }
     }
 
@@ -365,14 +380,14 @@ public final class Simulation {
 
     /// A device opens a connection: refused at once while the server is down or the device is cut off,
     /// else open once the handshake's frames have crossed.
-    func openConnection(client index: Int) throws -> SimulatedLink {
+    func openConnection(client index: Int, network: SimulationHandle) throws -> SimulatedLink {
         guard server.isUp, (partitioned[index] ?? 0) <= time.now else {
             record("client \(index) is refused a connection")
             throw SimulationError("connection refused")
         }
         let id = nextConnection
         nextConnection += 1
-        let link = SimulatedLink(id: id, network: SimulationHandle(self))
+        let link = SimulatedLink(id: id, network: network)
         connections[id] = Connection(client: index, link: link)
         record("client \(index) connects on \(id)")
         schedule(.connected(connection: id), after: delay())

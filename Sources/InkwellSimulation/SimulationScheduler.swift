@@ -20,9 +20,11 @@ enum SimulatedNode: Hashable, Sendable, CustomStringConvertible {
 /// connection's tasks and its timers all run here, so a seed is a run, job for job.
 ///
 /// Each process has an executor of its own (``ProcessExecutor``), given as the task executor preference
-/// of every task started for it; child tasks and actors without an executor of their own inherit it. A crash kills the executor: its waiting jobs are dropped and later ones never
-/// run, as a process that lost power runs nothing more. A job enqueued from another thread would make
-/// the run depend on that thread's timing: it is counted, and the run fails for it.
+/// of every task started for it; child tasks and actors without an executor of their own inherit it.
+/// A crash kills the executor: the process's tasks are cancelled, and what they still run reaches
+/// nothing (its network refuses it, its files are closed), as a process that lost power does nothing
+/// more; run down, they free their memory, so a long run of seeds does not grow. A job enqueued from
+/// another thread would make the run depend on that thread's timing: it is counted, and the run fails.
 final class SimulationScheduler: Sendable {
     /// One device process's executor.
     final class ProcessExecutor: TaskExecutor {
@@ -36,9 +38,21 @@ final class SimulationScheduler: Sendable {
             self.scheduler = scheduler
         }
 
+        /// The tasks started for the process, which a crash cancels.
+        private let roots = Mutex<[Task<Void, Never>]>([])
+
         var isDead: Bool { dead.load(ordering: .relaxed) }
 
-        fileprivate func kill() { dead.store(true, ordering: .relaxed) }
+        /// Starts one of the process's own tasks on this executor.
+        func start(_ operation: sending @escaping @isolated(any) () async -> Void) {
+            let task = Task(executorPreference: self, operation: operation)
+            roots.withLock { $0.append(task) }
+        }
+
+        fileprivate func kill() {
+            dead.store(true, ordering: .relaxed)
+            for task in roots.withLock({ $0 }) { task.cancel() }
+        }
 
         func enqueue(_ job: consuming ExecutorJob) {
             scheduler.enqueue(UnownedJob(job), on: self)
@@ -72,17 +86,16 @@ final class SimulationScheduler: Sendable {
         ProcessExecutor(node: node, scheduler: self)
     }
 
-    /// The process is gone: its jobs are dropped, now and from now on.
+    /// The process is gone: its tasks are cancelled, and run down with nothing reaching the world (what
+    /// they hold refuses them: the simulation's network, closed files), so that their memory goes too.
     func kill(_ executor: ProcessExecutor) {
         executor.kill()
-        state.withLock { $0.ready.removeAll { $0.executor === executor } }
     }
 
     private func enqueue(_ job: UnownedJob, on executor: ProcessExecutor) {
         let foreign = !isOnSimulationThread
         state.withLock { state in
             if foreign { state.foreignJobs += 1 }
-            guard !executor.isDead else { return }
             state.ready.append(Ready(job: job, executor: executor))
         }
     }
