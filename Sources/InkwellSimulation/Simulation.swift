@@ -8,10 +8,10 @@ import InkwellSync
 import InkwellWire
 import Synchronization
 
-/// A whole deployment in one process, on a simulated clock and scheduler: a server and several devices
-/// running the real session state machines, codecs, stores and merge code, each device the real
-/// `SyncClient`; only the sockets, time, disks and the scheduling of processes are simulated. One seed
-/// gives one run, event for event and job for job.
+/// A whole deployment in one process, on a simulated clock and scheduler: the server is the sync side of
+/// `inkwell serve` (`SyncCore`) on its log, each device the real `SyncClient` on its store, with the real
+/// session state machines, codecs and merge code under them; only the sockets, time, disks and the
+/// scheduling of tasks are simulated. One seed gives one run, event for event and job for job.
 ///
 /// The run has two parts. While it is faulty, devices draw at random times, and the network drops
 /// connections, partitions devices away and delays frames; the server and devices crash and restart; their
@@ -25,7 +25,7 @@ public final class Simulation {
     public let seed: UInt64
     public let options: SimulationOptions
     let time = SimulatedTime()
-    /// Where the devices' tasks run, and the timers they sleep on.
+    /// Where the processes' tasks run, and the timers they sleep on.
     let scheduler: SimulationScheduler
     let timers = SimulatedTimers()
     var timekeeper: SimulatedTimekeeper { SimulatedTimekeeper(time: time, timers: timers) }
@@ -87,12 +87,12 @@ public final class Simulation {
     // MARK: Running
 
     /// Runs the seed to its end and checks what must hold. Call it on the thread that made the simulation,
-    /// outside any task: the devices' tasks run on that thread, one job at a time.
+    /// outside any task: the processes' tasks run on that thread, one job at a time.
     public func run() throws -> SimulationVerdict {
         precondition(scheduler.isOnSimulationThread, "a simulation runs on the thread that made it")
         precondition(
             withUnsafeCurrentTask { $0 == nil },
-            "a simulation runs its devices' tasks itself, outside any task"
+            "a simulation runs its processes' tasks itself, outside any task"
         )
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -208,7 +208,7 @@ public final class Simulation {
         events.schedule(event, at: time.now + delay)
     }
 
-    // MARK: The devices' tasks
+    // MARK: The processes' tasks
 
     /// Runs one ready job of a process, if any is ready. A process whose power was cut by it (a planned
     /// cut that came mid-write) runs nothing more; the run loop then crashes it (``lostPower()``). After a
@@ -236,12 +236,12 @@ public final class Simulation {
         closeConnection(id, code: SyncTransportClose.normalClosure, reason: reason)
     }
 
-    /// Runs the devices' jobs until every task waits on time or the network.
+    /// Runs the processes' jobs until every task waits on time or the network.
     private func runJobs() throws {
         var ran = 0
         while try runJob() {
             ran += 1
-            guard ran < 10_000_000 else { throw SimulationError("the devices' tasks never wait: a livelock") }
+            guard ran < 10_000_000 else { throw SimulationError("the processes' tasks never wait: a livelock") }
         }
     }
 

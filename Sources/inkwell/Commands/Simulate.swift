@@ -14,8 +14,9 @@ extension Inkwell {
         static let configuration = CommandConfiguration(
             abstract: "Run a server and devices in one process on a simulated clock, under faults, seed by seed.",
             discussion: """
-                Each seed runs the real session state machines, codecs, stores and merge code of a server \
-                and --clients devices, with the network, time and the scheduling of processes simulated: \
+                Each seed runs the real server (the sync endpoint and group committer of inkwell serve, \
+                on its SQLite log) and --clients real Swift clients on their stores, every task of them one \
+                job at a time in an order the seed picks, with only the network, time and disks simulated: \
                 connections drop, devices are cut off, the server and devices crash and restart, disks \
                 fill up or fail, clocks are skewed and jump, and one seed in four gives the room a quota. \
                 Then the network heals and the devices must converge. After each seed it checks that \
