@@ -14,13 +14,11 @@ import Synchronization
 /// or failing disk, on a lost connection or a refused push is the client's own code.
 ///
 /// A crash kills the device's executor, so nothing of the old process reaches the world again, closes its
-/// store, and
-/// is a power cut for its files (``PowerSupply``): what SQLite had not synced is lost or torn; what it
-/// committed stays. The device starts again from its store, as the app would.
+/// store, and is a power cut for its files (``PowerSupply``): what SQLite had not synced is lost or torn;
+/// what it committed stays. The device starts again from its store, as the app would.
 final class SimulatedClient {
     let index: Int
     let folder: URL
-    let device: ReplicaID
     let configuration: Store.Configuration
     let clock: SimulatedWallClock
     /// The health of the disk under ``folder``, as the simulation set it.
@@ -58,14 +56,12 @@ final class SimulatedClient {
         folder: URL,
         configuration: Store.Configuration,
         clock: SimulatedWallClock,
-        device: ReplicaID,
         seed: UInt64
     ) throws {
         self.index = index
         self.folder = folder
         self.configuration = configuration
         self.clock = clock
-        self.device = device
         self.seeds = SplitMix64(seed: seed)
         try PowerSupply.connect(folder)
     }

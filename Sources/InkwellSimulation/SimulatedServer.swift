@@ -17,9 +17,9 @@ import NIOWebSocket
 /// ``SimulatedServerPeer``. The log's calls run on the caller's thread (``PackLog``'s `runsCallsInline`).
 ///
 /// A crash kills the executor, so nothing of the old process reaches the world again, closes the log and
-/// is a power cut for its files (``PowerSupply``). A full or failing disk stops the log as it stops the real
-/// server's (fail-stop): every later push is answered `storageFailed` until the process restarts, which
-/// the simulation does once the disk is back.
+/// is a power cut for its files (``PowerSupply``). A full or failing disk stops the log as it stops the
+/// real server's (fail-stop): every later push is answered `storageFailed` until the process restarts,
+/// which the simulation does once the disk is back.
 final class SimulatedServer {
     let replica: ReplicaID
     let folder: URL
