@@ -102,7 +102,8 @@ final class SimulatedClient {
             wallClock: clock,
             timekeeper: world.timekeeper,
             documentTypes: DocumentTypes(documents: [BoardState.self]),
-            snapshotThreshold: nil
+            snapshotThreshold: world.compaction?.snapshotThreshold,
+            snapshotDelay: world.compaction?.snapshotDelay ?? .zero
         )
         let executor = world.scheduler.makeExecutor(for: .client(index))
         settings.transport = SimulatedTransport(client: index, network: SimulationHandle(world, process: executor))

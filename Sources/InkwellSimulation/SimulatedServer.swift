@@ -28,6 +28,8 @@ final class SimulatedServer {
     let roomQuota: UInt64
     /// How long the first push of a commit waits for company: the time a crash can take pushes in.
     let linger: Duration
+    /// How the log takes snapshots and compacts, when it does.
+    let compaction: CompactionPlan?
     /// The health of the disk under ``folder``, as the simulation set it.
     private(set) var disk = PowerSupply.Disk.healthy
     /// The running process.
@@ -53,11 +55,19 @@ final class SimulatedServer {
         var partial: [UInt8]?
     }
 
-    init(replica: ReplicaID, folder: URL, clock: SimulatedWallClock, roomQuota: UInt64, linger: Duration) throws {
+    init(
+        replica: ReplicaID,
+        folder: URL,
+        clock: SimulatedWallClock,
+        roomQuota: UInt64,
+        compaction: CompactionPlan?,
+        linger: Duration
+    ) throws {
         self.replica = replica
         self.folder = folder
         self.clock = clock
         self.roomQuota = roomQuota
+        self.compaction = compaction
         self.linger = linger
         try PowerSupply.connect(folder)
     }
@@ -82,7 +92,7 @@ final class SimulatedServer {
 
     // MARK: The process
 
-    /// Opens the log and starts the committer.
+    /// Opens the log and starts the committer, and the compactor when the run compacts.
     func start(in world: Simulation) throws {
         precondition(process == nil, "the server is already running")
         let quiet = Logger(label: "inkwell.simulation.server") { _ in SwiftLogNoOpLogHandler() }
@@ -92,7 +102,8 @@ final class SimulatedServer {
             wallClock: clock,
             metrics: nil,
             logger: quiet,
-            runsCallsInline: true
+            runsCallsInline: true,
+            bytesBetweenSnapshots: compaction?.bytesBetweenSnapshots ?? PackLog.minimumBytesBetweenSnapshots
         )
         let core = SyncCore(
             id: replica,
@@ -108,6 +119,18 @@ final class SimulatedServer {
         let executor = world.scheduler.makeExecutor(for: .server)
         process = Running(core: core, executor: executor, loop: EmbeddedEventLoop())
         executor.start { await core.runCommitter() }
+        if let compaction {
+            let compactor = Compactor(
+                log: log,
+                retention: compaction.retention,
+                interval: compaction.interval,
+                metrics: ServerMetrics(),
+                timekeeper: world.timekeeper,
+                injectedBug: world.options.injectedBug?.server,
+                logger: quiet
+            )
+            executor.start { await compactor.runUntilCancelled() }
+        }
     }
 
     /// The process ends at once: its tasks are cancelled and reach nothing more, and its log's files are
@@ -132,7 +155,7 @@ final class SimulatedServer {
     /// Runs what ended processes' tasks queued on their event loops (writes to channels no one reads), so
     /// that it lets go of what it holds.
     func runDownRetiredLoops() {
-        for loop in retiredLoops { try? loop.run() }
+        for loop in retiredLoops { loop.run() }
     }
 
     /// The room's newest position, as the log holds it.
@@ -182,7 +205,7 @@ final class SimulatedServer {
     /// connection.
     func flush(in world: Simulation) throws {
         guard let process else { return }
-        try process.loop.run()
+        process.loop.run()
         for id in process.connections.keys.sorted() {
             guard var link = self.process?.connections[id] else { continue }
             while let frame = try link.channel.readOutbound(as: WebSocketFrame.self) {
@@ -212,6 +235,9 @@ final class SimulatedServer {
         case .error(ErrorCode.storageFailed.rawValue, _, _, let room):
             world.record("push to \(room) refused: storage failed")
             world.counts.storageRefusals += 1
+        case .rebase(let room, _, let position, _):
+            world.record("rebase of \(room) through \(position)")
+            world.counts.rebases += 1
         case .error(ErrorCode.roomFull.rawValue, _, _, let room):
             world.record("push to \(room) refused: the room is full")
             world.counts.roomFullRefusals += 1

@@ -16,7 +16,8 @@ import Synchronization
 /// The run has two parts. While it is faulty, devices draw at random times, and the network drops
 /// connections, partitions devices away and delays frames; the server and devices crash and restart; their
 /// disks fill up or fail for a while; device clocks are skewed and jump. One seed in four gives the room a
-/// quota it may reach. Then the network heals, everything comes back, and the devices must
+/// quota it may reach; one in two has devices send snapshots and the server compact its log
+/// (``CompactionPlan``). Then the network heals, everything comes back, and the devices must
 /// converge. ``SimulationVerdict`` says what was checked.
 public final class Simulation {
     static let room = "simulated-board"
@@ -58,6 +59,8 @@ public final class Simulation {
     var counts = SimulationCounts()
     /// The most bytes of packs the room keeps, when this seed gives it a quota.
     private(set) var roomQuota: UInt64?
+    /// How the run takes snapshots and compacts the log, when this seed has it do so.
+    private(set) var compaction: CompactionPlan?
 
     enum Event {
         case draw(client: Int)
@@ -113,11 +116,13 @@ public final class Simulation {
         if Int.random(in: 0..<4, using: &random) == 0 {
             roomQuota = UInt64.random(in: 2_000...12_000, using: &random)
         }
+        if Bool.random(using: &random) { compaction = CompactionPlan(using: &random) }
         server = try SimulatedServer(
             replica: ReplicaID(using: &identities),
             folder: folder.appendingPathComponent("server"),
             clock: serverClock,
             roomQuota: roomQuota ?? .max,
+            compaction: compaction,
             linger: .milliseconds(Int.random(in: 1...20, using: &random))
         )
         try server.start(in: self)
@@ -588,6 +593,8 @@ public struct SimulationCounts: Hashable, Sendable {
     public var unsavedEdits = 0
     /// Pushes refused because the room reached its quota.
     public var roomFullRefusals = 0
+    /// Snapshots the server sent devices in place of packs it had dropped.
+    public var rebases = 0
 }
 
 /// A seeded source of randomness a store may call from any thread.

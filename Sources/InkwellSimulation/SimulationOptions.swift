@@ -31,6 +31,8 @@ public enum InjectedBug: String, CaseIterable, Hashable, Sendable {
     /// A push whose commit failed on a full or failing disk is acked all the same: the device drops a
     /// change the server never stored.
     case ackFailedCommit = "ack-failed-commit"
+    /// A compaction drops one pack past what its snapshot stands for: an acknowledged pack is gone.
+    case compactPastSnapshot = "compact-past-snapshot"
 }
 
 extension InjectedBug {
@@ -41,6 +43,7 @@ extension InjectedBug {
         case .dropDuplicateAck: .dropDuplicateAck
         case .skipLiveFanout: .skipLiveFanout
         case .ackFailedCommit: .ackFailedCommit
+        case .compactPastSnapshot: .compactPastSnapshot
         }
     }
 }

@@ -6,8 +6,11 @@ import InkwellWire
 
 /// What must hold at the end of every run, and whether it did:
 ///
-/// - **Nothing acknowledged is lost**: every pack the server acked is in its log where the ack said, and
-///   every change a device was told is stored is in it.
+/// The log reads as the snapshot its floor names, then the packs after the floor. A change the snapshot
+/// stands for may be left out of it as inert; that it was is checked against every change the devices hold.
+///
+/// - **Nothing acknowledged is lost**: every pack the server acked is in its log where the ack said (or
+///   stood for by the floor's snapshot), and every change a device was told is stored is in it.
 /// - **Nothing made is lost**: every change a device made is on every device; in a room that reached its
 ///   quota, every change the log holds is, and each device keeps its own the room refused.
 /// - **Every device shows the same drawing**, the one the server's log makes, once the run has healed; in
@@ -15,7 +18,8 @@ import InkwellWire
 /// - **The quota holds**: the room's packs never take more bytes than its quota.
 /// - **No change is applied twice**: each store passes its invariants (SQLite's integrity check, one row
 ///   per change id, contiguous timelines).
-/// - **Authorship holds**: every pack in the log is signed by the author of every change in it.
+/// - **Authorship holds**: every pack in the log is signed by the author of every change in it; every part
+///   of a snapshot by the one device that made it.
 public struct SimulationVerdict: Sendable {
     public let seed: UInt64
     public let failures: [String]
@@ -25,15 +29,21 @@ public struct SimulationVerdict: Sendable {
     /// Packs in the server's log at the end, and acks sent over the run.
     public let packs: Int
     public let acknowledged: Int
+    /// Snapshots the log holds at the end, and the position through which it dropped packs (0 for none).
+    public let snapshots: Int
+    public let floor: UInt64
 
     public var passed: Bool { failures.isEmpty }
 
     init(checking world: Simulation, clients: [SimulatedClient], server: SimulatedServer) throws {
         var failures = world.failures
         if !server.isUp { try server.start(in: world) }
-        let stored = try server.log.packs(room: Simulation.room, after: 0, maximumBytes: .max)
+        let log = try server.log
+        let stored = try log.packs(room: Simulation.room, after: 0, maximumBytes: .max)
+        let floor = try log.floor(room: Simulation.room)
         var byPosition: [UInt64: PackID] = [:]
         var logChanges: [ChangeID: [UInt8]] = [:]
+        var snapshots: [SnapshotID: [ReceivedSnapshotPart]] = [:]
         for pack in stored {
             let header = try PackCodec.header(of: pack.bytes)
             byPosition[pack.serverSeq] = header.id
@@ -47,12 +57,50 @@ public struct SimulationVerdict: Sendable {
                     }
                     logChanges[change.id] = bytes
                 }
+            } catch WireError.snapshotPart {
+                do {
+                    let part = try PackCodec.decodeSnapshotPart(pack.bytes, room: Simulation.room)
+                    snapshots[part.cover.id, default: []].append(part)
+                } catch {
+                    failures.append("snapshot part at \(pack.serverSeq) does not decode: \(error)")
+                }
             } catch {
                 failures.append("pack at \(pack.serverSeq) does not decode: \(error)")
             }
         }
+        // A snapshot holds any author's changes, but is signed, every part, by one device of the room.
+        let devices = Set(try clients.map { try $0.store.replica(for: Simulation.room) })
+        for (id, parts) in snapshots.sorted(by: { $0.key.description < $1.key.description }) {
+            if let stranger = parts.first(where: { !devices.contains($0.author) || $0.author != parts[0].author }) {
+                failures.append("snapshot \(id) has a part signed by \(stranger.author), not its one device's")
+            }
+        }
+        // The log reads as its floor's snapshot, then the packs after the floor.
+        var floorCut: VersionVector?
+        if let floor {
+            let parts = snapshots[floor.snapshot] ?? []
+            if let cover = parts.first?.cover, parts.count == Int(cover.parts), cover.position == floor.covers,
+                floor.position <= floor.covers
+            {
+                floorCut = cover.cut.vector
+                for bytes in parts.flatMap(\.changes) {
+                    let change = try ChangeCodec.decode(bytes)
+                    logChanges[change.id] = bytes
+                }
+            } else {
+                failures.append(
+                    "the log dropped its packs through \(floor.position), but holds \(parts.count) parts of the snapshot that stands for them"
+                )
+            }
+        }
+        // A change the floor's snapshot stands for: held in it, or left out by it as inert.
+        func isStoodFor(_ id: ChangeID) -> Bool {
+            logChanges[id] != nil || (floorCut?.contains(id) ?? false)
+        }
+        // An acknowledged pack at or below the floor is stood for by its snapshot: its changes are checked
+        // below, by the devices that made them.
         for (pack, place) in server.acknowledged.sorted(by: { $0.value.position < $1.value.position })
-        where byPosition[place.position] != pack {
+        where place.position > (floor?.position ?? 0) && byPosition[place.position] != pack {
             failures.append("acknowledged pack \(pack) at \(place.position) is not in the log")
         }
         let storedBytes = stored.reduce(0) { $0 + UInt64($1.bytes.count) }
@@ -63,9 +111,14 @@ public struct SimulationVerdict: Sendable {
         let refused = world.roomQuota != nil && world.counts.roomFullRefusals > 0
         var reference: String?
         let logBoard = try Self.board(of: Array(logChanges.values))
+        // Every change held anywhere: what a snapshot left out must not change the drawing.
+        var everything = logChanges
         for client in clients {
             let holding = try client.store.changes(room: Simulation.room, notIn: VersionVector())
             let held = Set(holding.map(\.id))
+            // What this device's own snapshots left out as inert.
+            let pruned = try client.store.prunedThrough(room: Simulation.room)
+            for change in holding { everything[change.id] = change.payload }
             for ended in client.runsThatStopped {
                 failures.append("client \(client.index)'s sync stopped while its process ran: \(ended)")
             }
@@ -73,17 +126,18 @@ public struct SimulationVerdict: Sendable {
                 failures.append("client \(client.index) was refused the open room (\(code))")
             }
             for id in try client.acknowledged().sorted(by: { ($0.replica, $0.seq) < ($1.replica, $1.seq) })
-            where logChanges[id] == nil {
+            where !isStoodFor(id) {
                 failures.append("client \(client.index): change \(id) was acknowledged but is not in the log")
             }
             for other in clients {
                 // A change the full room refused is kept by its maker alone.
-                for id in other.made where !held.contains(id) && (other === client || logChanges[id] != nil) {
+                for id in other.made
+                where !held.contains(id) && !pruned.contains(id) && (other === client || logChanges[id] != nil) {
                     failures.append("client \(client.index) lacks change \(id) of client \(other.index)")
                 }
             }
             let ownMade = Set(client.made)
-            let kept = holding.filter { logChanges[$0.id] == nil }
+            let kept = holding.filter { !isStoodFor($0.id) }
             for change in kept where !ownMade.contains(change.id) {
                 failures.append(
                     "client \(client.index) holds change \(change.id), which is neither its own nor in the log"
@@ -115,6 +169,9 @@ public struct SimulationVerdict: Sendable {
         if let reference, reference != logBoard.canonicalHash {
             failures.append("the devices show a drawing other than the server's log makes")
         }
+        if !refused, try Self.board(of: Array(everything.values)).canonicalHash != logBoard.canonicalHash {
+            failures.append("changes the log's snapshot left out as inert change its drawing")
+        }
         self.seed = world.seed
         self.failures = failures
         self.traceHash = world.traceHash
@@ -122,6 +179,8 @@ public struct SimulationVerdict: Sendable {
         self.counts = world.counts
         self.packs = stored.count
         self.acknowledged = server.acknowledged.count
+        self.snapshots = snapshots.count
+        self.floor = floor?.position ?? 0
     }
 
     private static func board(of changes: [[UInt8]]) throws -> BoardState {

@@ -24,7 +24,8 @@ import Testing
         let summary = try #require(run.standardOutput.split(separator: "\n").last { $0.contains("seeds passed") })
         for figure in [
             "drops", "partitions", "server crashes", "device crashes", "clock jumps", "full or failing disks",
-            "pushes refused for storage", "strokes not saved", "pushes refused by a full room",
+            "pushes refused for storage", "strokes not saved", "pushes refused by a full room", "snapshots kept",
+            "logs compacted", "positions dropped",
         ] {
             #expect(Self.count(of: figure, in: String(summary)) > 0, "no \(figure) in: \(summary)")
         }

@@ -1,27 +1,31 @@
-import InkwellSync
-import Logging
+package import InkwellSync
+package import Logging
 import Prometheus
 import ServiceLifecycle
 
 /// Runs the log's compaction (``PackLog/compact(retention:)``) now and then, for as long as the server
 /// runs: each pass drops, room by room, the packs a snapshot checked by every present author stands for.
-final class Compactor: Service, Sendable {
+package final class Compactor: Service, Sendable {
     let log: PackLog
     let retention: Duration
     let interval: Duration
     let metrics: ServerMetrics
     /// The wait between passes.
     let timekeeper: any Timekeeper
+    /// A bug the simulation puts in on purpose; `nil` everywhere else.
+    let injectedBug: InjectedServerBug?
     let logger: Logger
 
-    init(
+    package init(
         log: PackLog,
         retention: Duration,
         interval: Duration,
         metrics: ServerMetrics,
         timekeeper: any Timekeeper = SystemTimekeeper(),
+        injectedBug: InjectedServerBug? = nil,
         logger: Logger
     ) {
+        self.injectedBug = injectedBug
         self.log = log
         self.timekeeper = timekeeper
         self.retention = retention
@@ -31,12 +35,23 @@ final class Compactor: Service, Sendable {
     }
 
     func run() async {
+        // A graceful shutdown ends the wait: the server stops without sitting out an interval first.
+        await passes { [interval, timekeeper] in
+            try await cancelWhenGracefulShutdown { try await timekeeper.sleep(for: interval) }
+        }
+    }
+
+    /// The same passes without a service group around them (the deterministic simulation, whose scheduler
+    /// must run every task): until the task is cancelled.
+    package func runUntilCancelled() async {
+        await passes { [interval, timekeeper] in try await timekeeper.sleep(for: interval) }
+    }
+
+    /// A pass after each `wait`, until a wait throws or the task ends.
+    private func passes(after wait: () async throws -> Void) async {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            // A graceful shutdown ends the wait: the server stops without sitting out an interval first.
             do {
-                try await cancelWhenGracefulShutdown { [interval, timekeeper] in
-                    try await timekeeper.sleep(for: interval)
-                }
+                try await wait()
             } catch {
                 return
             }
@@ -45,10 +60,10 @@ final class Compactor: Service, Sendable {
     }
 
     /// One pass over the rooms with a snapshot newer than their floor.
-    func pass() async {
+    package func pass() async {
         guard log.fault == nil else { return }
         do {
-            for done in try await log.compact(retention: retention) {
+            for done in try await log.compact(retention: retention, injectedBug: injectedBug) {
                 metrics.packsCompacted.increment(by: Int64(done.packsDropped))
                 metrics.bytesCompacted.increment(by: Int64(clamping: done.bytesDropped))
                 logger.info(

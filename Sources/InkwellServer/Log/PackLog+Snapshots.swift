@@ -26,7 +26,8 @@ extension PackLog {
     }
 
     /// How often, at most, a room takes a new snapshot: the bytes stored since the newest snapshot's
-    /// position must reach half of that snapshot's size and at least this.
+    /// position must reach half of that snapshot's size and at least this (a log's own spacing, which only
+    /// a harness sets otherwise).
     public static let minimumBytesBetweenSnapshots: UInt64 = 64 << 10
     /// Snapshots still missing parts, per room: a part of a new one beyond this is refused.
     public static let maximumSnapshotsInProgress = 4
@@ -94,8 +95,14 @@ extension PackLog {
     // MARK: Appending
 
     /// Why a snapshot part is not kept, checked in the transaction that would store it; `nil` to keep it.
-    static func refusal(of cover: SnapshotCover, by author: ReplicaID, room: String, in db: Database) throws -> String?
-    {
+    /// A new snapshot needs `spacing` bytes stored since the newest one, at least.
+    static func refusal(
+        of cover: SnapshotCover,
+        by author: ReplicaID,
+        room: String,
+        spacing: UInt64,
+        in db: Database
+    ) throws -> String? {
         let id = Data(cover.id.bytes)
         if let known = try Row.fetchOne(
             db,
@@ -129,7 +136,7 @@ extension PackLog {
             let covers = UInt64(newest[0] as Int64)
             guard cover.position > covers else { return "it stands for no more than the room's newest snapshot" }
             let since = end - (try offset(room: room, after: covers, in: db))
-            let needed = max(minimumBytesBetweenSnapshots, UInt64(newest[1] as Int64) / 2)
+            let needed = max(spacing, UInt64(newest[1] as Int64) / 2)
             guard since >= needed else { return "too soon after the room's newest snapshot" }
         }
         let inProgress = try Int.fetchOne(
@@ -277,6 +284,11 @@ extension PackLog {
         try await reading { try await database.read { db in try Self.floor(room: room, in: db) } }
     }
 
+    /// ``floor(room:)``, read on the caller's thread.
+    package func floor(room: String) throws -> Floor? {
+        try reading { try pool.read { db in try Self.floor(room: room, in: db) } }
+    }
+
     static func floor(room: String, in db: Database) throws -> Floor? {
         guard
             let row = try Row.fetchOne(
@@ -331,6 +343,11 @@ extension PackLog {
     ///
     /// - Parameter retention: how long an author or device counts as present after it was last seen.
     public func compact(retention: Duration) async throws -> [Compaction] {
+        try await compact(retention: retention, injectedBug: nil)
+    }
+
+    /// ``compact(retention:)``, with a bug the simulation puts in on purpose.
+    package func compact(retention: Duration, injectedBug: InjectedServerBug?) async throws -> [Compaction] {
         let now = Int64(clamping: wallClock.millisecondsSince1970())
         let horizon = now - Int64(retention.components.seconds) * 1000
         let rooms = try await reading {
@@ -350,14 +367,26 @@ extension PackLog {
         var done: [Compaction] = []
         for room in rooms {
             let compaction = try await committing {
-                try await database.write { db in try Self.compact(room: room, horizon: horizon, in: db) }
+                try await database.write { db in
+                    try Self.compact(
+                        room: room,
+                        horizon: horizon,
+                        overreaching: injectedBug == .compactPastSnapshot,
+                        in: db
+                    )
+                }
             }
             if let compaction { done.append(compaction) }
         }
         return done
     }
 
-    private static func compact(room: String, horizon: Int64, in db: Database) throws -> Compaction? {
+    private static func compact(
+        room: String,
+        horizon: Int64,
+        overreaching: Bool,
+        in db: Database
+    ) throws -> Compaction? {
         let previous = try floor(room: room, in: db)
         // The newest whole snapshot every author present has checked: a newer one than the floor's, or the
         // floor's own while devices held the floor below what it stands for.
@@ -387,7 +416,9 @@ extension PackLog {
             sql: "SELECT MIN(position) FROM device_watermark WHERE room = ? AND seen_at >= ?",
             arguments: [room, horizon]
         )
-        let through = max(min(covers, lowest.map { UInt64(max($0, 0)) } ?? covers), previous?.position ?? 0)
+        let through =
+            max(min(covers, lowest.map { UInt64(max($0, 0)) } ?? covers), previous?.position ?? 0)
+            + (overreaching ? 1 : 0)
         guard through >= 1 else { return nil }
         // The floor's snapshot again, and no device has moved past the floor since: nothing to do.
         if let previous, previous.snapshot == snapshot, through == previous.position { return nil }

@@ -84,6 +84,9 @@ public final class PackLog: Sendable {
     let accessCache = Mutex(AccessCache())
     /// The most pack bytes one room may hold; a push past it is ``Appended/roomFull``.
     public let maximumRoomBytes: UInt64
+    /// How many bytes a room stores after its newest snapshot, at least, before it takes another
+    /// (``PackLog/minimumBytesBetweenSnapshots`` but in a harness whose rooms are small).
+    let bytesBetweenSnapshots: UInt64
     /// When authors and devices were last seen, for compaction.
     let wallClock: any WallClock
 
@@ -108,21 +111,25 @@ public final class PackLog: Sendable {
             wallClock: wallClock,
             metrics: metrics,
             logger: logger,
-            runsCallsInline: false
+            runsCallsInline: false,
+            bytesBetweenSnapshots: Self.minimumBytesBetweenSnapshots
         )
     }
 
     /// ``init(path:maximumRoomBytes:wallClock:metrics:logger:)``, with the asynchronous calls run on the
-    /// caller's thread when `runsCallsInline` is set (``LogDatabase``).
+    /// caller's thread when `runsCallsInline` is set (``LogDatabase``), and a room's snapshots spaced by
+    /// `bytesBetweenSnapshots` at least.
     package init(
         path: String,
         maximumRoomBytes: UInt64,
         wallClock: any WallClock,
         metrics: ServerMetrics?,
         logger: Logger,
-        runsCallsInline: Bool
+        runsCallsInline: Bool,
+        bytesBetweenSnapshots: UInt64 = minimumBytesBetweenSnapshots
     ) throws {
         self.maximumRoomBytes = maximumRoomBytes
+        self.bytesBetweenSnapshots = bytesBetweenSnapshots
         self.wallClock = wallClock
         self.metrics = metrics
         self.logger = logger
@@ -337,7 +344,13 @@ public final class PackLog: Sendable {
             return .stored(UInt64(existing["position"] as Int64))
         }
         if let cover = push.snapshot, let author = push.author,
-            let refusal = try Self.refusal(of: cover, by: author, room: push.room, in: db)
+            let refusal = try Self.refusal(
+                of: cover,
+                by: author,
+                room: push.room,
+                spacing: bytesBetweenSnapshots,
+                in: db
+            )
         {
             return .snapshotRefused(refusal)
         }

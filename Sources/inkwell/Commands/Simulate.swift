@@ -78,7 +78,8 @@ extension Inkwell {
             var failed: [UInt64] = []
             var totals = (
                 events: 0, changes: 0, drops: 0, partitions: 0, serverCrashes: 0, clientCrashes: 0, jumps: 0,
-                cut: UInt64(0), midWrite: 0, disks: 0, storageRefusals: 0, unsaved: 0, roomFull: 0
+                cut: UInt64(0), midWrite: 0, disks: 0, storageRefusals: 0, unsaved: 0, roomFull: 0,
+                snapshots: 0, compacted: 0, positionsDropped: UInt64(0), rebases: 0
             )
             for (seed, result) in results {
                 let verdict: SimulationVerdict
@@ -105,6 +106,10 @@ extension Inkwell {
                 totals.storageRefusals += verdict.counts.storageRefusals
                 totals.unsaved += verdict.counts.unsavedEdits
                 totals.roomFull += verdict.counts.roomFullRefusals
+                totals.snapshots += verdict.snapshots
+                totals.compacted += verdict.floor > 0 ? 1 : 0
+                totals.positionsDropped += verdict.floor
+                totals.rebases += verdict.counts.rebases
                 if verbose || seeds == 1 {
                     print(
                         "seed \(seed): \(verdict.passed ? "passed" : "FAILED"), trace \(verdict.traceHash), \(verdict.events) events, \(verdict.packs) packs, \(verdict.acknowledged) acks"
@@ -120,7 +125,7 @@ extension Inkwell {
                 Double((ContinuousClock.now - start).components.attoseconds) / 1e18
                 + Double((ContinuousClock.now - start).components.seconds)
             print(
-                "\(seeds - failed.count) of \(seeds) seeds passed in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(seeds) / seconds)) seeds/s): \(totals.events) events, \(totals.changes) changes, \(totals.drops) drops, \(totals.partitions) partitions, \(totals.serverCrashes) server crashes, \(totals.clientCrashes) device crashes (power cuts, \(totals.midWrite) of them mid-write; \(totals.cut) unsynced writes lost or torn), \(totals.jumps) clock jumps, \(totals.disks) full or failing disks (\(totals.storageRefusals) pushes refused for storage, \(totals.unsaved) strokes not saved), \(totals.roomFull) pushes refused by a full room"
+                "\(seeds - failed.count) of \(seeds) seeds passed in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(seeds) / seconds)) seeds/s): \(totals.events) events, \(totals.changes) changes, \(totals.drops) drops, \(totals.partitions) partitions, \(totals.serverCrashes) server crashes, \(totals.clientCrashes) device crashes (power cuts, \(totals.midWrite) of them mid-write; \(totals.cut) unsynced writes lost or torn), \(totals.jumps) clock jumps, \(totals.disks) full or failing disks (\(totals.storageRefusals) pushes refused for storage, \(totals.unsaved) strokes not saved), \(totals.roomFull) pushes refused by a full room, \(totals.snapshots) snapshots kept, \(totals.compacted) logs compacted (\(totals.positionsDropped) positions dropped, \(totals.rebases) devices rebased on a snapshot)"
             )
             if !failed.isEmpty { throw ExitCode.failure }
         }
