@@ -21,6 +21,19 @@ public struct Transform: Hashable, Sendable {
 
     public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
 
+    /// This transform, then `outer`: the matrix `outer × self`. The sums are made in the order the page's
+    /// `compose` (Web/js/model/selection-edits.js) makes them, so both give the same doubles.
+    public func concatenating(_ outer: Transform) -> Transform {
+        Transform(
+            a: outer.a * a + outer.c * b,
+            b: outer.b * a + outer.d * b,
+            c: outer.a * c + outer.c * d,
+            d: outer.b * c + outer.d * d,
+            tx: outer.a * tx + outer.c * ty + outer.tx,
+            ty: outer.b * tx + outer.d * ty + outer.ty
+        )
+    }
+
     public func apply(to point: Point) -> Point {
         Point(a * point.x + c * point.y + tx, b * point.x + d * point.y + ty)
     }

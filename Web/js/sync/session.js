@@ -601,6 +601,16 @@ export class Session extends EventTarget {
     return change;
   }
 
+  /**
+   * The id this user's next change will have, so that its operations can name the strokes it adds
+   * (`<replica>-<seq>-<index>`, js/model/ids.js `strokeId`): a copy erases and moves its new strokes in
+   * the change that adds them. Valid until the next change is made.
+   * @returns {{replica: string, seq: number}}
+   */
+  get nextChange() {
+    return { replica: this.device, seq: this.#author.seq + 1 };
+  }
+
   /** Undoes this user's latest change on the board. @returns {object | null} the change, or null if none */
   undo() {
     this.#checkOpen();
