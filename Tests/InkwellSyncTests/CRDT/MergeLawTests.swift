@@ -15,5 +15,6 @@ import Testing
     @Test func versionVectorIsAJoin() async { await MergeLaws.check(Generators.versionVector) }
     @Test func cutIsAJoin() async { await MergeLaws.check(Generators.cut) }
     @Test func baselineIsAJoin() async { await MergeLaws.check(Generators.baseline) }
+    @Test func textSequenceIsAJoin() async { await MergeLaws.check(Generators.textSequence) }
     @Test func mapOfMapsOfCountersIsAJoin() async { await MergeLaws.check(Generators.nested) }
 }

@@ -126,5 +126,32 @@ enum Generators {
             return document
         }
 
+    /// Texts from a pool of inserts and deletes: insert n is always the same run (its text and anchor
+    /// derive from n, its anchor an earlier run or the start, now and then past that run's end), delete n
+    /// always hides the same characters.
+    static let textSequence = Gen.int(in: -25...40).array(of: 0...14).map { steps in
+        var text = TextSequence()
+        for step in steps {
+            if step >= 0 {
+                let run = Pool.opStamp(step)
+                let after =
+                    step % 4 == 0
+                    ? nil
+                    : TextSequence.Anchor(
+                        run: Pool.opStamp(Swift.max(0, step - 1 - step % 3)),
+                        offset: UInt32(step % 3)
+                    )
+                text.insert(
+                    String(repeating: String(UnicodeScalar(UInt8(97 + step % 26))), count: 1 + step % 3),
+                    id: run,
+                    after: after
+                )
+            } else {
+                text.delete(run: Pool.opStamp(-step), offsets: UInt32(-step % 2)..<UInt32(-step % 2 + 1))
+            }
+        }
+        return text
+    }
+
     static func value(of write: Int) -> Int { write * 7 % 11 }
 }
