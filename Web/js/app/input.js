@@ -7,7 +7,8 @@
 import { pinchStep, wheelZoomFactor } from './viewport.js';
 
 /**
- * @typedef {{x: number, y: number, sx: number, sy: number, pressure: number, pointerType: string}} ToolPoint
+ * @typedef {{x: number, y: number, sx: number, sy: number, pressure: number, pointerType: string,
+ *   shift: boolean}} ToolPoint `shift`: Shift was held (the select tool adds to the selection with it)
  * @typedef {{
  *   down(point: ToolPoint): void, move(points: ToolPoint[]): void, up(point: ToolPoint | null): void,
  *   cancel(): void, hoverAt?(point: ToolPoint | null): void, active?: boolean, cursor?: string
@@ -191,6 +192,6 @@ export class PointerInput {
     const [x, y] = this.viewport.toBoard(sx, sy);
     // Some pens report 0 at first contact; a floor keeps the start of the stroke visible.
     const pressure = e.pointerType === 'pen' ? Math.max(0.05, Math.min(1, e.pressure || 0)) : 0.5;
-    return { x, y, sx, sy, pressure, pointerType: e.pointerType };
+    return { x, y, sx, sy, pressure, pointerType: e.pointerType, shift: Boolean(e.shiftKey) };
   }
 }

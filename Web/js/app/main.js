@@ -16,6 +16,7 @@
  *       review(),        // changes held for review: {count, authors (names as shown), text, previewing}
  *       shownHash(),     // the hash of the board on screen: the live one, or the preview with held changes
  *       readOnly(),      // whether drawing is off here (a view link, or a link the server refused)
+ *       selection(),     // the ids of the selected strokes (select and lasso tools), sorted
  *     }
  *
  * The address says which board and with what access (board-access.js): `/` makes a new encrypted board and
@@ -23,6 +24,11 @@
  * board this device holds a link to). A link to a board the server does not know yet (made offline by
  * someone who has not connected since) shows the board as this device holds it and says it is waiting,
  * until the board arrives. A link replaced in one tab is taken by the board's other tabs (links-channel.js).
+ *
+ * Strokes are selected with the select tool (V: click, Shift+click, a box) or the lasso (L), and then
+ * moved, scaled, rotated, recoloured, restacked, duplicated, deleted, copied, cut and pasted, each edit one
+ * change (selection-actions.js). The clipboard carries strokes between boards as JSON of their own type
+ * (clipboard.js), with an SVG of them for other applications.
  *
  * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
  * (default 30 s; 0 holds every catch-up after the first, for tests).
@@ -33,6 +39,10 @@
 import { PenTool } from './tools/pen.js';
 import { EraserTool } from './tools/eraser.js';
 import { StrokeEraserTool } from './tools/stroke-eraser.js';
+import { SelectTool } from './tools/select.js';
+import { LassoTool } from './tools/lasso.js';
+import { Selection } from './selection.js';
+import { SelectionActions } from './selection-actions.js';
 import { PointerInput } from './input.js';
 import { PeopleView } from './people.js';
 import { PresenceView } from './presence.js';
@@ -43,7 +53,7 @@ import { ShareDialog } from './share-dialog.js';
 import { Scene } from './scene.js';
 import { loadIdentity, saveIdentity } from './identity.js';
 import { loadSettings, saveSettings, stepWidth, clampWidth } from './settings.js';
-import { shortcutFor } from './shortcuts.js';
+import { isTyping, shortcutFor } from './shortcuts.js';
 import { SyncIndicator } from './sync-indicator.js';
 import { applyTheme, otherTheme, resolveTheme, storedTheme, storeTheme } from './theme.js';
 import { Toolbar } from './toolbar.js';
@@ -59,12 +69,13 @@ import { snapshotOptionsFrom } from './snapshot-options.js';
  * What tools get to work with.
  * @typedef {{
  *   session: any, scene: Scene, renderer: Renderer, viewport: Viewport,
- *   settings: import('./settings.js').Settings,
+ *   settings: import('./settings.js').Settings, selection: Selection,
  *   commit: (operations: object[]) => object | null,
  *   commitReplacingPreview: (operations: object[]) => void,
  *   dropPreview: () => void,
  *   setInk: (ink: object | null) => void,
- * }} ToolContext
+ *   cursorChanged?: () => void,
+ * }} ToolContext `cursorChanged` says the tool's `cursor` changed while no button is down
  */
 
 const storage = safeStorage();
@@ -130,8 +141,11 @@ async function start() {
    * @type {import('../model/board.js').Board | null}
    */
   let preview = null;
+  /** The strokes picked for editing, on the live board: they follow whatever anyone does to them. */
+  const selection = new Selection(board);
   session.addEventListener('change', (event) => {
     renderer.noteDelta(preview === null ? event.detail.delta : preview.applyAll(event.detail.changes));
+    if (selection.follow(event.detail.delta)) renderer.overlayChanged();
   });
   // Packs that failed verification (or, sealed, did not open) were kept aside, not drawn: the sync
   // indicator says so in words; a line for whoever looks at the console too.
@@ -160,6 +174,7 @@ async function start() {
     renderer,
     viewport,
     settings,
+    selection,
     commit(operations) {
       if (operations.length === 0) return null;
       try {
@@ -182,9 +197,18 @@ async function start() {
       presenceState.ink = ink;
       sendPresence();
     },
+    cursorChanged: () => input.updateCursor(),
   };
 
-  const tools = { pen: new PenTool(context), eraser: new EraserTool(context), 'stroke-eraser': new StrokeEraserTool(context) };
+  const tools = {
+    select: new SelectTool(context),
+    lasso: new LassoTool(context),
+    pen: new PenTool(context),
+    eraser: new EraserTool(context),
+    'stroke-eraser': new StrokeEraserTool(context),
+  };
+  const selecting = () => settings.tool === 'select' || settings.tool === 'lasso';
+  const selectionActions = new SelectionActions(context, { selectTool: () => selecting() || setTool('select') });
   /** What pointer input drives on a view link: nothing is drawn; the view still pans and zooms. */
   const looking = { cursor: 'default', active: false, down() {}, move() {}, up() {}, cancel() {}, layer() {} };
   let readOnly = false;
@@ -276,6 +300,8 @@ async function start() {
     if (on && session.review.count === 0) on = false;
     if (on === (preview !== null)) return;
     currentTool().cancel();
+    // The selection names strokes of the live board; a preview shows another.
+    if (on) selection.clear();
     preview = on ? session.previewBoard() : null;
     scene.board = preview ?? board;
     renderer.noteDelta({ strokes: new Set(), reordered: false, everything: true });
@@ -301,6 +327,10 @@ async function start() {
     saveViewSoon(room, viewport);
   });
   showSettings();
+  selection.onChange(() => {
+    toolbar.showSelection(selection.size);
+    renderer.overlayChanged();
+  });
   const showHistory = () => toolbar.showHistory(session.canUndo ?? true, session.canRedo ?? true);
   session.addEventListener('change', showHistory);
   showHistory();
@@ -310,21 +340,30 @@ async function start() {
     currentTool().cancel();
     currentTool().hoverAt?.(null);
     settings.tool = name;
+    // A selection shows and is edited with the select and lasso tools only.
+    if (!selecting()) selection.clear();
     input.updateCursor();
     renderer.overlayChanged();
     showSettings();
   }
 
-  function setColour(colour) {
+  /** Picks the pen's colour; with strokes selected, recolours them instead of taking up the pen. */
+  function setColour(colour, { live = false } = {}) {
     if (readOnly) return;
     settings.colour = colour;
-    if (settings.tool !== 'pen') setTool('pen');
+    if (selection.size > 0) {
+      if (!live && !currentTool().active) selectionActions.recolour(colour);
+    } else if (settings.tool !== 'pen') {
+      setTool('pen');
+    }
     showSettings();
   }
 
-  function setWidth(width) {
+  /** Sets the pen's width, and the selected strokes' once it is picked. */
+  function setWidth(width, { live = false } = {}) {
     if (readOnly) return;
     settings.width = clampWidth(width);
+    if (!live && !currentTool().active) selectionActions.setWidth(settings.width);
     renderer.overlayChanged();
     showSettings();
   }
@@ -347,7 +386,8 @@ async function start() {
   /** Runs a toolbar or keyboard action. @param {string} action */
   function run(action) {
     if (readOnly && DRAWING_ACTIONS.test(action)) {
-      if (action === 'cancel') return;
+      // Escape and the arrow keys have nothing to say on a view link (there is no selection to nudge).
+      if (action === 'cancel' || action.startsWith('nudge:')) return;
       // A refused link keeps saying why; a view link says what it allows.
       const { denied, detail } = session.status;
       if (denied !== null) showNotice(detail, { alert: true, sticky: true });
@@ -355,9 +395,13 @@ async function start() {
       return;
     }
     if (action.startsWith('tool:')) return setTool(action.slice(5));
+    // Edits of the selection wait for the drag under way to end, as undo does.
+    if (SELECTION_ACTIONS.test(action)) return void (currentTool().active || selectionActions.run(action));
     switch (action) {
       case 'cancel':
-        return currentTool().cancel();
+        // Escape first abandons a drag, then lets go of the selection.
+        if (currentTool().active) return currentTool().cancel();
+        return selection.clear();
       case 'undo':
       case 'redo': {
         if (currentTool().active) return;
@@ -416,6 +460,20 @@ async function start() {
     event.preventDefault();
     run(action);
   });
+  // Copy, cut and paste of strokes, through the clipboard events of Ctrl/⌘+C, X and V (and the browser's
+  // menu), which browsers fire with no text selected too. Text being typed or selected keeps the browser's
+  // own.
+  const ours = (event) => !isTyping(event.target) && (document.getSelection()?.isCollapsed ?? true);
+  const canEdit = () => !readOnly && !currentTool().active;
+  document.addEventListener('copy', (event) => {
+    if (ours(event) && selectionActions.copy(event.clipboardData)) event.preventDefault();
+  });
+  document.addEventListener('cut', (event) => {
+    if (ours(event) && canEdit() && selectionActions.cut(event.clipboardData)) event.preventDefault();
+  });
+  document.addEventListener('paste', (event) => {
+    if (ours(event) && canEdit() && selectionActions.paste(event.clipboardData)) event.preventDefault();
+  });
   byId('new-board').addEventListener('mousedown', (e) => e.preventDefault());
   byId('new-board').addEventListener('click', () => run('new-board'));
   // This board's other tabs in this browser: told when a link is replaced here, telling this one likewise.
@@ -441,6 +499,7 @@ async function start() {
     if (on === readOnly) return;
     currentTool().cancel();
     readOnly = on;
+    if (on) selection.clear();
     toolbar.setReadOnly(on);
     byId('view-only').hidden = !(on && session.rights === 'view');
     surface.setAttribute('aria-label', on ? 'Whiteboard, view only: pan and zoom to look around' : 'Whiteboard: draw with a pen, mouse or finger');
@@ -484,6 +543,7 @@ async function start() {
     review: reviewState,
     shownHash: () => scene.board.hash(),
     readOnly: () => readOnly,
+    selection: () => selection.ids,
   });
   Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });
   document.documentElement.dataset.ready = 'true';
@@ -495,7 +555,10 @@ async function start() {
 const WAITING = 'Waiting for this board to reach the server… It opens here by itself once whoever made it connects.';
 
 /** The actions that change the board, or the drawing settings: none runs on a view link. */
-const DRAWING_ACTIONS = /^(tool:|undo$|redo$|clear$|toggle:shapes$|width:|cancel$)/;
+const DRAWING_ACTIONS = /^(tool:|undo$|redo$|clear$|toggle:shapes$|width:|cancel$|selection:|nudge:|select-all$|cut$|paste$)/;
+
+/** The actions selection-actions.js runs. */
+const SELECTION_ACTIONS = /^(selection:|nudge:|select-all$|copy$|cut$|paste$)/;
 
 /** @param {string} id @returns {HTMLElement} */
 function byId(id) {

@@ -10,9 +10,16 @@
 export const SHORTCUT_LABELS = Object.freeze({
   undo: 'Ctrl+Z',
   redo: 'Shift+Ctrl+Z',
+  'tool:select': 'V',
+  'tool:lasso': 'L',
   'tool:pen': 'P',
   'tool:eraser': 'E',
   'tool:stroke-eraser': 'X',
+  'selection:delete': 'Delete',
+  'selection:duplicate': 'Ctrl+D',
+  'selection:front': 'Ctrl+]',
+  'selection:back': 'Ctrl+[',
+  'select-all': 'Ctrl+A',
   'toggle:shapes': 'S',
   'zoom:in': '+',
   'zoom:out': '−',
@@ -52,7 +59,19 @@ export function shortcutFor(event) {
   if (mod) {
     if (letter === 'z') return event.shiftKey ? 'redo' : 'undo';
     if (letter === 'y' && !event.shiftKey) return 'redo';
+    if (event.shiftKey) return null;
+    if (letter === 'a') return 'select-all';
+    if (letter === 'd') return 'selection:duplicate';
+    // Copy, cut and paste stay the browser's: its clipboard events carry the data (selection-actions.js).
+    if (key === ']' || event.code === 'BracketRight') return 'selection:front';
+    if (key === '[' || event.code === 'BracketLeft') return 'selection:back';
     return null;
+  }
+  if (key === 'Delete' || key === 'Backspace') return 'selection:delete';
+  if (key.startsWith('Arrow')) {
+    // A focused slider moves with the arrows; elsewhere they nudge the selection.
+    if (isControl(event.target)) return null;
+    return `nudge:${key.slice(5).toLowerCase()}${event.shiftKey ? ':far' : ''}`;
   }
   if (key === '+' || key === '=') return 'zoom:in';
   if (key === '-' || key === '_') return 'zoom:out';
@@ -62,6 +81,10 @@ export function shortcutFor(event) {
   if (key === ']') return 'width:up';
   if (event.shiftKey) return letter === 't' ? 'theme' : null;
   switch (letter) {
+    case 'v':
+      return 'tool:select';
+    case 'l':
+      return 'tool:lasso';
     case 'p':
       return 'tool:pen';
     case 'e':
@@ -76,11 +99,18 @@ export function shortcutFor(event) {
 }
 
 /** Whether keys go to a text field (the name box, the colour picker) rather than the board. */
-function isTyping(target) {
+export function isTyping(target) {
   if (target === null || typeof target !== 'object') return false;
   const tag = typeof target.tagName === 'string' ? target.tagName.toUpperCase() : '';
   if (tag === 'TEXTAREA' || tag === 'SELECT' || target.isContentEditable === true) return true;
   if (tag !== 'INPUT') return false;
   const type = String(target.type ?? 'text').toLowerCase();
   return !['button', 'checkbox', 'radio', 'range', 'color', 'submit', 'reset'].includes(type);
+}
+
+/** Whether the arrow keys belong to a form control (the width slider). */
+function isControl(target) {
+  if (target === null || typeof target !== 'object') return false;
+  const tag = typeof target.tagName === 'string' ? target.tagName.toUpperCase() : '';
+  return tag === 'INPUT' || tag === 'SELECT';
 }

@@ -1,7 +1,8 @@
 /**
- * The toolbar: tools, palette and custom colour, width, undo/redo/clear, zoom, theme and exports. The
- * buttons are in index.html (so their test hooks and labels exist before any script runs); this binds
- * them to actions and keeps their pressed states and tooltips current.
+ * The toolbar: tools, palette and custom colour, width, undo/redo/clear, zoom, theme and exports, and
+ * what can be done to a selection while there is one. The buttons are in index.html (so their test hooks
+ * and labels exist before any script runs); this binds them to actions and keeps their pressed states and
+ * tooltips current.
  */
 
 import { colourHex, inkStyle, parseColour } from './colour.js';
@@ -10,9 +11,11 @@ import { shortcutLabel } from './shortcuts.js';
 /**
  * @typedef {{
  *   run: (action: string) => void,
- *   setColour: (colour: number) => void,
- *   setWidth: (width: number) => void,
- * }} ToolbarActions `run` takes the action names of shortcuts.js plus `clear`, `export-png`, `export-svg`
+ *   setColour: (colour: number, options?: {live?: boolean}) => void,
+ *   setWidth: (width: number, options?: {live?: boolean}) => void,
+ * }} ToolbarActions `run` takes the action names of shortcuts.js plus `clear`, `export-png`, `export-svg`;
+ *   `live` marks a value still being picked (the colour picker open, the slider held), whose last value
+ *   follows without it
  */
 
 /** Binds the toolbar's buttons and shows the current settings on them. */
@@ -42,12 +45,21 @@ export class Toolbar {
       swatch.addEventListener('click', () => actions.setColour(colour));
     }
     this.custom = /** @type {HTMLInputElement} */ (root.querySelector('input[type="color"]'));
-    this.custom.addEventListener('input', () => {
-      const colour = parseColour(this.custom.value);
-      if (colour !== null) actions.setColour(colour);
-    });
+    for (const [type, live] of [['input', true], ['change', false]]) {
+      this.custom.addEventListener(type, () => {
+        const colour = parseColour(this.custom.value);
+        if (colour !== null) actions.setColour(colour, { live });
+      });
+    }
     this.width = /** @type {HTMLInputElement} */ (root.querySelector('input[type="range"]'));
-    this.width.addEventListener('input', () => actions.setWidth(Number(this.width.value)));
+    this.width.addEventListener('input', () => actions.setWidth(Number(this.width.value), { live: true }));
+    this.width.addEventListener('change', () => actions.setWidth(Number(this.width.value), { live: false }));
+    this.selectionGroup = /** @type {HTMLElement | null} */ (root.querySelector('.selection-actions'));
+  }
+
+  /** Shows what can be done to a selection while there is one. @param {number} count selected strokes */
+  showSelection(count) {
+    if (this.selectionGroup !== null) this.selectionGroup.hidden = count === 0;
   }
 
   /**

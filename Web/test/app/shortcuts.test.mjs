@@ -58,3 +58,38 @@ test('tooltips show the platform’s modifier', () => {
 test('Escape abandons the stroke or erase in progress', () => {
   assert.equal(shortcutFor({ key: 'Escape', code: 'Escape' }), 'cancel');
 });
+
+test('V and L pick the select and lasso tools', () => {
+  assert.equal(shortcutFor(key('v')), 'tool:select');
+  assert.equal(shortcutFor(key('L')), 'tool:lasso');
+  assert.equal(shortcutFor({ key: 'м', code: 'KeyV' }), 'tool:select', 'by the key’s place on other layouts');
+  assert.equal(shortcutFor(key('v', { ctrlKey: true })), null, 'paste stays the browser’s');
+  assert.equal(shortcutFor(key('x', { ctrlKey: true })), null, 'so does cut');
+});
+
+test('selection keys: delete, duplicate, restack, select all, nudge', () => {
+  assert.equal(shortcutFor({ key: 'Delete', code: 'Delete' }), 'selection:delete');
+  assert.equal(shortcutFor({ key: 'Backspace', code: 'Backspace' }), 'selection:delete');
+  assert.equal(shortcutFor(key('d', { ctrlKey: true })), 'selection:duplicate');
+  assert.equal(shortcutFor(key('d', { metaKey: true })), 'selection:duplicate');
+  assert.equal(shortcutFor({ key: ']', code: 'BracketRight', ctrlKey: true }), 'selection:front');
+  assert.equal(shortcutFor({ key: '[', code: 'BracketLeft', metaKey: true }), 'selection:back');
+  assert.equal(shortcutFor({ key: 'ü', code: 'BracketLeft', ctrlKey: true }), 'selection:back', 'a German layout’s [ key');
+  assert.equal(shortcutFor(key('a', { ctrlKey: true })), 'select-all');
+  assert.equal(shortcutFor(key('a', { ctrlKey: true, shiftKey: true })), null);
+  assert.equal(shortcutFor({ key: 'ArrowLeft', code: 'ArrowLeft' }), 'nudge:left');
+  assert.equal(shortcutFor({ key: 'ArrowDown', code: 'ArrowDown', shiftKey: true }), 'nudge:down:far');
+  assert.equal(shortcutFor({ key: 'ArrowUp', code: 'ArrowUp', target: { tagName: 'INPUT', type: 'range' } }), null, 'the slider’s arrows');
+  assert.equal(shortcutFor({ key: 'Backspace', target: { tagName: 'INPUT', type: 'text' } }), null, 'typing deletes text');
+  assert.equal(shortcutFor(key('a', { ctrlKey: true, target: { tagName: 'INPUT', type: 'text' } })), null);
+});
+
+test('every selection button’s tooltip names its shortcut', () => {
+  assert.equal(shortcutLabel('tool:select', false), 'V');
+  assert.equal(shortcutLabel('tool:lasso', false), 'L');
+  assert.equal(shortcutLabel('selection:delete', false), 'Delete');
+  assert.equal(shortcutLabel('selection:duplicate', false), 'Ctrl+D');
+  assert.equal(shortcutLabel('selection:duplicate', true), '⌘D');
+  assert.equal(shortcutLabel('selection:front', false), 'Ctrl+]');
+  assert.equal(shortcutLabel('selection:back', true), '⌘[');
+});

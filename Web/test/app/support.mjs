@@ -6,6 +6,7 @@ import { Author } from '../../js/model/author.js';
 import { Scene } from '../../js/app/scene.js';
 import { Viewport } from '../../js/app/viewport.js';
 import { defaultSettings } from '../../js/app/settings.js';
+import { Selection } from '../../js/app/selection.js';
 
 /** An author with a fixed replica and a clock that ticks one millisecond per reading. */
 export function testAuthor(number = 1) {
@@ -40,6 +41,11 @@ export class FakeSession extends EventTarget {
 
   commit(operations) {
     return this.#record(this.author.makeChange(this.board, operations));
+  }
+
+  /** The id of this author's next change, as the session's `nextChange`. */
+  get nextChange() {
+    return { replica: this.author.replica, seq: this.author.seq + 1 };
   }
 
   undo() {
@@ -101,7 +107,11 @@ export class FakeRenderer {
 export function toolContext({ settings = {} } = {}) {
   const session = new FakeSession();
   const scene = new Scene(session.board);
-  session.addEventListener('change', (event) => scene.update(event.detail.delta));
+  const selection = new Selection(session.board);
+  session.addEventListener('change', (event) => {
+    scene.update(event.detail.delta);
+    selection.follow(event.detail.delta);
+  });
   const viewport = new Viewport({ width: 800, height: 600 });
   const renderer = new FakeRenderer(scene, viewport);
   const ink = [];
@@ -111,6 +121,7 @@ export function toolContext({ settings = {} } = {}) {
     viewport,
     renderer,
     settings: { ...defaultSettings(), ...settings },
+    selection,
     ink,
     commit: (operations) => (operations.length === 0 ? null : session.commit(operations)),
     commitReplacingPreview(operations) {
@@ -125,9 +136,9 @@ export function toolContext({ settings = {} } = {}) {
   return context;
 }
 
-/** A tool sample at board (x, y). */
-export function at(x, y, { pressure = 0.5, pointerType = 'mouse' } = {}) {
-  return { x, y, sx: x, sy: y, pressure, pointerType };
+/** A tool sample at board (x, y) (at 100 %, with the view's origin at the board's, also its screen point). */
+export function at(x, y, { pressure = 0.5, pointerType = 'mouse', shift = false } = {}) {
+  return { x, y, sx: x, sy: y, pressure, pointerType, shift };
 }
 
 /** A 2D context that records the calls made to it (method name and arguments, and property sets). */
