@@ -105,6 +105,7 @@ final class SimulatedServer {
             runsCallsInline: true,
             bytesBetweenSnapshots: compaction?.bytesBetweenSnapshots ?? PackLog.minimumBytesBetweenSnapshots
         )
+        try checkAcknowledged(in: log, world: world)
         let core = SyncCore(
             id: replica,
             log: log,
@@ -130,6 +131,19 @@ final class SimulatedServer {
                 logger: quiet
             )
             executor.start { await compactor.runUntilCancelled() }
+        }
+    }
+
+    /// Every pack acknowledged is where its ack said, unless a compaction dropped it: checked each time the
+    /// log opens, after a crash too, so that a pack lost and then compacted away is still caught.
+    private func checkAcknowledged(in log: PackLog, world: Simulation) throws {
+        let floor = try log.floor(room: Simulation.room)?.position ?? 0
+        let stored = try log.packs(room: Simulation.room, after: floor, maximumBytes: .max)
+        var byPosition: [UInt64: PackID] = [:]
+        for pack in stored { byPosition[pack.serverSeq] = PackID(of: pack.bytes) }
+        for (pack, place) in acknowledged.sorted(by: { $0.value.position < $1.value.position })
+        where place.position > floor && byPosition[place.position] != pack {
+            world.fail("the log opened without acknowledged pack \(pack) at \(place.position)")
         }
     }
 

@@ -109,7 +109,13 @@ extension PackIntake {
         }
         switch verdict {
         case .accepted(let new, _):
-            snapshots.settled(room: room, through: snapshot.position)
+            // A rebase stands in for packs this device never received: later snapshots must stand for its
+            // cut too.
+            var stoodFor = VersionVector()
+            if rebase != nil {
+                for (replica, seq) in snapshot.cut.vector.entries where replica != own { stoodFor[replica] = seq }
+            }
+            snapshots.settled(room: room, through: snapshot.position, stoodFor: stoodFor)
             logger.info(
                 "snapshot checked",
                 metadata: [

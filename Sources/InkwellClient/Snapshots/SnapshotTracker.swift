@@ -117,13 +117,17 @@ final class SnapshotTracker: Sendable {
     }
 
     /// A snapshot standing for `position` was taken: what came through it is folded into what this
-    /// device holds, so later snapshots are held to it too.
-    func settled(room: String, through position: UInt64) {
+    /// device holds, so later snapshots are held to it too. A snapshot taken in place of packs this device
+    /// never received (a rebase) stands for what they held: its cut (`stoodFor`, this device's own
+    /// timeline left out) is folded in as well, or a later snapshot could leave those changes out and be
+    /// sent, and checked, from here.
+    func settled(room: String, through position: UInt64, stoodFor: VersionVector = VersionVector()) {
         rooms.withLock { rooms in
             guard var track = rooms[room], track.baseWatermark <= position else { return }
             for entry in track.received where entry.position <= position {
                 track.base[entry.replica] = max(track.base[entry.replica], entry.seq)
             }
+            for (replica, seq) in stoodFor.entries { track.base[replica] = max(track.base[replica], seq) }
             track.received.removeAll { $0.position <= position }
             track.baseWatermark = position
             rooms[room] = track

@@ -72,12 +72,14 @@ extension SyncClient {
 
     /// Tells the server this device checked and holds a snapshot, signed by its key in the room. Not
     /// while it keeps aside anything of the room it might stand for: what it cannot read, it cannot
-    /// check.
+    /// check; nor while it holds changes past a gap, which the snapshot may stand for without holding.
     private func sendCheck(of outcome: SnapshotOutcome) {
         do {
-            guard try !Self.holdsAsideAnything(of: outcome.room, in: store) else {
+            guard try !Self.holdsAsideAnything(of: outcome.room, in: store),
+                try !Self.holdsPastAGap(outcome.room, frontier: store.frontier(room: outcome.room).vector, in: store)
+            else {
                 logger.notice(
-                    "snapshot not checked: packs of the room are kept aside here",
+                    "snapshot not checked: packs of the room are kept aside here, or changes lie past a gap",
                     metadata: ["room": "\(outcome.room)"]
                 )
                 return
@@ -90,6 +92,11 @@ extension SyncClient {
         } catch {
             logger.error("could not check a snapshot: \(error)")
         }
+    }
+
+    /// Whether the store holds a change of `room` past a gap in its author's timeline.
+    private static func holdsPastAGap(_ room: String, frontier: VersionVector, in store: Store) throws -> Bool {
+        try !store.changes(room: room, notIn: frontier).isEmpty
     }
 
     /// Whether the store keeps aside anything of `room` that a later version could read: packs of a newer
@@ -252,6 +259,12 @@ extension SyncClient {
         // waits for a device that has them all.
         let frontier = try store.frontier(room: room)
         guard frontier.vector.covers(within) else { return notMade("changes of its cut lie past a gap here") }
+        // A change held past a gap came at a position this device cannot place: had it come through the
+        // position, the snapshot would stand for it without holding it, and the log could drop its pack (a
+        // room that refused an author's change for its quota and took the next one leaves such a gap).
+        guard try !holdsPastAGap(room, frontier: frontier.vector, in: store) else {
+            return notMade("changes of the room lie past a gap here")
+        }
         // This device's store left out changes inert within its own cut; one inert only given changes that
         // came after the position would be left out here wrongly. The next position will stand for them.
         guard within.covers(try store.prunedThrough(room: room)) else {
