@@ -17,6 +17,7 @@
  *       shownHash(),     // the hash of the board on screen: the live one, or the preview with held changes
  *       readOnly(),      // whether drawing is off here (a view link, or a link the server refused)
  *       selection(),     // the ids of the selected strokes (select and lasso tools), sorted
+ *       history(),       // {open, count}: whether the history panel is open, and the changes it walks
  *     }
  *
  * The address says which board and with what access (board-access.js): `/` makes a new encrypted board and
@@ -62,6 +63,7 @@ import { boardSVG } from './export-svg.js';
 import { download, exportFilename, pngBlob, svgBlob } from './export.js';
 import { keepPageOffline } from './offline.js';
 import { KnownPeople, ReviewBanner, reviewSummary } from './review.js';
+import { HistoryPanel } from './history-panel.js';
 import { loadPaused, reviewAfterFrom, savePaused } from './sharing.js';
 import { snapshotOptionsFrom } from './snapshot-options.js';
 
@@ -143,8 +145,15 @@ async function start() {
   let preview = null;
   /** The strokes picked for editing, on the live board: they follow whatever anyone does to them. */
   const selection = new Selection(board);
+  /**
+   * The board's history, shown over the board by the history panel (H); nothing is drawn meanwhile.
+   * @type {HistoryPanel | null}
+   */
+  let historyPanel = null;
   session.addEventListener('change', (event) => {
-    renderer.noteDelta(preview === null ? event.detail.delta : preview.applyAll(event.detail.changes));
+    // While the history panel is open the board on screen is the one it shows, which it brings up to date.
+    if (historyPanel?.open) historyPanel.changed();
+    else renderer.noteDelta(preview === null ? event.detail.delta : preview.applyAll(event.detail.changes));
     if (selection.follow(event.detail.delta)) renderer.overlayChanged();
   });
   // Packs that failed verification (or, sealed, did not open) were kept aside, not drawn: the sync
@@ -212,7 +221,7 @@ async function start() {
   /** What pointer input drives on a view link: nothing is drawn; the view still pans and zooms. */
   const looking = { cursor: 'default', active: false, down() {}, move() {}, up() {}, cancel() {}, layer() {} };
   let readOnly = false;
-  const currentTool = () => (readOnly ? looking : tools[settings.tool] ?? tools.pen);
+  const currentTool = () => (readOnly || historyPanel?.open ? looking : tools[settings.tool] ?? tools.pen);
   renderer.addLayer((ctx) => currentTool().layer(ctx, renderer));
 
   const input = new PointerInput({
@@ -308,6 +317,33 @@ async function start() {
     surface.classList.toggle('previewing', on);
     showReview();
   }
+  historyPanel = new HistoryPanel({
+    root: byId('history-panel'),
+    session,
+    show(past) {
+      scene.board = past ?? preview ?? board;
+      renderer.noteDelta({ strokes: new Set(), reordered: false, everything: true });
+      surface.classList.toggle('history', past !== null);
+      input.updateCursor();
+    },
+    commit(operations) {
+      if (!readOnly) return context.commit(operations);
+      showNotice('View only: this link lets you look at the board, not restore it');
+      return null;
+    },
+    who: (replica) => (replica === session.device ? 'You' : known.label(replica, session.peers)),
+    notify: (text) => showNotice(text),
+    undoKey: mac ? '⌘Z' : 'Ctrl+Z',
+  });
+  /** Opens the history panel over the live board, or closes it. */
+  function toggleHistory() {
+    if (historyPanel.open) return historyPanel.close();
+    currentTool().cancel();
+    selection.clear();
+    setPreview(false);
+    historyPanel.openPanel();
+    input.updateCursor();
+  }
   session.addEventListener('review', () => {
     if (preview !== null) {
       if (session.review.count === 0) setPreview(false);
@@ -385,6 +421,9 @@ async function start() {
 
   /** Runs a toolbar or keyboard action. @param {string} action */
   function run(action) {
+    if (action === 'history') return toggleHistory();
+    if (action === 'cancel' && historyPanel.open) return historyPanel.close();
+    if (historyPanel.open && DRAWING_ACTIONS.test(action)) return showNotice('Close the history to draw (Esc)');
     if (readOnly && DRAWING_ACTIONS.test(action)) {
       // Escape and the arrow keys have nothing to say on a view link (there is no selection to nudge).
       if (action === 'cancel' || action.startsWith('nudge:')) return;
@@ -543,6 +582,7 @@ async function start() {
     review: reviewState,
     shownHash: () => scene.board.hash(),
     readOnly: () => readOnly,
+    history: () => ({ open: historyPanel.open, count: session.history().length }),
     selection: () => selection.ids,
   });
   Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });

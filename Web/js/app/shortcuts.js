@@ -28,6 +28,7 @@ export const SHORTCUT_LABELS = Object.freeze({
   'width:down': '[',
   'width:up': ']',
   theme: 'Shift+T',
+  history: 'H',
 });
 
 /**
@@ -93,6 +94,8 @@ export function shortcutFor(event) {
       return 'tool:stroke-eraser';
     case 's':
       return 'toggle:shapes';
+    case 'h':
+      return 'history';
     default:
       return null;
   }

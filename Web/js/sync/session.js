@@ -60,6 +60,7 @@
 // change, so the watermark moves on as usual, but kept off `board` until `mergeHeld`. Each is marked in
 // the store in the same transaction that stores it, so a reload holds them still.
 
+import { timeline } from '../model/board-history.js';
 import { Board } from '../model/board.js';
 import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
 import { toHex } from '../wire/bytes.js';
@@ -609,6 +610,15 @@ export class Session extends EventTarget {
    */
   get nextChange() {
     return { replica: this.device, seq: this.#author.seq + 1 };
+  }
+
+  /**
+   * The board's changes this page holds, in the total order every replica agrees on: its history, as far
+   * as it reaches here (js/model/board-history.js). Held changes waiting for review are not in it.
+   * @returns {object[]}
+   */
+  history() {
+    return timeline(this.#applied, BOARD);
   }
 
   /** Undoes this user's latest change on the board. @returns {object | null} the change, or null if none */

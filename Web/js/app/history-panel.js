@@ -1,0 +1,155 @@
+/**
+ * The history panel: a slider over the board's changes in the total order (js/model/board-history.js). Moving
+ * it shows the board as it was after that change, says who made the change and when, and "Restore this
+ * version" makes one new change that brings the board back to what the slider shows (undoable like any
+ * edit). While the panel is open the board on screen is the past one and nothing can be drawn; closing it
+ * shows the live board again.
+ */
+
+import { boardAt, restoreOperations } from '../model/board-history.js';
+import { strokeId } from '../model/ids.js';
+
+/**
+ * What a change did, in a few words: the first of its operations that shows.
+ * @param {{operations: object[]}} change
+ */
+export function describeChange(change) {
+  const operations = change.operations ?? [];
+  const kinds = new Set(operations.map((operation) => operationKind(operation)));
+  for (const kind of ['cleared the board', 'drew', 'erased', 'deleted', 'moved', 'recoloured', 'resized', 'restacked', 'undid', 'redid']) {
+    if (kinds.has(kind)) return kind === 'drew' && operations.length > 1 && kinds.has('erased') ? 'drew and erased' : kind;
+  }
+  return operations.some((operation) => operation?.op === 'settle') ? 'settled earlier changes' : 'changed the board';
+}
+
+function operationKind(operation) {
+  switch (operation?.op) {
+    case 'addStroke':
+    case 'appendPoints':
+      return 'drew';
+    case 'erase':
+      return 'erased';
+    case 'clear':
+      return 'cleared the board';
+    case 'undo':
+      return 'undid';
+    case 'redo':
+      return 'redid';
+    case 'set':
+      return { deleted: 'deleted', transform: 'moved', colour: 'recoloured', width: 'resized', zOrder: 'restacked' }[operation.attribute] ?? 'changed';
+    default:
+      return 'changed';
+  }
+}
+
+/**
+ * "Change 12 of 40 · Ada drew · 14:02, 3 Nov" for the slider's place.
+ * @param {object[]} history
+ * @param {number} count how many changes the past board holds
+ * @param {(replica: string) => string} who a person's name for a replica
+ * @param {(wall: number) => string} when a time for a stamp's wall clock
+ */
+export function historyLabel(history, count, who, when) {
+  if (history.length === 0) return 'No changes yet';
+  if (count === 0) return `Before the first change held here (${when(history[0].stamp.wall)})`;
+  const change = history[count - 1];
+  const place = count === history.length ? `Now: change ${count} of ${history.length}` : `Change ${count} of ${history.length}`;
+  return `${place} · ${who(change.id.replica)} ${describeChange(change)} · ${when(change.stamp.wall)}`;
+}
+
+/** The panel over the board. */
+export class HistoryPanel {
+  /** @type {object[]} */
+  #history = [];
+  #count = 0;
+  /** @type {import('../model/board.js').Board | null} */
+  #past = null;
+
+  /**
+   * @param {{
+   *   root: HTMLElement,
+   *   session: {history(): object[], board: import('../model/board.js').Board, nextChange: {replica: string, seq: number}},
+   *   show: (board: import('../model/board.js').Board | null) => void,
+   *   commit: (operations: object[]) => object | null,
+   *   who: (replica: string) => string,
+   *   notify: (text: string) => void,
+   *   undoKey: string,
+   * }} options
+   */
+  constructor({ root, session, show, commit, who, notify, undoKey }) {
+    this.root = root;
+    this.session = session;
+    this.show = show;
+    this.commit = commit;
+    this.who = who;
+    this.notify = notify;
+    this.undoKey = undoKey;
+    this.slider = /** @type {HTMLInputElement} */ (root.querySelector('input[type="range"]'));
+    this.label = /** @type {HTMLElement} */ (root.querySelector('.history-label'));
+    this.restoreButton = /** @type {HTMLButtonElement} */ (root.querySelector('[data-testid="history-restore"]'));
+    this.slider.addEventListener('input', () => this.moveTo(Number(this.slider.value)));
+    this.restoreButton.addEventListener('click', () => this.restore());
+    root.querySelector('[data-testid="history-close"]')?.addEventListener('click', () => this.close());
+  }
+
+  get open() {
+    return !this.root.hidden;
+  }
+
+  /** Opens the panel at the present. */
+  openPanel() {
+    this.#history = this.session.history();
+    this.root.hidden = false;
+    this.slider.max = String(this.#history.length);
+    this.moveTo(this.#history.length);
+    this.slider.focus({ preventScroll: true });
+  }
+
+  /** Shows the board after `count` changes. @param {number} count */
+  moveTo(count) {
+    this.#count = Math.max(0, Math.min(count, this.#history.length));
+    this.slider.value = String(this.#count);
+    const atPresent = this.#count === this.#history.length;
+    this.#past = atPresent ? null : boardAt(this.#history, this.#count, this.session.board.board);
+    this.show(this.#past);
+    this.label.textContent = historyLabel(this.#history, this.#count, this.who, formatTime);
+    this.slider.setAttribute('aria-valuetext', this.label.textContent);
+    this.restoreButton.disabled = atPresent;
+  }
+
+  /** The board changed while the panel is open: the slider's range grows; a slider at the present stays there. */
+  changed() {
+    if (!this.open) return;
+    const atPresent = this.#count === this.#history.length;
+    this.#history = this.session.history();
+    this.slider.max = String(this.#history.length);
+    this.moveTo(atPresent ? this.#history.length : this.#count);
+  }
+
+  /** Makes the live board look as the slider's place does, in one change, and closes the panel. */
+  restore() {
+    if (this.#past === null) return;
+    const next = this.session.nextChange;
+    const operations = restoreOperations(this.session.board, this.#past, (i) => strokeId(next, i));
+    const label = this.label.textContent;
+    this.close();
+    if (operations.length === 0) return this.notify('The board already looks like that');
+    if (this.commit(operations) !== null) this.notify(`Restored: ${label.split(' · ').slice(1).join(' · ')}. Undo with ${this.undoKey}`);
+  }
+
+  close() {
+    if (!this.open) return;
+    this.root.hidden = true;
+    this.#past = null;
+    this.show(null);
+  }
+}
+
+/** A stamp's wall clock as the reader's local time: the time alone today, with the date otherwise. */
+function formatTime(wall) {
+  const date = new Date(wall);
+  const today = new Date();
+  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (date.toDateString() === today.toDateString()) return time;
+  return `${time}, ${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}`;
+}
