@@ -64,6 +64,7 @@ import { download, exportFilename, pngBlob, svgBlob } from './export.js';
 import { keepPageOffline } from './offline.js';
 import { KnownPeople, ReviewBanner, reviewSummary } from './review.js';
 import { HistoryPanel } from './history-panel.js';
+import { HelpSheet } from './help-sheet.js';
 import { loadPaused, reviewAfterFrom, savePaused } from './sharing.js';
 import { snapshotOptionsFrom } from './snapshot-options.js';
 
@@ -335,6 +336,7 @@ async function start() {
     notify: (text) => showNotice(text),
     undoKey: mac ? '⌘Z' : 'Ctrl+Z',
   });
+  const help = new HelpSheet(/** @type {HTMLDialogElement} */ (byId('help-sheet')), mac);
   /** Opens the history panel over the live board, or closes it. */
   function toggleHistory() {
     if (historyPanel.open) return historyPanel.close();
@@ -421,6 +423,8 @@ async function start() {
 
   /** Runs a toolbar or keyboard action. @param {string} action */
   function run(action) {
+    // The sheet is a modal dialog: Escape closes it (the page's key handler takes the key from the browser).
+    if (action === 'help' || (action === 'cancel' && help.open)) return help.toggle();
     if (action === 'history') return toggleHistory();
     if (action === 'cancel' && historyPanel.open) return historyPanel.close();
     if (historyPanel.open && DRAWING_ACTIONS.test(action)) return showNotice('Close the history to draw (Esc)');

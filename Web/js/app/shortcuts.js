@@ -29,6 +29,7 @@ export const SHORTCUT_LABELS = Object.freeze({
   'width:up': ']',
   theme: 'Shift+T',
   history: 'H',
+  help: '?',
 });
 
 /**
@@ -74,6 +75,7 @@ export function shortcutFor(event) {
     if (isControl(event.target)) return null;
     return `nudge:${key.slice(5).toLowerCase()}${event.shiftKey ? ':far' : ''}`;
   }
+  if (key === '?') return 'help';
   if (key === '+' || key === '=') return 'zoom:in';
   if (key === '-' || key === '_') return 'zoom:out';
   if (key === '0') return 'zoom:reset';

@@ -1,7 +1,8 @@
 """The history panel end to end, against a real `inkwell serve`: two pages (two Chromium) in one room draw;
 page A opens the history (H), walks the slider back with the keyboard to the board after two strokes, sees
 that board on screen with who drew the change and when, and restores it. Both pages then show that board;
-one Ctrl+Z on A brings the board back as it was before the restore, on both.
+one Ctrl+Z on A brings the board back as it was before the restore, on both. And the help sheet (?) lists
+every shortcut the toolbar's tooltips give.
 
 Run:  INKWELL_BINARY=.build/debug/inkwell python3 Web/test/browser/history_test.py -v
 Env:  INKWELL_BINARY     the inkwell binary (default .build/debug/inkwell)
@@ -102,6 +103,29 @@ class HistoryTest(harness.BrowserTest):
         except Exception:
             self.diagnostics("restore")
             raise
+
+    def test_the_help_sheet_lists_every_shortcut_and_escape_closes_it(self):
+        page = self.open("/r/help-room", "the page")
+        sheet = page.find("help-sheet")
+        self.assertFalse(sheet.is_displayed())
+        page.board.click()
+        page.keys("?")
+        harness.wait_for(sheet.is_displayed, message="the help sheet to open")
+        text = sheet.text
+        for line_text in ("Keyboard shortcuts", "Lasso", "History", "Duplicate", "Undo your last change"):
+            self.assertIn(line_text, text)
+        labels = page.js("return [...document.querySelectorAll('#toolbar [data-action]')].map((b) => b.title)")
+        for title in labels:
+            # Every button's shortcut, as its tooltip says it, is on the sheet.
+            if title.endswith(")") and "(" in title:
+                self.assertIn(title[title.rindex("(") + 1:-1], text, title)
+        page.keys(Keys.ESCAPE)
+        harness.wait_for(lambda: not sheet.is_displayed(), message="Escape to close the sheet")
+        page.find("tool-help").click()
+        harness.wait_for(sheet.is_displayed, message="the toolbar's button to open the sheet")
+        page.find("help-close").click()
+        harness.wait_for(lambda: not sheet.is_displayed(), message="Done to close the sheet")
+        self.assertNoConsoleErrors(page)
 
 
 if __name__ == "__main__":
