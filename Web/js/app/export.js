@@ -3,7 +3,7 @@
  * full size in the stored colours on white), saved as downloads named after the room.
  */
 
-import { boardSVG } from './export-svg.js';
+import { boardSVG, strokeBounds } from './export-svg.js';
 import { inkStyle } from './colour.js';
 import { paintStrokes } from './stroke-painter.js';
 
@@ -12,21 +12,24 @@ const MAXIMUM_PNG_SIDE = 8192;
 const MARGIN = 16;
 
 /**
- * The board as an SVG blob.
+ * The board as an SVG blob: every stroke, or the strokes of `only` (a selection).
  * @param {import('../model/board.js').Board} board
+ * @param {Set<string> | null} [only]
  */
-export function svgBlob(board) {
-  return new Blob([boardSVG(board.strokes())], { type: 'image/svg+xml' });
+export function svgBlob(board, only = null) {
+  const strokes = board.strokes().filter((stroke) => only === null || only.has(stroke.id));
+  return new Blob([boardSVG(strokes)], { type: 'image/svg+xml' });
 }
 
 /**
- * The board as a PNG blob, at device resolution when it fits (so it looks as sharp as on screen).
+ * The board as a PNG blob, at device resolution when it fits (so it looks as sharp as on screen): every
+ * stroke, or the strokes of `only` (a selection), framed by them.
  * @param {import('./scene.js').Scene} scene
- * @param {{pixelRatio?: number, document?: Document}} [options]
+ * @param {{only?: Set<string> | null, pixelRatio?: number, document?: Document}} [options]
  * @returns {Promise<Blob>}
  */
-export async function pngBlob(scene, { pixelRatio = globalThis.devicePixelRatio || 1, document = globalThis.document } = {}) {
-  const bounds = scene.bounds() ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+export async function pngBlob(scene, { only = null, pixelRatio = globalThis.devicePixelRatio || 1, document = globalThis.document } = {}) {
+  const bounds = (only === null ? scene.bounds() : boundsOf(scene.board, only)) ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   const width = bounds.maxX - bounds.minX + 2 * MARGIN;
   const height = bounds.maxY - bounds.minY + 2 * MARGIN;
   const scale = Math.min(pixelRatio, MAXIMUM_PNG_SIDE / width, MAXIMUM_PNG_SIDE / height);
@@ -42,7 +45,7 @@ export async function pngBlob(scene, { pixelRatio = globalThis.devicePixelRatio 
     if (!styles.has(colour)) styles.set(colour, inkStyle(colour, 'light'));
     return styles.get(colour);
   };
-  paintStrokes(ctx, scene.sort([...scene.strokes()]), style);
+  paintStrokes(ctx, scene.sort([...scene.strokes()].filter((stroke) => only === null || only.has(stroke.id))), style);
   return new Promise((resolve, reject) => {
     canvas.toBlob((blob) => (blob === null ? reject(new Error('the browser could not encode a PNG')) : resolve(blob)), 'image/png');
   });
@@ -76,4 +79,19 @@ export function download(blob, filename, document = globalThis.document) {
 export function exportFilename(room, extension, date = new Date()) {
   const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
   return `inkwell-${room.slice(0, 12)}-${day}.${extension}`;
+}
+
+/** The union of the strokes' bounds as the board draws them; null for none. */
+function boundsOf(board, ids) {
+  let box = null;
+  for (const id of ids) {
+    const stroke = board.stroke(id);
+    const one = stroke === null ? null : strokeBounds(stroke);
+    if (one === null) continue;
+    box =
+      box === null
+        ? one
+        : { minX: Math.min(box.minX, one.minX), minY: Math.min(box.minY, one.minY), maxX: Math.max(box.maxX, one.maxX), maxY: Math.max(box.maxY, one.maxY) };
+  }
+  return box;
 }

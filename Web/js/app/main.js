@@ -413,9 +413,12 @@ async function start() {
 
   async function exportAs(kind) {
     try {
-      // The live board, also while previewing held changes: they are not part of it yet.
-      const blob = kind === 'svg' ? svgBlob(board) : await pngBlob(preview === null ? scene : new Scene(board));
+      // The live board, also while previewing held changes: they are not part of it yet. With strokes
+      // selected, only they.
+      const only = selection.size > 0 ? new Set(selection.ids) : null;
+      const blob = kind === 'svg' ? svgBlob(board, only) : await pngBlob(preview === null ? scene : new Scene(board), { only });
       download(blob, exportFilename(room, kind));
+      if (only !== null) showNotice(`Exported the ${only.size} selected ${only.size === 1 ? 'stroke' : 'strokes'}`);
     } catch (error) {
       showNotice(`Export failed: ${error?.message ?? error}`, { alert: true });
     }
