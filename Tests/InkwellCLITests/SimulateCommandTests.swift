@@ -40,7 +40,7 @@ import Testing
 
     /// Seeds that once failed in a long run, each for a bug since fixed: 3543, a device's snapshot that
     /// stood for a change it held past a gap (a room whose quota refused an author's change and took the
-    /// next), so the log dropped the change's pack; 7187, a device that took a snapshot in place of dropped
+    /// next, which it no longer does), so the log dropped the change's pack; 7187, a device that took a snapshot in place of dropped
     /// packs (a rebase) and then made one that left out what the first stood for.
     @Test(arguments: [3543, 7187] as [UInt64])
     func aSeedThatOnceFailedPasses(_ seed: UInt64) throws {

@@ -50,6 +50,26 @@ import Testing
         #expect(try await log.progress(room: "a", after: 0) == (3, 100))
     }
 
+    /// A room refused a push from one connection for being full: a smaller push behind it on the same
+    /// connection (its author's next change) is refused too, or every device would hold that change past a
+    /// gap in its author's timeline; another connection's push that fits is stored.
+    @Test func aRoomRefusesTheRestOfAConnectionsPushesAfterRefusingOneAsFull() async throws {
+        let folder = try PackLogTests.Folder()
+        let log = try PackLog(path: folder.file, maximumRoomBytes: 100)
+        func push(_ id: UInt64, size: Int, origin: UInt64) -> PackLog.Push {
+            var push = PackLogTests.push("a", id, size: size)
+            push.origin = origin
+            return push
+        }
+        let outcomes = try await log.append([
+            push(1, size: 70, origin: 7), push(2, size: 40, origin: 7), push(3, size: 10, origin: 7),
+            push(4, size: 10, origin: 8), push(5, size: 10, origin: 7),
+        ])
+        #expect(outcomes == [.stored(1), .roomFull, .roomFull, .stored(2), .roomFull])
+        // A new commit judges the connection afresh (its session refuses on its own, see ServerSessionTests).
+        #expect(try await log.append([push(3, size: 10, origin: 7)]) == [.stored(3)])
+    }
+
     @Test func openingALogOfAnEarlierVersionFillsTheExtentsOfItsPacks() async throws {
         let folder = try PackLogTests.Folder()
         do {

@@ -171,6 +171,8 @@ import Testing
         }
         #expect(code == ErrorCode.roomFull.rawValue && !fatal && room == "r")
         #expect(!session.isClosed)
+        // Its later pushes to that room are refused without a commit; other rooms' are not.
+        #expect(session.refusesAsFull(room: "r") && !session.refusesAsFull(room: "s"))
         _ = session.shutDown()
         #expect(session.roomFull(room: "r").isEmpty)
         #expect(session.stored(room: "r", pack: PackID(of: Self.pack), serverSeq: 1).isEmpty, "no ack once closed")

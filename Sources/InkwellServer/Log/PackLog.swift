@@ -25,19 +25,25 @@ public final class PackLog: Sendable {
         public var author: ReplicaID?
         /// What it claims, when it is a part of a room snapshot.
         public var snapshot: SnapshotCover?
+        /// The connection it came on, when the caller tells: once a commit refuses a push of a room from one
+        /// connection for being full, it refuses the later pushes of that room from the connection too, so
+        /// that no author's change is stored past an earlier one the room refused.
+        public var origin: UInt64?
 
         public init(
             room: String,
             pack: PackID,
             bytes: [UInt8],
             author: ReplicaID? = nil,
-            snapshot: SnapshotCover? = nil
+            snapshot: SnapshotCover? = nil,
+            origin: UInt64? = nil
         ) {
             self.room = room
             self.pack = pack
             self.bytes = bytes
             self.author = author
             self.snapshot = snapshot
+            self.origin = origin
         }
     }
 
@@ -322,8 +328,20 @@ public final class PackLog: Sendable {
 
     private func append(_ pushes: [Push], in db: Database) throws -> [Appended] {
         let now = Int64(clamping: wallClock.millisecondsSince1970())
+        // Rooms and connections a push of which this commit refused as full.
+        struct Refused: Hashable {
+            let room: String
+            let origin: UInt64
+        }
+        var refusedFull: Set<Refused> = []
         return try pushes.map { push in
+            if let origin = push.origin, refusedFull.contains(Refused(room: push.room, origin: origin)) {
+                return .roomFull
+            }
             let appended = try append(push, now: now, in: db)
+            if appended == .roomFull, let origin = push.origin {
+                refusedFull.insert(Refused(room: push.room, origin: origin))
+            }
             if let author = push.author, appended.position != nil {
                 try Self.see(author: author, room: push.room, now: now, in: db)
             }

@@ -68,6 +68,8 @@ public struct ServerSession: Sendable {
     private var pending: Set<String> = []
     /// Open rooms this connection pushes to without following them (a writer that never reads).
     private var openPushRooms: Set<String> = []
+    /// Rooms that refused a push of this connection for being full: they refuse its later pushes too.
+    private var roomsRefusedFull: Set<String> = []
     /// Rooms one connection may follow at once.
     public let maximumRooms: Int
     /// Subscriptions refused, rooms made, rotations tried and snapshot checks sent by one connection before
@@ -418,8 +420,12 @@ public struct ServerSession: Sendable {
 
     /// The shell did not store a pushed pack because its room is full: not fatal, and the client keeps
     /// the pack. Its other rooms, and reading this one, go on.
-    public func roomFull(room: String) -> [Action] {
-        isClosed
+    /// A push to `room` was refused: the room is full. The connection's later pushes to it are refused too
+    /// (``refusesAsFull(room:)``): they may be its author's next changes, and stored past the refused one
+    /// they would leave a gap in the author's timeline that every device then holds past.
+    public mutating func roomFull(room: String) -> [Action] {
+        roomsRefusedFull.insert(room)
+        return isClosed
             ? []
             : [
                 .send(
@@ -431,6 +437,12 @@ public struct ServerSession: Sendable {
                     )
                 )
             ]
+    }
+
+    /// Whether a push of this connection to `room` is refused without a commit, an earlier one having been
+    /// refused because the room was full.
+    public func refusesAsFull(room: String) -> Bool {
+        roomsRefusedFull.contains(room)
     }
 
     /// The shell found a violation the session cannot see itself, such as a rate limit: error frame and close.

@@ -190,8 +190,25 @@ final class Committer: Service, Sendable {
         }
     }
 
-    private func commit(_ batch: [Pending], watermarks: [PackLog.Watermark]) async {
+    private func commit(_ submitted: [Pending], watermarks: [PackLog.Watermark]) async {
         let started = timekeeper.now
+        defer {
+            for pending in submitted {
+                pending.connection.pushes.leave(bytes: pending.push.bytes.count)
+                waiting.leave(bytes: pending.push.bytes.count)
+            }
+        }
+        // A connection a room refused for being full has its later pushes to it refused without a commit
+        // (``ServerSession/roomFull(room:)``); within this commit the log does the same, by `origin`.
+        var batch: [Pending] = []
+        for pending in submitted {
+            if pending.connection.session.withLock({ $0.refusesAsFull(room: pending.push.room) }) {
+                deliver(pending.connection.session.withLock { $0.roomFull(room: pending.push.room) }, to: pending)
+            } else {
+                batch.append(pending)
+            }
+        }
+        guard !batch.isEmpty || !watermarks.isEmpty else { return }
         // Where each room stood before the commit, when an injected bug needs it.
         var heads: [String: UInt64] = [:]
         if injectedBug != nil {
@@ -206,7 +223,12 @@ final class Committer: Service, Sendable {
             try? await timekeeper.sleep(for: max(linger, .milliseconds(1)))
         }
         do {
-            let outcomes = try await log.append(batch.map(\.push), watermarks: watermarks)
+            let pushes = batch.map { pending in
+                var push = pending.push
+                push.origin = pending.connection.id
+                return push
+            }
+            let outcomes = try await log.append(pushes, watermarks: watermarks)
             metrics.commitSeconds.record(timekeeper.now - started)
             metrics.commitBatches.increment()
             metrics.commitBatchPacks.record(Double(batch.count))
@@ -260,10 +282,6 @@ final class Committer: Service, Sendable {
                 }
                 deliver(pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }, to: pending)
             }
-        }
-        for pending in batch {
-            pending.connection.pushes.leave(bytes: pending.push.bytes.count)
-            waiting.leave(bytes: pending.push.bytes.count)
         }
     }
 
