@@ -407,6 +407,19 @@ class Page:
         """A mouse drag through `points` (CSS pixels from the board's top-left); see `mouse_drag`."""
         mouse_drag(self.driver, self.board, self.size, points, hold)
 
+    def download(self, testid, suffix):
+        """Clicks the button `testid` and returns the bytes of the file it downloads (named `*suffix`)."""
+        with tempfile.TemporaryDirectory() as directory:
+            self.driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": directory})
+            self.find(testid).click()
+
+            def written():
+                files = [f for f in Path(directory).iterdir() if f.suffix == suffix and f.stat().st_size > 0]
+                return files[0] if files else None
+
+            wait_for(written, timeout=10, message=f"the {suffix} download")
+            return written().read_bytes()
+
     def keys(self, *keys):
         """Keys pressed on whatever has the focus."""
         from selenium.webdriver.common.action_chains import ActionChains

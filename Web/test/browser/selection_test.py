@@ -18,7 +18,6 @@ Needs Chromium, chromedriver and Selenium: Scripts/install-browser.sh.
 import json
 import math
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -277,22 +276,10 @@ class SelectionTest(harness.BrowserTest):
         page.click_at(400, 200)
         harness.wait_for(lambda: page.selection() == [horizontal], message="the horizontal stroke selected")
         width = page.board_strokes()[0]["width"]
-        with tempfile.TemporaryDirectory() as directory:
-            page.driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": directory})
-            page.tool("export-svg")
-            harness.wait_for(lambda: [f for f in Path(directory).iterdir() if f.suffix == ".svg"], timeout=10,
-                             message="the SVG download")
-            svg = next(f for f in Path(directory).iterdir() if f.suffix == ".svg")
-            harness.wait_for(lambda: svg.stat().st_size > 0, message="the SVG written")
-            text = svg.read_text()
-            self.assertEqual(text.count("<path"), 1, "the selected stroke alone")
-            self.assertNotIn(vertical, text)
-            page.tool("export-png")
-            harness.wait_for(lambda: [f for f in Path(directory).iterdir() if f.suffix == ".png"], timeout=10,
-                             message="the PNG download")
-            png = next(f for f in Path(directory).iterdir() if f.suffix == ".png")
-            harness.wait_for(lambda: png.stat().st_size > 0, message="the PNG written")
-            png_width, png_height, _ = harness.png_pixels(png.read_bytes())
+        text = page.download("tool-export-svg", ".svg").decode()
+        self.assertEqual(text.count("<path"), 1, "the selected stroke alone")
+        self.assertNotIn(vertical, text)
+        png_width, png_height, _ = harness.png_pixels(page.download("tool-export-png", ".png"))
         ratio = page.js("return window.devicePixelRatio")
         # The stroke's box (320 px long, a width high) and a 16 px margin around it; not the vertical stroke.
         self.assertAlmostEqual(png_width, (320 + width + 32) * ratio, delta=3)

@@ -256,14 +256,7 @@ class SmokeTest(harness.BrowserTest):
         page.drag(line(200, 200, 520, 200))
         page.drag(line(300, 320, 300, 460))
         harness.wait_for(lambda: page.strokes() == 2, message="two strokes")
-        with tempfile.TemporaryDirectory() as directory:
-            page.driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": directory})
-            page.tool("export-png")
-            harness.wait_for(lambda: [f for f in Path(directory).iterdir() if f.suffix == ".png"], timeout=10,
-                             message="the PNG download")
-            download = next(f for f in Path(directory).iterdir() if f.suffix == ".png")
-            harness.wait_for(lambda: download.stat().st_size > 0, message="the PNG written")
-            width, height, rgba = harness.png_pixels(download.read_bytes())
+        width, height, rgba = harness.png_pixels(page.download("tool-export-png", ".png"))
         ratio = page.js("return window.devicePixelRatio")
         view_box = page.js("return window.inkwell.exportSVG().match(/viewBox=\"([^\"]+)\"/)[1]").split()
         self.assertAlmostEqual(width, float(view_box[2]) * ratio, delta=8, msg="as wide as the SVG picture, within a stroke width")
