@@ -32,4 +32,21 @@ import Testing
         tracker.acknowledged(pack, room: "elsewhere", position: 1)
         #expect(tracker.required(room: "r", through: 5).isEmpty)
     }
+
+    /// A snapshot taken in place of packs this device never received (a rebase) stands for what they held:
+    /// a later snapshot, made or checked here, must stand for its cut too (simulation seed 7187).
+    @Test func aRebaseStandsForItsCutInLaterSnapshots() {
+        let tracker = SnapshotTracker()
+        tracker.start(room: "r", base: (VersionVector([other: 3]), 4))
+        tracker.settled(room: "r", through: 14, stoodFor: VersionVector([other: 6]))
+        tracker.received(room: "r", position: 20, replica: own, seq: 2)
+        #expect(tracker.required(room: "r", through: 21)[other] == 6)
+        #expect(tracker.required(room: "r", through: 21)[own] == 2)
+        // What the packs through a position held counts as it did: a snapshot taken without a cut adds none.
+        let plain = SnapshotTracker()
+        plain.start(room: "r", base: (VersionVector([other: 3]), 4))
+        plain.received(room: "r", position: 10, replica: other, seq: 5)
+        plain.settled(room: "r", through: 14)
+        #expect(plain.required(room: "r", through: 21)[other] == 5)
+    }
 }
