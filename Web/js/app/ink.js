@@ -31,6 +31,30 @@ export function snapPressure(pressure) {
   return Math.fround(steps / 255);
 }
 
+/** The pressure a stroke from a mouse or a finger starts at: the pen's full width, as slow ink has. */
+export const SIMULATED_START = 1;
+/** The thinnest simulated pressure: fast ink thins to this much of the pen's width, never to nothing. */
+export const SIMULATED_FLOOR = 0.45;
+/** Screen pixels between samples at which ink is as fast as it gets. */
+const FAST_STEP = 24;
+/** How far each sample moves the pressure toward its speed's (perfect-freehand's rate of change), at
+ * full speed; at a quarter of it or less, a quarter of that. */
+const PRESSURE_EASING = 0.275;
+
+/**
+ * The pressure for the next sample of input that reports none (a mouse, most touch screens), from its speed
+ * as perfect-freehand simulates it: slow ink is full width, fast ink thinner, eased so that the width
+ * swells and tapers rather than jumps. Only the author computes it; the stroke carries the result.
+ * @param {number} previous the last sample's pressure
+ * @param {number} distance screen pixels from the last sample (so zoom changes nothing)
+ */
+export function simulatedPressure(previous, distance) {
+  const speed = Math.min(1, Math.max(0, distance) / FAST_STEP);
+  const target = 1 - speed;
+  const next = previous + (target - previous) * Math.max(speed, 0.25) * PRESSURE_EASING;
+  return Math.min(1, Math.max(SIMULATED_FLOOR, next));
+}
+
 /**
  * The operations that commit a finished stroke, and the shape it was recognised as (`none` for ink).
  * @param {[number, number][]} points in drawing order

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PenTool } from '../../js/app/tools/pen.js';
+import { SIMULATED_FLOOR, SIMULATED_START, simulatedPressure, snapPressure } from '../../js/app/ink.js';
 import { EraserTool, eraserRadius } from '../../js/app/tools/eraser.js';
 import { StrokeEraserTool } from '../../js/app/tools/stroke-eraser.js';
 import { strokeId } from '../../js/model/ids.js';
@@ -20,9 +21,33 @@ test('the pen commits one snapped stroke at pen-up and streams it as ink meanwhi
   assert.equal(pen.active, false);
   assert.equal(context.ink.at(-1), null, 'ink ends at pen-up');
   const [change] = context.session.committed;
+  // A mouse reports no pressure: the stroke's comes from its speed, from the last sample kept.
+  const pressures = [SIMULATED_START];
+  const samples = [[10.01, 10], [20, 12], [30, 15], [40, 15]];
+  for (let i = 1; i < samples.length; i++) {
+    const step = Math.hypot(samples[i][0] - samples[i - 1][0], samples[i][1] - samples[i - 1][1]);
+    pressures.push(simulatedPressure(pressures[i - 1], step));
+  }
   assert.deepEqual(change.operations, [
-    { op: 'addStroke', colour: 0x1971c2ff, width: 5, points: [[10, 10], [20, 12], [30, 15], [40, 15]], pressures: null },
+    { op: 'addStroke', colour: 0x1971c2ff, width: 5, points: [[10, 10], [20, 12], [30, 15], [40, 15]], pressures: pressures.map(snapPressure) },
   ]);
+});
+
+test('simulated pressure: slow ink keeps its width, fast ink thins, never to nothing, and eases', () => {
+  let slow = SIMULATED_START;
+  let fast = SIMULATED_START;
+  for (let i = 0; i < 40; i++) {
+    slow = simulatedPressure(slow, 1);
+    fast = simulatedPressure(fast, 60);
+  }
+  assert.ok(slow > 0.95 && slow <= 1, `slow ink stays near full width: ${slow}`);
+  let after = fast;
+  for (let i = 0; i < 60; i++) after = simulatedPressure(after, 1);
+  assert.ok(after > 0.9, `ink that slows down widens again: ${after}`);
+  assert.equal(fast, SIMULATED_FLOOR, 'fast ink thins to the floor');
+  const one = simulatedPressure(SIMULATED_START, 60);
+  assert.ok(one < SIMULATED_START && one > SIMULATED_START - 0.3, `one fast step eases: ${one}`);
+  assert.ok(simulatedPressure(0.5, 0) > 0.5, 'a pause widens the ink');
 });
 
 test('a pen keeps its pressure; a cancelled stroke commits nothing', () => {

@@ -1,11 +1,12 @@
 /**
- * The pen: collects pointer samples (with pressure from a pen), shows the stroke on the overlay as it
+ * The pen: collects pointer samples (with a pen's pressure, or one from the speed of a mouse or a finger:
+ * ink.js `simulatedPressure`), shows the stroke on the overlay as it
  * grows, streams it to the others as presence, and commits it at pen-up as one addStroke (recognised as a
  * shape first when that is on).
  */
 
 import { smoothCurve } from '../../geometry/index.js';
-import { MAXIMUM_POINTS, penUpOperations } from '../ink.js';
+import { MAXIMUM_POINTS, SIMULATED_START, penUpOperations, simulatedPressure } from '../ink.js';
 import { paintStroke } from '../stroke-painter.js';
 
 /** Samples closer than this (screen pixels) to the last kept one add nothing but weight. */
@@ -26,6 +27,10 @@ export class PenTool {
   points = null;
   /** @type {number[] | null} */
   pressures = null;
+  /** Whether the pressures are simulated from speed (a mouse, a finger), and the last sample on screen. */
+  simulated = false;
+  /** @type {[number, number]} */
+  lastScreen = [0, 0];
   /** The recognised shape of the last stroke, for the UI's hint. */
   lastShape = 'none';
 
@@ -42,8 +47,11 @@ export class PenTool {
   /** @param {ToolPoint} point */
   down(point) {
     this.points = [[point.x, point.y]];
-    // Only a pen's pressure means anything: mice report 0.5, most touch screens 0 or 1.
-    this.pressures = point.pointerType === 'pen' ? [point.pressure] : null;
+    // Only a pen's pressure means anything (mice report 0.5, most touch screens 0 or 1): other ink gets
+    // a pressure from its speed instead.
+    this.simulated = point.pointerType !== 'pen';
+    this.pressures = [this.simulated ? SIMULATED_START : point.pressure];
+    this.lastScreen = [point.sx ?? point.x, point.sy ?? point.y];
     this.context.renderer.overlayChanged();
     this.#sendInk();
   }
@@ -56,7 +64,10 @@ export class PenTool {
       const last = this.points[this.points.length - 1];
       if (Math.abs(point.x - last[0]) < minimum && Math.abs(point.y - last[1]) < minimum) continue;
       this.points.push([point.x, point.y]);
-      this.pressures?.push(point.pressure);
+      const screen = [point.sx ?? point.x, point.sy ?? point.y];
+      const step = Math.hypot(screen[0] - this.lastScreen[0], screen[1] - this.lastScreen[1]);
+      this.lastScreen = screen;
+      this.pressures?.push(this.simulated ? simulatedPressure(this.pressures[this.pressures.length - 1], step) : point.pressure);
       if (this.points.length >= MAXIMUM_POINTS) {
         // An enormous stroke goes in pieces that join: the next one starts where this one ends.
         const resume = { ...point };
