@@ -47,6 +47,16 @@ export class Frontier {
     return timeline;
   }
 
+  /**
+   * Whether any change is held past a gap in its timeline: it came at a position this page cannot place,
+   * so the page checks no room snapshot meanwhile (one standing for that position, without the change,
+   * would let the server drop its pack), as Swift's `SyncClient` does.
+   */
+  get hasGap() {
+    for (const { beyond } of this.#timelines.values()) if (beyond.size > 0) return true;
+    return false;
+  }
+
   /** The seq through which every change of `replica` is held (0 for none). @param {string} replica */
   through(replica) {
     return this.#timelines.get(replica)?.through ?? 0;

@@ -1081,12 +1081,13 @@ export class Session extends EventTarget {
 
   /**
    * Says to the server that this page checked and holds a snapshot, signed by its timeline's key. Not
-   * while it keeps aside packs of the room it cannot read: what it cannot read, it cannot check.
+   * while it keeps aside packs of the room it cannot read: what it cannot read, it cannot check; nor while
+   * it holds a change past a gap, which the snapshot may stand for without holding.
    * @param {Uint8Array} snapshot the snapshot's id
    */
   async #sendCheck(snapshot) {
     const signer = this.#signers.get(this.#author.replica);
-    if (signer === undefined) return;
+    if (signer === undefined || this.#frontier.hasGap) return;
     try {
       const aside = await this.#writes.enqueue(() => this.#store.loadAside(this.#room));
       if (aside.some((item) => item.kind === 'pack' && !isRefused(item))) return;
