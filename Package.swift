@@ -281,6 +281,7 @@ let package = Package(
             name: "InkwellBoardTests",
             dependencies: [
                 "InkwellBoard",
+                "InkwellBoardTesting",
                 "InkwellGeometry",
                 "InkwellSync",
                 "InkwellTesting",
@@ -302,6 +303,7 @@ let package = Package(
             name: "InkwellWireTests",
             dependencies: [
                 "InkwellWire",
+                "InkwellBoardTesting",
                 "InkwellFuzzing",
                 "InkwellBoard",
                 "InkwellGeometry",

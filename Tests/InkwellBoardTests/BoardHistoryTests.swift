@@ -17,6 +17,7 @@ import Testing
             [
                 "colour": "\($0.colour.rgba)", "width": "\($0.width)", "transform": "\($0.transform)",
                 "points": "\($0.points)", "pressures": "\(String(describing: $0.pressures))", "pieces": "\($0.pieces)",
+                "text": "\(String(describing: $0.text))",
             ]
         }
     }
@@ -29,6 +30,7 @@ import Testing
     }
 
     @Test func restoringAnyEarlierPointMakesTheBoardLookAsItDidAndOneUndoTakesItBack() throws {
+        var boxes = 0
         for seed in [17, 18, 19] as [UInt64] {
             let history = BoardHistory.timeline(BoardVectorTests.randomSession(seed: seed), board: "main")
             let current = BoardHistory.board(after: history.count, of: history, board: "main")
@@ -38,6 +40,7 @@ import Testing
                 let next = ChangeID(replica: Self.restorer.replica, seq: 1)
                 let operations = BoardHistory.restore(current, to: past, change: next)
                 copied += operations.filter { if case .addStroke = $0 { true } else { false } }.count
+                boxes += operations.filter { if case .deleteText = $0 { true } else { false } }.count
                 let restore = Self.restoring(operations, after: history)
                 #expect(restore.id == next)
                 var restored = current
@@ -62,6 +65,7 @@ import Testing
                     .isEmpty
             )
         }
+        #expect(boxes > 0, "some restore deleted text typed since")
     }
 
     @Test func historyVectorsAreCurrent() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import InkwellBoard
+import InkwellBoardTesting
 import InkwellGeometry
 import InkwellSync
 import InkwellTesting
@@ -136,6 +137,7 @@ import Testing
         )
 
         cases.append(contentsOf: settleCases())
+        cases.append(contentsOf: textCases())
         cases.append(Case(name: "random session", changes: randomSession(seed: 17)))
         return cases
     }
@@ -206,6 +208,87 @@ import Testing
         dave.saw(delete)
         let revive = dave.change(.set(stroke(of: doomed), .deleted(false)))
         cases.append(Case(name: "deleting is a tombstone", changes: [revive, doomed, delete]))
+        return cases
+    }
+
+    /// Text boxes: typing by two at once, text before its box, undo and redo of typing, style and
+    /// transform, and what a box ignores.
+    static func textCases() -> [Case] {
+        var cases: [Case] = []
+        var erin = Author(10)
+        var finn = Author(11)
+        let blue = Colour(red: 20, green: 40, blue: 220)
+
+        let box = erin.change(.addText(TextStyle(colour: blue, size: 24), at: Point(10, 200)))
+        let boxID = stroke(of: box)
+        let hello = erin.change(.insertText(boxID, after: nil, text: "Hello"))
+        let run = OperationID(change: hello.id)
+        finn.saw(box)
+        finn.saw(hello)
+        let world = finn.change(.insertText(boxID, after: .init(run: run, offset: 4), text: " world"))
+        let bang = erin.change(.insertText(boxID, after: .init(run: run, offset: 4), text: "!"))
+        cases.append(Case(name: "two people typing into one box", changes: [world, box, bang, hello]))
+
+        let trim = finn.change(
+            .deleteText(
+                boxID,
+                [TextRange(run: run, offsets: 0..<1), TextRange(run: OperationID(change: world.id), offsets: 0..<1)]
+            )
+        )
+        let capital = finn.change(.insertText(boxID, after: nil, text: "J"))
+        cases.append(Case(name: "text deleted and typed before its box", changes: [capital, trim, world, hello, box]))
+
+        let undoWorld = finn.change(.undo(world.id))
+        let undoTrim = finn.change(.undo(trim.id))
+        cases.append(Case(name: "typing and deleting undone", changes: [box, hello, world, trim, undoWorld, undoTrim]))
+        let redoWorld = finn.change(.redo(world.id))
+        cases.append(Case(name: "typing redone", changes: [redoWorld, box, hello, world, undoWorld]))
+
+        let styled = erin.change(
+            .set(boxID, .colour(Colour(red: 250, green: 0, blue: 0))),
+            .set(boxID, .width(40)),
+            .set(boxID, .transform(Transform(a: 0, b: 1, c: -1, d: 0, tx: 5, ty: -5))),
+            .set(boxID, .zOrder(3))
+        )
+        let lines = erin.change(.insertText(boxID, after: .init(run: run, offset: 4), text: "\n😀 é"))
+        cases.append(Case(name: "a box restyled and moved, several lines", changes: [hello, styled, box, lines]))
+
+        let ink = erin.change(add(line(3, y: 220)))
+        let intoInk = finn.change(
+            .insertText(stroke(of: ink), after: nil, text: "no"),
+            .deleteText(stroke(of: ink), [TextRange(run: run, offsets: 0..<1)])
+        )
+        let atBox = finn.change(
+            .erase(boxID, [interval(-1, 1)]),
+            .appendPoints(boxID, points: [Point(0, 0)], pressures: nil)
+        )
+        let gone = finn.change(.set(boxID, .deleted(true)))
+        cases.append(
+            Case(name: "text aimed at ink and ink at a box do nothing", changes: [intoInk, ink, atBox, hello, box])
+        )
+        cases.append(Case(name: "a box deleted", changes: [box, hello, gone]))
+
+        let wipe = finn.change(.clear)
+        let later = finn.change(
+            .addText(TextStyle(colour: blue, size: 12), at: Point(0, 240)),
+            .insertText(
+                StrokeID(change: ChangeID(replica: finn.replica, seq: finn.seq + 1)),
+                after: nil,
+                text: "after"
+            )
+        )
+        cases.append(Case(name: "a clear hides earlier boxes", changes: [later, wipe, hello, box]))
+
+        var mallory = Author(12)
+        let malformed = mallory.change(
+            .addText(TextStyle(colour: blue, size: 0), at: Point(0, 0)),
+            .addText(TextStyle(colour: blue, size: 12), at: Point(2e9, 0)),
+            .insertText(boxID, after: nil, text: ""),
+            .insertText(boxID, after: nil, text: String(repeating: "x", count: TextSequence.maximumRunLength + 1)),
+            .deleteText(boxID, []),
+            .insertText(boxID, after: .init(run: run, offset: 9), text: "past the end")
+        )
+        cases.append(Case(name: "ignored: malformed text", changes: [malformed, box, hello]))
         return cases
     }
 
@@ -293,48 +376,11 @@ enum VectorJSON {
 
     static func points(_ points: [Point]) -> [[Double]] { points.map { [$0.x, $0.y] } }
 
-    static func operation(_ operation: BoardOperation) -> [String: Any] {
-        switch operation {
-        case .addStroke(let style, let points, let pressures):
-            return [
-                "op": "addStroke", "colour": style.colour.rgba, "width": style.width, "points": Self.points(points),
-                "pressures": pressures.map { $0.map(Double.init) } as Any? ?? NSNull(),
-            ]
-        case .appendPoints(let id, let points, let pressures):
-            return [
-                "op": "appendPoints", "stroke": id.description, "points": Self.points(points),
-                "pressures": pressures.map { $0.map(Double.init) } as Any? ?? NSNull(),
-            ]
-        case .erase(let id, let intervals):
-            return ["op": "erase", "stroke": id.description, "intervals": intervals.map { [$0.lower, $0.upper] }]
-        case .set(let id, let value):
-            return ["op": "set", "stroke": id.description].merging(attribute(value)) { $1 }
-        case .undo(let target):
-            return ["op": "undo", "change": Self.id(target)]
-        case .redo(let target):
-            return ["op": "redo", "change": Self.id(target)]
-        case .clear:
-            return ["op": "clear"]
-        case .settle(let through, let inactive):
-            return ["op": "settle", "through": through, "inactive": inactive]
-        case .unknown(let kind, let bytes):
-            return ["op": "unknown", "kind": kind, "bytes": bytes.map { String(format: "%02x", $0) }.joined()]
-        }
-    }
-
-    static func attribute(_ value: AttributeValue) -> [String: Any] {
-        switch value {
-        case .colour(let colour): ["attribute": "colour", "value": colour.rgba]
-        case .width(let width): ["attribute": "width", "value": width]
-        case .transform(let t): ["attribute": "transform", "value": [t.a, t.b, t.c, t.d, t.tx, t.ty]]
-        case .zOrder(let z): ["attribute": "zOrder", "value": z]
-        case .deleted(let deleted): ["attribute": "deleted", "value": deleted]
-        }
-    }
+    static func operation(_ operation: BoardOperation) -> [String: Any] { OperationJSON.operation(operation) }
 
     static func stroke(_ stroke: DrawingStroke) -> [String: Any] {
         let t = stroke.transform
-        return [
+        var json: [String: Any] = [
             "id": stroke.id.description,
             "colour": stroke.colour.rgba,
             "width": stroke.width,
@@ -344,5 +390,7 @@ enum VectorJSON {
             "pressures": stroke.pressures.map { $0.map(Double.init) } as Any? ?? NSNull(),
             "pieces": stroke.pieces.map { [$0.lower, $0.upper] },
         ]
+        if let text = stroke.text { json["text"] = text }
+        return json
     }
 }

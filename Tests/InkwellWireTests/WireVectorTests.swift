@@ -1,4 +1,5 @@
 import Foundation
+import InkwellBoardTesting
 import InkwellGeometry
 import InkwellSync
 import InkwellTesting
@@ -282,6 +283,79 @@ enum WireVectors {
             (
                 "a settle reaching a safe seq",
                 change(bob, (1 << 53) - 1, [.settle(through: (1 << 53) - 2, inactive: [(1 << 53) - 2, 1])])
+            ),
+            (
+                "text boxes: a box, runs at the start and after a character, a delete, another's box",
+                change(
+                    alice,
+                    15,
+                    [
+                        .addText(TextStyle(colour: Colour(rgba: 0x1122_33FF), size: 18.5), at: Point(-4.25, 1e6)),
+                        .insertText(
+                            StrokeID(change: ChangeID(replica: alice, seq: 15)),
+                            after: nil,
+                            text: "Hi 😀\né"
+                        ),
+                        .insertText(
+                            StrokeID(change: ChangeID(replica: bob, seq: 2), index: 1),
+                            after: .init(run: OperationID(change: ChangeID(replica: bob, seq: 3), index: 2), offset: 7),
+                            text: "x"
+                        ),
+                        .deleteText(
+                            StrokeID(change: ChangeID(replica: alice, seq: 15)),
+                            [
+                                TextRange(
+                                    run: OperationID(change: ChangeID(replica: alice, seq: 15), index: 1),
+                                    offsets: 0..<2
+                                ),
+                                TextRange(
+                                    run: OperationID(change: ChangeID(replica: bob, seq: 3)),
+                                    offsets: 4..<4_000_000_000
+                                ),
+                            ]
+                        ),
+                        .addText(TextStyle(colour: .black, size: 0), at: Point(0, 0)),
+                    ]
+                )
+            ),
+            (
+                "unreadable text operations decode as unknown",
+                change(
+                    bob,
+                    5,
+                    [
+                        // Text that is not UTF-8.
+                        .unknown(
+                            kind: 10,
+                            bytes: Proto.bytes(
+                                10,
+                                Proto.bytes(1, Proto.varint(2, 1)) + Proto.bytes(4, [0x61, 0xC3, 0x28])
+                            )
+                        ),
+                        // An offset without a run to count it in.
+                        .unknown(
+                            kind: 10,
+                            bytes: Proto.bytes(
+                                10,
+                                Proto.bytes(1, Proto.varint(2, 1)) + Proto.varint(3, 2) + Proto.bytes(4, [0x61])
+                            )
+                        ),
+                        // No box.
+                        .unknown(kind: 10, bytes: Proto.bytes(10, Proto.bytes(4, [0x61]))),
+                        // A range that is empty.
+                        .unknown(
+                            kind: 11,
+                            bytes: Proto.bytes(
+                                11,
+                                Proto.bytes(1, Proto.varint(2, 1))
+                                    + Proto.bytes(
+                                        2,
+                                        Proto.bytes(1, Proto.varint(2, 1)) + Proto.varint(2, 3) + Proto.varint(3, 3)
+                                    )
+                            )
+                        ),
+                    ]
+                )
             ),
             (
                 "empty and single-point strokes",
@@ -1296,42 +1370,7 @@ enum WireJSON {
         ["points": Self.points(points), "pressures": Self.pressures(pressures)]
     }
 
-    static func operation(_ operation: BoardOperation) -> [String: Any] {
-        switch operation {
-        case .addStroke(let style, let points, let pressures):
-            return [
-                "op": "addStroke", "colour": style.colour.rgba, "width": style.width, "points": Self.points(points),
-                "pressures": Self.pressures(pressures),
-            ]
-        case .appendPoints(let id, let points, let pressures):
-            return [
-                "op": "appendPoints", "stroke": id.description, "points": Self.points(points),
-                "pressures": Self.pressures(pressures),
-            ]
-        case .erase(let id, let intervals):
-            return ["op": "erase", "stroke": id.description, "intervals": intervals.map { [$0.lower, $0.upper] }]
-        case .set(let id, let value):
-            let (name, json): (String, Any) =
-                switch value {
-                case .colour(let colour): ("colour", colour.rgba)
-                case .width(let width): ("width", width)
-                case .transform(let t): ("transform", [t.a, t.b, t.c, t.d, t.tx, t.ty])
-                case .zOrder(let z): ("zOrder", z)
-                case .deleted(let deleted): ("deleted", deleted)
-                }
-            return ["op": "set", "stroke": id.description, "attribute": name, "value": json]
-        case .undo(let target):
-            return ["op": "undo", "change": Self.id(target)]
-        case .redo(let target):
-            return ["op": "redo", "change": Self.id(target)]
-        case .clear:
-            return ["op": "clear"]
-        case .settle(let through, let inactive):
-            return ["op": "settle", "through": through, "inactive": inactive]
-        case .unknown(let kind, let bytes):
-            return ["op": "unknown", "kind": kind, "bytes": WireHex.encode(bytes)]
-        }
-    }
+    static func operation(_ operation: BoardOperation) -> [String: Any] { OperationJSON.operation(operation) }
 
     static func frame(_ message: ClientMessage) -> [String: Any] {
         switch message {

@@ -86,8 +86,10 @@ extension BoardEdit: DocumentEdit {
         for (index, operation) in operations.enumerated() {
             let stroke: StrokeID
             switch operation {
-            case .addStroke: stroke = StrokeID(change: change, index: UInt32(index))
-            case .appendPoints(let target, _, _), .erase(let target, _), .set(let target, _): stroke = target
+            case .addStroke, .addText: stroke = StrokeID(change: change, index: UInt32(index))
+            case .appendPoints(let target, _, _), .erase(let target, _), .set(let target, _),
+                .insertText(let target, _, _), .deleteText(let target, _):
+                stroke = target
             case .undo, .redo, .clear, .settle, .unknown: continue
             }
             if seen.insert(stroke).inserted { entities.append(stroke.description) }

@@ -55,6 +55,12 @@ enum OperationCodec {
             settle.through = through
             settle.inactive = inactive
             wire.kind = .settle(settle)
+        case .addText(let style, let point):
+            wire.kind = .addText(encodeAddText(style, at: point))
+        case .insertText(let box, let anchor, let text):
+            wire.kind = .insertText(encodeInsertText(box, after: anchor, text: text, in: change))
+        case .deleteText(let box, let ranges):
+            wire.kind = .deleteText(encodeDeleteText(box, ranges, in: change))
         case .unknown(_, let bytes):
             return Data(bytes)
         }
@@ -109,6 +115,12 @@ enum OperationCodec {
             return .clear
         case .settle(let settle):
             return .settle(through: settle.through, inactive: settle.inactive)
+        case .addText(let add):
+            return decode(add)
+        case .insertText(let insert):
+            return try decode(insert, in: change)
+        case .deleteText(let delete):
+            return try decode(delete, in: change)
         case nil:
             return nil
         }

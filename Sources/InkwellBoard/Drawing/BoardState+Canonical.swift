@@ -8,8 +8,9 @@ extension BoardState {
     /// Layout: a varint count of visible strokes, then bottom to top for each: the 16 replica bytes,
     /// seq and index as varints; colour `0xRRGGBBAA` as a varint; width, z and the six transform
     /// numbers as 8-byte big-endian doubles (−0 written as 0); a varint point count and each point's x
-    /// and y as doubles; a varint 0, or 1 followed by one double per point for pressures; a varint
-    /// piece count and each piece's lower and upper as doubles. Varints are LEB128.
+    /// and y as doubles; a varint 0, or 1 followed by one double per point for pressures, or for a text
+    /// box 2 followed by the varint length of its text's UTF-8 bytes and the bytes; a varint piece count
+    /// and each piece's lower and upper as doubles. Varints are LEB128.
     public func canonicalEncoding() -> [UInt8] {
         canonicalEncoder().bytes
     }
@@ -34,7 +35,10 @@ extension BoardState {
                 encoder.write(point.x)
                 encoder.write(point.y)
             }
-            if let pressures = stroke.pressures {
+            if let text = stroke.text {
+                encoder.writeVarint(2)
+                encoder.writeBytes(text.utf8)
+            } else if let pressures = stroke.pressures {
                 encoder.writeVarint(1)
                 for pressure in pressures { encoder.write(Double(pressure)) }
             } else {

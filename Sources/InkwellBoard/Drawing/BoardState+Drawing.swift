@@ -36,8 +36,20 @@ extension BoardState {
             z: entry.z,
             points: record.points,
             pressures: record.pressures,
-            pieces: record.pieces
+            pieces: record.pieces,
+            text: added.isText ? texts[id]?.shown ?? "" : nil
         )
+    }
+
+    /// Whether `id` was added as a text box.
+    public func isTextBox(_ id: StrokeID) -> Bool { records[id]?.added?.isText == true }
+
+    /// The characters a text box shows, in order, with their anchors; empty for a box not here or ink.
+    ///
+    /// - Complexity: O(n log n) for n characters ever inserted in the box.
+    public func characters(of box: StrokeID) -> [BoxCharacter] {
+        guard isTextBox(box), let text = texts[box] else { return [] }
+        return text.visibleCharacters(isActive: activeCheck)
     }
 
     /// Whether a stroke is known at all (visible or not, arrived or only mentioned).

@@ -15,9 +15,25 @@ public struct DrawingStroke: Hashable, Sendable {
     /// The visible parts, in order: parameter intervals of positive length, or the single `[0, 0]`
     /// of a one-point dot.
     public let pieces: [ParameterInterval]
+    /// A text box's text as it shows (possibly empty), or `nil` for ink. A box's one point is its top-left
+    /// corner, its width its font size, its one piece `[0, 0]`.
+    public let text: String?
+
+    /// A text box's lines, or `nil` for ink.
+    public var layout: TextLayout? {
+        text.map { TextLayout(corner: points[0], size: width, text: $0) }
+    }
 
     /// The stroke's bounds after its transform, grown by half its width: what to redraw when it changes.
     public var bounds: Rect? {
+        if let layout {
+            let box = layout.estimatedBounds
+            let corners = [
+                Point(box.minX, box.minY), Point(box.maxX, box.minY), Point(box.minX, box.maxY),
+                Point(box.maxX, box.maxY),
+            ]
+            return Rect(bounding: corners.map(transform.apply))
+        }
         guard var box = Rect(bounding: points.map(transform.apply)) else { return nil }
         box = box.expanded(by: width / 2 * max(1, transform.scale))
         return box

@@ -46,8 +46,9 @@ public struct SVGExporter: Sendable {
         return svg
     }
 
-    /// One stroke: a path with a subpath per visible piece, or a circle for a dot.
+    /// One stroke: a path with a subpath per visible piece, or a circle for a dot; or a text box.
     func element(for stroke: DrawingStroke) -> String {
+        if let layout = stroke.layout { return element(for: stroke, laidOut: layout) }
         let width = stroke.width * averagePressure(stroke)
         let transform = stroke.transform.isIdentity ? "" : " transform=\"matrix(\(matrix(stroke.transform)))\""
         let id = " data-stroke=\"\(stroke.id)\""
@@ -68,6 +69,37 @@ public struct SVGExporter: Sendable {
         }
         return
             "<path\(id) d=\"\(path)\"\(paint("stroke", stroke.colour)) stroke-width=\"\(number(width))\"\(transform)/>\n"
+    }
+
+    /// A text box: a `text` of a `tspan` per line, spaces kept; nothing for an empty box.
+    func element(for stroke: DrawingStroke, laidOut layout: TextLayout) -> String {
+        guard !(stroke.text ?? "").isEmpty else { return "" }
+        let transform = stroke.transform.isIdentity ? "" : " transform=\"matrix(\(matrix(stroke.transform)))\""
+        var element =
+            "<text data-stroke=\"\(stroke.id)\" font-family=\"\(TextLayout.fontFamily)\" "
+            + "font-size=\"\(number(layout.size))\" xml:space=\"preserve\"\(paint("fill", stroke.colour))\(transform)>"
+        for (index, line) in layout.lines.enumerated() where !line.isEmpty {
+            element +=
+                "<tspan x=\"\(number(layout.corner.x))\" y=\"\(number(layout.baseline(ofLine: index)))\">"
+                + "\(Self.escaped(line))</tspan>"
+        }
+        return element + "</text>\n"
+    }
+
+    /// Text as XML character data: markup escaped, and characters XML 1.0 cannot hold at all dropped.
+    static func escaped(_ text: Substring) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\t": result += "&#9;"
+            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): continue
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// SVG has no variable width: a stroke with pressure is drawn at its mean pressure.

@@ -103,6 +103,30 @@ nonisolated struct WireOperation: Sendable {
     set {kind = .settle(newValue)}
   }
 
+  var addText: WireAddText {
+    get {
+      if case .addText(let v)? = kind {return v}
+      return WireAddText()
+    }
+    set {kind = .addText(newValue)}
+  }
+
+  var insertText: WireInsertText {
+    get {
+      if case .insertText(let v)? = kind {return v}
+      return WireInsertText()
+    }
+    set {kind = .insertText(newValue)}
+  }
+
+  var deleteText: WireDeleteText {
+    get {
+      if case .deleteText(let v)? = kind {return v}
+      return WireDeleteText()
+    }
+    set {kind = .deleteText(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -114,6 +138,9 @@ nonisolated struct WireOperation: Sendable {
     case redo(WireChangeRef)
     case clear(WireClear)
     case settle(WireSettle)
+    case addText(WireAddText)
+    case insertText(WireInsertText)
+    case deleteText(WireDeleteText)
 
   }
 
@@ -339,6 +366,117 @@ nonisolated struct WireClear: Sendable {
   init() {}
 }
 
+/// An empty text box, named like a stroke by its change and index. Its top-left corner is (x, y) before
+/// its transform; `size` is its font size in board pixels, and its `width` attribute once one is set.
+nonisolated struct WireAddText: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 0xRRGGBBAA, straight alpha.
+  var colour: UInt32 = 0
+
+  var size: Double = 0
+
+  var x: Double = 0
+
+  var y: Double = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// A run of text in a box, after the character `offset` of the run `after` (the insert that wrote it,
+/// named by its change and index), or at the start when `after` is absent. The run is named by this
+/// operation. See docs/ARCHITECTURE.md, "Text boxes on the board".
+nonisolated struct WireInsertText: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var box: WireStrokeRef {
+    get {_box ?? WireStrokeRef()}
+    set {_box = newValue}
+  }
+  /// Returns true if `box` has been explicitly set.
+  var hasBox: Bool {self._box != nil}
+  /// Clears the value of `box`. Subsequent reads from it will return its default value.
+  mutating func clearBox() {self._box = nil}
+
+  var after: WireStrokeRef {
+    get {_after ?? WireStrokeRef()}
+    set {_after = newValue}
+  }
+  /// Returns true if `after` has been explicitly set.
+  var hasAfter: Bool {self._after != nil}
+  /// Clears the value of `after`. Subsequent reads from it will return its default value.
+  mutating func clearAfter() {self._after = nil}
+
+  var offset: UInt32 = 0
+
+  /// 1 to 100,000 Unicode scalars.
+  var text: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _box: WireStrokeRef? = nil
+  fileprivate var _after: WireStrokeRef? = nil
+}
+
+/// Hides characters of a box's runs.
+nonisolated struct WireDeleteText: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var box: WireStrokeRef {
+    get {_box ?? WireStrokeRef()}
+    set {_box = newValue}
+  }
+  /// Returns true if `box` has been explicitly set.
+  var hasBox: Bool {self._box != nil}
+  /// Clears the value of `box`. Subsequent reads from it will return its default value.
+  mutating func clearBox() {self._box = nil}
+
+  /// 1 to 10,000 ranges, each with from < to.
+  var ranges: [WireTextRange] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _box: WireStrokeRef? = nil
+}
+
+/// The characters `from`..<`to` of the run an insert wrote.
+nonisolated struct WireTextRange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var run: WireStrokeRef {
+    get {_run ?? WireStrokeRef()}
+    set {_run = newValue}
+  }
+  /// Returns true if `run` has been explicitly set.
+  var hasRun: Bool {self._run != nil}
+  /// Clears the value of `run`. Subsequent reads from it will return its default value.
+  mutating func clearRun() {self._run = nil}
+
+  var from: UInt32 = 0
+
+  var to: UInt32 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _run: WireStrokeRef? = nil
+}
+
 /// The author's own changes through `through` are settled: each is active unless its seq is listed in
 /// `inactive`, whatever undo and redo say, and appends to strokes they added are void from change
 /// `through + 1` on. Only the author's changes on the same board, and only seqs below the change that
@@ -392,7 +530,7 @@ fileprivate nonisolated let _protobuf_package = "inkwell.v1"
 
 nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Operation"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_stroke\0\u{3}append_points\0\u{1}erase\0\u{3}set_attribute\0\u{1}undo\0\u{1}redo\0\u{1}clear\0\u{1}settle\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_stroke\0\u{3}append_points\0\u{1}erase\0\u{3}set_attribute\0\u{1}undo\0\u{1}redo\0\u{1}clear\0\u{1}settle\0\u{3}add_text\0\u{3}insert_text\0\u{3}delete_text\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -504,6 +642,45 @@ nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._Messa
           self.kind = .settle(v)
         }
       }()
+      case 9: try {
+        var v: WireAddText?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .addText(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .addText(v)
+        }
+      }()
+      case 10: try {
+        var v: WireInsertText?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .insertText(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .insertText(v)
+        }
+      }()
+      case 11: try {
+        var v: WireDeleteText?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .deleteText(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .deleteText(v)
+        }
+      }()
       default: break
       }
     }
@@ -546,6 +723,18 @@ nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._Messa
     case .settle?: try {
       guard case .settle(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    }()
+    case .addText?: try {
+      guard case .addText(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    }()
+    case .insertText?: try {
+      guard case .insertText(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .deleteText?: try {
+      guard case .deleteText(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
     }()
     case nil: break
     }
@@ -923,6 +1112,183 @@ nonisolated extension WireClear: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
   }
 
   static func ==(lhs: WireClear, rhs: WireClear) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireAddText: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".AddText"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}colour\0\u{1}size\0\u{1}x\0\u{1}y\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFixed32Field(value: &self.colour) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.size) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.x) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.y) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.colour != 0 {
+      try visitor.visitSingularFixed32Field(value: self.colour, fieldNumber: 1)
+    }
+    if self.size.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.size, fieldNumber: 2)
+    }
+    if self.x.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.x, fieldNumber: 3)
+    }
+    if self.y.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.y, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireAddText, rhs: WireAddText) -> Bool {
+    if lhs.colour != rhs.colour {return false}
+    if lhs.size != rhs.size {return false}
+    if lhs.x != rhs.x {return false}
+    if lhs.y != rhs.y {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireInsertText: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".InsertText"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}box\0\u{1}after\0\u{1}offset\0\u{1}text\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._box) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._after) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.offset) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.text) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._box {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._after {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if self.offset != 0 {
+      try visitor.visitSingularUInt32Field(value: self.offset, fieldNumber: 3)
+    }
+    if !self.text.isEmpty {
+      try visitor.visitSingularStringField(value: self.text, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireInsertText, rhs: WireInsertText) -> Bool {
+    if lhs._box != rhs._box {return false}
+    if lhs._after != rhs._after {return false}
+    if lhs.offset != rhs.offset {return false}
+    if lhs.text != rhs.text {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireDeleteText: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".DeleteText"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}box\0\u{1}ranges\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._box) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.ranges) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._box {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.ranges.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.ranges, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireDeleteText, rhs: WireDeleteText) -> Bool {
+    if lhs._box != rhs._box {return false}
+    if lhs.ranges != rhs.ranges {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireTextRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".TextRange"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}from\0\u{1}to\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._run) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.from) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.to) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._run {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if self.from != 0 {
+      try visitor.visitSingularUInt32Field(value: self.from, fieldNumber: 2)
+    }
+    if self.to != 0 {
+      try visitor.visitSingularUInt32Field(value: self.to, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireTextRange, rhs: WireTextRange) -> Bool {
+    if lhs._run != rhs._run {return false}
+    if lhs.from != rhs.from {return false}
+    if lhs.to != rhs.to {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

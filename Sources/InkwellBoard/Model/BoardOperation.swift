@@ -20,6 +20,14 @@ public enum BoardOperation: Hashable, Sendable {
     /// Fixes the fate of the author's own changes through `through`: each is active unless its seq is in
     /// `inactive`, whatever undo and redo say, and strokes they added take no more appends.
     case settle(through: UInt64, inactive: [UInt64])
+    /// An empty text box whose top-left corner is `at` before its transform; its id is the change's id
+    /// and this operation's index, as a stroke's.
+    case addText(TextStyle, at: Point)
+    /// A run of text in a box, after a character (`nil`: at the start); the run is named by this
+    /// operation.
+    case insertText(StrokeID, after: TextSequence.Anchor?, text: String)
+    /// Hides characters of a box.
+    case deleteText(StrokeID, [TextRange])
     /// An operation from a newer schema: kept so it syncs on, ignored by this version.
     case unknown(kind: UInt32, bytes: [UInt8])
 }

@@ -51,3 +51,30 @@ extension BoardLimits {
         )
     }
 }
+
+extension BoardLimits {
+    /// The most ranges one `deleteText` may hide.
+    public static let maximumRangesPerTextDelete = maximumIntervalsPerErase
+
+    /// Whether a board takes in an `addText` with these values: a size a width could be, a corner a point
+    /// could be.
+    static func acceptsText(_ style: TextStyle, at point: Point) -> Bool {
+        AttributeValue.width(style.size).isValid && accepts([point], nil)
+    }
+
+    /// Whether a board takes in an insert of `text`: 1 to ``TextSequence/maximumRunLength`` scalars.
+    static func acceptsInsertion(_ text: String) -> Bool {
+        // Counted no further than one past the limit.
+        var count = 0
+        for _ in text.unicodeScalars {
+            count += 1
+            if count > TextSequence.maximumRunLength { return false }
+        }
+        return count > 0
+    }
+
+    /// Whether a board takes in a `deleteText` of `ranges`: 1 to ``maximumRangesPerTextDelete``, none empty.
+    static func acceptsDeletion(_ ranges: [TextRange]) -> Bool {
+        !ranges.isEmpty && ranges.count <= maximumRangesPerTextDelete && ranges.allSatisfy { !$0.offsets.isEmpty }
+    }
+}

@@ -120,6 +120,33 @@ extension BoardState {
             else { return }
             settle(entry, by: change.replica, delta: &delta)
 
+        case .addText(let style, let corner):
+            guard BoardLimits.acceptsText(style, at: corner) else { return }
+            let id = StrokeID(change: change, index: position.index)
+            let added = StrokeRecord.Added(
+                position: position,
+                style: StrokeStyle(colour: style.colour, width: style.size),
+                points: [corner],
+                pressures: nil,
+                isText: true
+            )
+            update(id, delta: &delta) { record, isActive in record.add(added, isActive: isActive) }
+            refreshText(of: id, delta: &delta)
+            note(.stroke(id), of: change)
+
+        case .insertText(let box, let anchor, let text):
+            guard BoardLimits.acceptsInsertion(text),
+                texts[box, default: BoxText()].sequence.insert(text, id: position, after: anchor)
+            else { return }
+            refreshText(of: box, delta: &delta)
+            note(.text(box), of: change)
+
+        case .deleteText(let box, let ranges):
+            guard BoardLimits.acceptsDeletion(ranges) else { return }
+            texts[box, default: BoxText()].deletes[change, default: []].append(contentsOf: ranges)
+            refreshText(of: box, delta: &delta)
+            note(.text(box), of: change)
+
         case .unknown:
             // Kept by the change log so it syncs on and takes effect after an upgrade; no effect here.
             return
@@ -146,10 +173,19 @@ extension BoardState {
                 restack(id, delta: &delta)
             case .append(let id), .erase(let id):
                 update(id, delta: &delta) { record, isActive in record.recomputeVisibility(isActive: isActive) }
+            case .text(let id):
+                refreshText(of: id, delta: &delta)
             case .clear:
                 updateLatestActiveClear(delta: &delta)
             }
         }
+    }
+
+    /// Recomputes the text a box shows, once the box itself has arrived; text aimed at a stroke shows
+    /// nowhere.
+    mutating func refreshText(of box: StrokeID, delta: inout BoardDelta) {
+        guard records[box]?.added?.isText == true, let index = texts.index(forKey: box) else { return }
+        if texts.values[index].recompute(isActive: activeCheck) { delta.touch(box) }
     }
 
     mutating func updateLatestActiveClear(delta: inout BoardDelta) {

@@ -100,6 +100,18 @@ private struct InertnessRule {
         case .clear:
             return fixedActivity(of: change) == false || latestFixedClear.map { $0 > position } ?? false
 
+        case .addText(let style, let corner):
+            return !BoardLimits.acceptsText(style, at: corner)
+                || death(of: StrokeID(change: change, index: position.index)) != nil
+
+        case .insertText(let box, _, let text):
+            // Undone for good, an insert still anchors others' text: it goes only with its box.
+            return !BoardLimits.acceptsInsertion(text) || isGone(box) || isInk(box)
+
+        case .deleteText(let box, let ranges):
+            return !BoardLimits.acceptsDeletion(ranges) || fixedActivity(of: change) == false || isGone(box)
+                || isInk(box)
+
         case .settle, .unknown:
             return false
         }
@@ -166,6 +178,11 @@ private struct InertnessRule {
         return OpStamp(stamp: later.stamp, change: ChangeID(replica: id.change.replica, seq: later.seq)) <= clear
     }
 
+    /// Whether `id` is a stroke, which text never shows in.
+    func isInk(_ id: StrokeID) -> Bool {
+        board.records[id]?.added.map { !$0.isText } ?? false
+    }
+
     func neverExists(_ id: StrokeID) -> Bool {
         cut.contains(id.change) && board.records[id]?.added == nil
     }
@@ -180,8 +197,9 @@ private struct InertnessRule {
         {
             return .deleted
         }
-        // Erased away: settled, so no append can still come, and hidden by what is fixed alone.
-        guard addition == true, record.appends.allSatisfy({ fixedActivity(of: $0.change) != nil }) else {
+        // Erased away: settled, so no append can still come, and hidden by what is fixed alone. A box
+        // takes no erases.
+        guard addition == true, !added.isText, record.appends.allSatisfy({ fixedActivity(of: $0.change) != nil }) else {
             return nil
         }
         let erased = record.isErasedAway(

@@ -14,6 +14,8 @@ public struct BoardState: Sendable {
     public let board: BoardID
 
     var records: [StrokeID: StrokeRecord] = [:]
+    /// The text of every text box, and of boxes only mentioned so far by their text's operations.
+    var texts: [StrokeID: BoxText] = [:]
     /// Every change applied, so applying one again changes nothing, with what it touched, so undoing
     /// or redoing it revisits exactly that. One record for both: a change costs one lookup and one insert.
     var applied = AppliedChanges()
@@ -77,6 +79,8 @@ enum Effect: Hashable, Sendable {
     case append(StrokeID)
     case erase(StrokeID)
     case attribute(StrokeID, Attribute)
+    /// Inserted or hid a box's text.
+    case text(StrokeID)
     case clear
 }
 

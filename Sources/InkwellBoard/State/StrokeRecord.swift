@@ -9,6 +9,9 @@ struct StrokeRecord: Sendable {
         let style: StrokeStyle
         let points: [Point]
         let pressures: [Float]?
+        /// A text box (`addText`): its one point is its corner, its width its font size. It takes no
+        /// appends and no erases; its text is the board's ``BoxText``.
+        var isText = false
     }
 
     /// One append, kept in the creator's seq order whatever order it arrived in.
@@ -71,6 +74,7 @@ struct StrokeRecord: Sendable {
         guard let added else { return }
         points = added.points
         pressures = added.pressures
+        guard !added.isText else { return }
         for index in appends.indices { place(appendAt: index) }
     }
 
@@ -92,7 +96,7 @@ struct StrokeRecord: Sendable {
     /// - Complexity: O(appended points) for the creator's next append, as while drawing; O(points) otherwise.
     mutating func append(_ append: Append, isActive: ActivityCheck) {
         let wentLast = insert(append)
-        guard added != nil else { return }
+        guard let added, !added.isText else { return }
         if wentLast {
             place(appendAt: appends.count - 1)
         } else {
@@ -125,6 +129,11 @@ struct StrokeRecord: Sendable {
     ///
     /// - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
     mutating func recomputeVisibility(isActive: ActivityCheck) {
+        if added?.isText == true {
+            hidden = IntervalSet()
+            pieces = [ParameterInterval(0, 0)]
+            return
+        }
         var hidden = IntervalSet()
         // Most strokes were never erased: no keys to sort.
         if !erases.isEmpty {

@@ -29,9 +29,10 @@ public enum BoardHistory {
 
     /// The operations of one change, `change`, that make `current` show what `past` showed: strokes shown
     /// now and not then are deleted; a stroke shown both times gets back its colour, width and transform,
-    /// and loses what it shows now that it did not then (an erase); a stroke shown then that is gone now,
-    /// or shows less than it did, or whose points differ from a dot's, comes back as a copy of how it was
-    /// (no one may undo another's change, so the restorer draws it again). When copies come back, or the
+    /// and loses what it shows now that it did not then (an erase, or for a box a delete of the characters
+    /// typed since); a stroke shown then that is gone now, or shows less than it did, or has more points
+    /// (appended since), or a box that lost characters, comes back as a copy of how it was (no one may undo
+    /// another's change, so the restorer draws it again). When copies come back, or the
     /// strokes kept stack otherwise than they did, every restored stroke gets a z-order in the past's
     /// stacking order. The copies' additions come first, so the i-th is the change's operation i.
     public static func restore(_ current: BoardState, to past: BoardState, change: ChangeID) -> [BoardOperation] {
@@ -45,15 +46,17 @@ public enum BoardHistory {
                 copies.append(was)
                 continue
             }
-            let dot = was.points.count == 1 || now.points.count == 1
-            if (dot && was.points.count != now.points.count) || !subtract(was.pieces, now.pieces).isEmpty {
+            // Text typed since is deleted again; text gone since comes back only with a copy.
+            let typed = was.text == now.text ? [] : typedSince(was.id, in: current, past: past)
+            if was.points.count != now.points.count || !subtract(was.pieces, now.pieces).isEmpty || typed == nil {
                 deletes.append(now.id)
                 copies.append(was)
                 continue
             }
             kept.insert(was.id)
-            let extra = dot ? [] : subtract(now.pieces, was.pieces)
+            let extra = was.points.count == 1 ? [] : subtract(now.pieces, was.pieces)
             if !extra.isEmpty { edits.append(.erase(now.id, extra)) }
+            if let typed, !typed.isEmpty { edits.append(.deleteText(now.id, typed)) }
             if now.colour != was.colour { edits.append(.set(now.id, .colour(was.colour))) }
             if now.width != was.width { edits.append(.set(now.id, .width(was.width))) }
             if now.transform != was.transform { edits.append(.set(now.id, .transform(was.transform))) }
@@ -77,6 +80,15 @@ public enum BoardHistory {
             }
         }
         return operations
+    }
+
+    /// The characters a box shows now and did not in `past`, one range each, or `nil` when it showed some
+    /// that it does not now.
+    static func typedSince(_ box: StrokeID, in current: BoardState, past: BoardState) -> [TextRange]? {
+        let then = Set(past.characters(of: box).map(\.anchor))
+        let now = current.characters(of: box).map(\.anchor)
+        guard then.isSubset(of: now) else { return nil }
+        return now.filter { !then.contains($0) }.map { TextRange(run: $0.run, offsets: $0.offset..<$0.offset + 1) }
     }
 
     /// The parts of `a` outside `b` (both sorted, disjoint), by comparisons only, as the page computes them.

@@ -83,7 +83,8 @@ public enum SelectionEdits {
 
     /// Copies strokes as new ones of the change `change`, moved by (dx, dy): each an ``BoardOperation/addStroke(_:points:pressures:)``
     /// of the same ink and style, then an erase of what the original hides and its transform after the
-    /// move, so the copy looks as the original did. Strokes stay in the order given (bottom to top),
+    /// move, so the copy looks as the original did; a text box as an ``BoardOperation/addText(_:at:)`` of
+    /// its corner and size, then an insert of its text as one run. Strokes stay in the order given (bottom to top),
     /// above every stroke of `stack`; one longer than an operation may carry is left out.
     public static func copies(
         of strokes: [DrawingStroke],
@@ -98,14 +99,20 @@ public enum SelectionEdits {
         var adds: [BoardOperation] = []
         var rest: [BoardOperation] = []
         for (index, stroke) in copied.enumerated() {
-            adds.append(
-                .addStroke(
-                    StrokeStyle(colour: stroke.colour, width: stroke.width),
-                    points: stroke.points,
-                    pressures: stroke.pressures
-                )
-            )
             let id = StrokeID(change: change, index: UInt32(index))
+            if let text = stroke.text {
+                // A box: the same corner and size, its text as one run.
+                adds.append(.addText(TextStyle(colour: stroke.colour, size: stroke.width), at: stroke.points[0]))
+                if !text.isEmpty { rest.append(.insertText(id, after: nil, text: text)) }
+            } else {
+                adds.append(
+                    .addStroke(
+                        StrokeStyle(colour: stroke.colour, width: stroke.width),
+                        points: stroke.points,
+                        pressures: stroke.pressures
+                    )
+                )
+            }
             // A dot in the drawing is whole; a longer stroke hides what lies between its pieces.
             if stroke.points.count > 1 {
                 let hidden = IntervalSet(stroke.pieces).gaps(in: 0, Double(stroke.points.count - 1))

@@ -2,8 +2,9 @@
 /// array (RGA) of runs. The page's `Web/js/model/text-sequence.js` is the same algorithm;
 /// `Conformance/text.json` holds both to the same text.
 ///
-/// Each insert is a run of characters (Unicode scalars, so that both implementations count alike) named
-/// by the operation that made it (``OpStamp``), placed after a character (an ``Anchor``) or at the start.
+/// Each insert is a run of characters (Unicode scalars, so that both implementations count alike) made by
+/// one operation, placed after a character (an ``Anchor``) or at the start. An anchor names its run by the
+/// operation's ``OperationID`` alone; the run's full ``OpStamp`` orders it among its siblings.
 /// Characters follow their anchor; runs after the same anchor go newest first, so text typed at a cursor
 /// goes where the cursor is, and a run typed forwards stays whole however others type next to it (runs
 /// interleave by run, never by character). An anchor is always older than what is typed after it (the
@@ -13,10 +14,10 @@
 public struct TextSequence: Hashable, Sendable, Mergeable {
     /// A character: the run that inserted it, and its offset in the run.
     public struct Anchor: Hashable, Comparable, Sendable {
-        public let run: OpStamp
+        public let run: OperationID
         public let offset: UInt32
 
-        public init(run: OpStamp, offset: UInt32) {
+        public init(run: OperationID, offset: UInt32) {
             self.run = run
             self.offset = offset
         }
@@ -25,6 +26,8 @@ public struct TextSequence: Hashable, Sendable, Mergeable {
     }
 
     struct Run: Hashable, Sendable {
+        /// Orders the run among the runs after the same anchor.
+        let stamp: OpStamp
         let after: Anchor?
         let scalars: [Unicode.Scalar]
     }
@@ -33,23 +36,24 @@ public struct TextSequence: Hashable, Sendable, Mergeable {
     /// the whole text would depend on which inserts came first, and replicas would disagree.)
     public static let maximumRunLength = 100_000
 
-    private(set) var runs: [OpStamp: Run] = [:]
+    private(set) var runs: [OperationID: Run] = [:]
     /// Deleted characters, by run: sorted, disjoint half-open offset ranges.
-    private(set) var deleted: [OpStamp: [Range<UInt32>]] = [:]
+    private(set) var deleted: [OperationID: [Range<UInt32>]] = [:]
 
     public init() {}
 
-    /// Inserts `text` as the run `id`, after `anchor` (`nil`: at the start). Ignored when the run is known
-    /// already, empty or too long.
+    /// Inserts `text` as the run made by the operation `id`, after `anchor` (`nil`: at the start). Ignored
+    /// when the run is known already, empty, too long or placed after itself.
     ///
     /// - Returns: whether it was new.
     @discardableResult
     public mutating func insert(_ text: String, id: OpStamp, after anchor: Anchor?) -> Bool {
         let scalars = Array(text.unicodeScalars)
-        guard runs[id] == nil, !scalars.isEmpty, scalars.count <= Self.maximumRunLength, anchor?.run != id else {
+        let key = id.operation
+        guard runs[key] == nil, !scalars.isEmpty, scalars.count <= Self.maximumRunLength, anchor?.run != key else {
             return false
         }
-        runs[id] = Run(after: anchor, scalars: scalars)
+        runs[key] = Run(stamp: id, after: anchor, scalars: scalars)
         return true
     }
 
@@ -57,7 +61,7 @@ public struct TextSequence: Hashable, Sendable, Mergeable {
     ///
     /// - Returns: whether it hid anything not hidden before.
     @discardableResult
-    public mutating func delete(run: OpStamp, offsets: Range<UInt32>) -> Bool {
+    public mutating func delete(run: OperationID, offsets: Range<UInt32>) -> Bool {
         guard !offsets.isEmpty else { return false }
         var ranges = deleted[run] ?? []
         if ranges.contains(where: { $0.lowerBound <= offsets.lowerBound && offsets.upperBound <= $0.upperBound }) {
@@ -78,8 +82,8 @@ public struct TextSequence: Hashable, Sendable, Mergeable {
     }
 
     public mutating func merge(_ other: TextSequence) {
-        for (id, run) in other.runs.sorted(by: { $0.key < $1.key }) {
-            insert(String(String.UnicodeScalarView(run.scalars)), id: id, after: run.after)
+        for run in other.runs.values.sorted(by: { $0.stamp < $1.stamp }) {
+            insert(String(String.UnicodeScalarView(run.scalars)), id: run.stamp, after: run.after)
         }
         for (run, ranges) in other.deleted {
             for range in ranges { delete(run: run, offsets: range) }
@@ -92,7 +96,7 @@ public struct TextSequence: Hashable, Sendable, Mergeable {
     ///   the last cannot exhaust the stack.
     public var characters: [(anchor: Anchor, scalar: Unicode.Scalar, visible: Bool)] {
         // Runs after each anchor, newest first.
-        var children: [Anchor?: [OpStamp]] = [:]
+        var children: [Anchor?: [OperationID]] = [:]
         for (id, run) in runs {
             // An anchor past its run's end is malformed: the run never shows.
             if let after = run.after {
@@ -100,10 +104,10 @@ public struct TextSequence: Hashable, Sendable, Mergeable {
             }
             children[run.after, default: []].append(id)
         }
-        for key in children.keys { children[key]!.sort(by: >) }
+        for key in children.keys { children[key]!.sort { runs[$0]!.stamp > runs[$1]!.stamp } }
         var result: [(anchor: Anchor, scalar: Unicode.Scalar, visible: Bool)] = []
         // A stack of (run, next offset) still to walk; the start's runs first.
-        var stack: [(run: OpStamp, offset: Int)] = (children[nil] ?? []).reversed().map { ($0, 0) }
+        var stack: [(run: OperationID, offset: Int)] = (children[nil] ?? []).reversed().map { ($0, 0) }
         while let (id, offset) = stack.popLast() {
             let run = runs[id]!
             guard offset < run.scalars.count else { continue }

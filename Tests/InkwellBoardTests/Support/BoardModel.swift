@@ -4,14 +4,17 @@ import InkwellSync
 import InkwellTesting
 
 /// The board as a ``ReplicatedModel``: random strokes, appends, erases (several on one stroke),
-/// attribute writes, undo and redo of one's own changes (erases included), clears, and settles: mostly
-/// honest ones, some that lie about what is undone or settle out of bounds.
+/// attribute writes, undo and redo of one's own changes (erases included), clears, text boxes typed and
+/// trimmed by everyone, and settles: mostly honest ones, some that lie about what is undone or settle out of
+/// bounds.
 struct BoardModel: ReplicatedModel {
     var board = BoardState(board: "main")
     /// Changes in the order this replica saw them: used only to pick undo targets.
     var seen: [ChangeID] = []
     /// Every stroke any change added, visible or not: targets for operations on hidden and dead strokes.
     var strokes: [StrokeID] = []
+    /// Every text box any change added.
+    var boxes: [StrokeID] = []
 
     init() {}
 
@@ -19,7 +22,11 @@ struct BoardModel: ReplicatedModel {
         if !board.contains(change.id) {
             seen.append(change.id)
             for (index, operation) in change.payload.operations.enumerated() {
-                if case .addStroke = operation { strokes.append(StrokeID(change: change.id, index: UInt32(index))) }
+                switch operation {
+                case .addStroke: strokes.append(StrokeID(change: change.id, index: UInt32(index)))
+                case .addText: boxes.append(StrokeID(change: change.id, index: UInt32(index)))
+                default: break
+                }
             }
         }
         board.apply(change)
@@ -55,7 +62,9 @@ struct BoardModel: ReplicatedModel {
         }
         var operations: [BoardOperation] = []
         switch Int.random(in: 0..<100, using: &generator) {
-        case 0..<30:
+        case 26..<30:
+            operations.append(contentsOf: randomText(at: position, using: &generator))
+        case 0..<26:
             let points = randomPoints()
             let pressures =
                 Bool.random(using: &generator) ? points.map { _ in Float.random(in: 0...1, using: &generator) } : nil
@@ -109,7 +118,8 @@ struct BoardModel: ReplicatedModel {
         case 91..<94:
             // An operation on any stroke ever added: hidden, erased away, dead or another replica's.
             if let target = strokes.randomElement(using: &generator) {
-                switch Int.random(in: 0..<4, using: &generator) {
+                switch Int.random(in: 0..<5, using: &generator) {
+                case 4: operations.append(.insertText(target, after: nil, text: "ink"))
                 case 0: operations.append(.erase(target, [ParameterInterval(0, 1)]))
                 case 1: operations.append(.set(target, .deleted(Bool.random(using: &generator))))
                 case 2: operations.append(.appendPoints(target, points: randomPoints(), pressures: nil))
@@ -123,6 +133,45 @@ struct BoardModel: ReplicatedModel {
         }
         if operations.isEmpty { operations.append(.addStroke(pen, points: randomPoints(), pressures: nil)) }
         return BoardEdit(board: "main", operations: operations)
+    }
+
+    /// Text: a new box with its first words, or words typed into a box (visible or not, anyone's) at a
+    /// random place, or a few of its characters deleted.
+    func randomText(at position: OpStamp, using generator: inout some RandomNumberGenerator) -> [BoardOperation] {
+        let words = ["a", "ink", " ", "é", "😀", "\n", "well", "x y"]
+        guard let box = boxes.randomElement(using: &generator), Int.random(in: 0..<4, using: &generator) > 0 else {
+            let box = StrokeID(change: position.change, index: 0)
+            return [
+                .addText(
+                    TextStyle(
+                        colour: Colour(rgba: UInt32.random(in: 0...UInt32.max, using: &generator)),
+                        size: Double(Int.random(in: 8...40, using: &generator))
+                    ),
+                    at: Point(
+                        Double(Int.random(in: 0...400, using: &generator)),
+                        Double(Int.random(in: 0...400, using: &generator))
+                    )
+                ),
+                .insertText(box, after: nil, text: words.randomElement(using: &generator)!),
+            ]
+        }
+        let characters = board.characters(of: box)
+        if !characters.isEmpty, Int.random(in: 0..<3, using: &generator) == 0 {
+            let start = Int.random(in: 0..<characters.count, using: &generator)
+            let end = min(characters.count, start + Int.random(in: 1...3, using: &generator))
+            let ranges = characters[start..<end].map {
+                TextRange(run: $0.anchor.run, offsets: $0.anchor.offset..<$0.anchor.offset + 1)
+            }
+            return [.deleteText(box, ranges)]
+        }
+        let after = characters.isEmpty ? nil : characters.randomElement(using: &generator)!.anchor
+        return [
+            .insertText(
+                box,
+                after: Bool.random(using: &generator) ? after : nil,
+                text: words.randomElement(using: &generator)!
+            )
+        ]
     }
 
     /// A settle of the author's changes up to the last few it saw of its own: honest (its undone ones, as

@@ -22,7 +22,7 @@ import Testing
 
         enum Operation: Hashable {
             case insert(String, id: OpStamp, after: TextSequence.Anchor?)
-            case delete(run: OpStamp, offsets: Range<UInt32>)
+            case delete(run: OperationID, offsets: Range<UInt32>)
         }
 
         mutating func nextID() -> OpStamp {
@@ -37,7 +37,7 @@ import Testing
             for scalar in text.unicodeScalars {
                 let id = nextID()
                 apply(.insert(String(scalar), id: id, after: anchor))
-                anchor = TextSequence.Anchor(run: id, offset: 0)
+                anchor = TextSequence.Anchor(run: id.operation, offset: 0)
             }
         }
 
@@ -125,14 +125,14 @@ import Testing
             text.insert("", id: b, after: nil),
             text.insert(String(repeating: "x", count: TextSequence.maximumRunLength + 1), id: b, after: nil),
             // After a character past the end of its run, or after itself: kept, never shown.
-            text.insert("past", id: b, after: .init(run: a, offset: 2)),
-            text.insert("self", id: c, after: .init(run: c, offset: 0)),
+            text.insert("past", id: b, after: .init(run: a.operation, offset: 2)),
+            text.insert("self", id: c, after: .init(run: c.operation, offset: 0)),
         ]
         #expect(taken == [true, false, false, false, true, false])
-        let d = OpStamp(stamp: Stamp(wallMilliseconds: 13), change: c.change)
-        let e = OpStamp(stamp: Stamp(wallMilliseconds: 14), change: c.change)
-        text.insert("d", id: d, after: .init(run: e, offset: 0))
-        text.insert("e", id: e, after: .init(run: d, offset: 0))
+        let d = OpStamp(stamp: Stamp(wallMilliseconds: 13), change: c.change, index: 1)
+        let e = OpStamp(stamp: Stamp(wallMilliseconds: 14), change: c.change, index: 2)
+        text.insert("d", id: d, after: .init(run: e.operation, offset: 0))
+        text.insert("e", id: e, after: .init(run: d.operation, offset: 0))
         #expect(text.text == "ab")
         // A chain of runs each after the last, as deep as a hostile peer likes, walks without recursion.
         var deep = TextSequence()
@@ -143,7 +143,7 @@ import Testing
                 change: ChangeID(replica: ReplicaID(high: 2, low: 2), seq: UInt64(n) + 1)
             )
             deep.insert("x", id: id, after: previous)
-            previous = .init(run: id, offset: 0)
+            previous = .init(run: id.operation, offset: 0)
         }
         #expect(deep.text.unicodeScalars.count == 200_000)
     }
@@ -215,10 +215,11 @@ import Testing
             ]
         }
         try ConformanceVectorFile(name: "text.json").check([
-            "format": "inkwell-text-conformance/1",
+            "format": "inkwell-text-conformance/2",
             "about": "Each session's `operations`, applied in the order given to an empty text (repeats included), "
                 + "give exactly `text`, whose characters (Unicode scalars) are the ones `anchors` name, in order. "
-                + "An insert's `id` and an anchor's `run` are {stamp: {wall, counter}, change: {replica, seq}, index}; "
+                + "An insert's `id` is {stamp: {wall, counter}, change: {replica, seq}, index}; an anchor's and a "
+                + "delete's `run` name the insert by its operation alone, {change: {replica, seq}, index}; "
                 + "a delete hides the offsets `from`..<`to` of its run.",
             "sessions": sessions,
         ])
@@ -230,6 +231,10 @@ import Testing
             "change": ["replica": id.change.replica.description, "seq": id.change.seq],
             "index": Int(id.index),
         ]
+    }
+
+    static func json(_ id: OperationID) -> [String: Any] {
+        ["change": ["replica": id.change.replica.description, "seq": id.change.seq], "index": Int(id.index)]
     }
 
     static func json(_ anchor: TextSequence.Anchor) -> [String: Any] {

@@ -138,7 +138,7 @@ enum Generators {
                     step % 4 == 0
                     ? nil
                     : TextSequence.Anchor(
-                        run: Pool.opStamp(Swift.max(0, step - 1 - step % 3)),
+                        run: Pool.opStamp(Swift.max(0, step - 1 - step % 3)).operation,
                         offset: UInt32(step % 3)
                     )
                 text.insert(
@@ -147,7 +147,7 @@ enum Generators {
                     after: after
                 )
             } else {
-                text.delete(run: Pool.opStamp(-step), offsets: UInt32(-step % 2)..<UInt32(-step % 2 + 1))
+                text.delete(run: Pool.opStamp(-step).operation, offsets: UInt32(-step % 2)..<UInt32(-step % 2 + 1))
             }
         }
         return text

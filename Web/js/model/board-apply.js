@@ -4,13 +4,15 @@
 // creator's seq, erases are a union, attributes and undo are last-writer-wins registers ordered by
 // position, clears hide what was added before the latest active one, and settles fix activity and end
 // appends whichever comes first. An operation on a stroke that has not arrived is kept in the stroke's
-// record and takes effect when the stroke does.
+// record and takes effect when the stroke does. A text box is a stroke record whose add is an `addText`;
+// its inserts make a set of runs and its deletes a union, both kept per box like erases.
 
 import { insertWrite } from './attribute-history.js';
 import { refreshActivity, settleActivity } from './board-activity.js';
 import { addSettle, isVoidAppend, noteAppend, voidAppends } from './board-settles.js';
 import { restack } from './board-stack.js';
 import { ORIGIN, emptyDelta } from './board-state.js';
+import { deleteFrom, invalidateText, typeInto } from './box-text.js';
 import { changeKey, comparePositions, parseChangeId, position, strokeId } from './ids.js';
 import { readOperation } from './operation.js';
 import { isStamp } from './stamp.js';
@@ -65,7 +67,7 @@ function applyOperation(state, operation, at, delta) {
       const id = strokeId(at, at.index);
       const record = recordFor(state, id);
       const { colour, width, points, pressures } = operation;
-      record.added = { position: at, colour, width, points, pressures };
+      record.added = { kind: 'ink', position: at, colour, width, points, pressures };
       layOutPoints(record);
       recomputeVisibility(record, state.isActive);
       note(state, at.key, { kind: 'stroke', id });
@@ -91,6 +93,34 @@ function applyOperation(state, operation, at, delta) {
       else erase.intervals.push(...intervals);
       note(state, at.key, { kind: 'erase', id });
       recomputeVisibility(record, state.isActive);
+      restack(state, id, delta);
+      return;
+    }
+    case 'addText': {
+      // A box is added as a stroke is; its font size is its width.
+      const id = strokeId(at, at.index);
+      const record = recordFor(state, id);
+      const { colour, size, at: corner } = operation;
+      record.added = { kind: 'text', position: at, colour, width: size, points: [corner], pressures: null };
+      layOutPoints(record);
+      recomputeVisibility(record, state.isActive);
+      note(state, at.key, { kind: 'stroke', id });
+      restack(state, id, delta);
+      return;
+    }
+    case 'insertText': {
+      // The run is this operation: its stamp orders it among runs typed at the same place.
+      const { id, after, text } = operation;
+      const run = { stamp: at.stamp, change: { replica: at.replica, seq: at.seq }, index: at.index };
+      if (!typeInto(recordFor(state, id), run, after, text)) return;
+      note(state, at.key, { kind: 'text', id });
+      restack(state, id, delta);
+      return;
+    }
+    case 'deleteText': {
+      const { id, ranges } = operation;
+      deleteFrom(recordFor(state, id), at.key, ranges);
+      note(state, at.key, { kind: 'text', id });
       restack(state, id, delta);
       return;
     }
@@ -172,6 +202,10 @@ function revisit(state, key, delta) {
       case 'append':
       case 'erase':
         recomputeVisibility(state.records.get(effect.id), state.isActive);
+        restack(state, effect.id, delta);
+        break;
+      case 'text':
+        invalidateText(state.records.get(effect.id));
         restack(state, effect.id, delta);
         break;
       case 'clear':

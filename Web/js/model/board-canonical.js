@@ -4,12 +4,15 @@
 // Layout: a varint count of visible strokes, then bottom to top for each: the 16 replica bytes, seq and
 // index as varints; colour 0xRRGGBBAA as a varint; width, z and the six transform numbers as 8-byte
 // big-endian doubles (−0 written as 0); a varint point count and each point's x and y as doubles; a
-// varint 0, or 1 followed by one double per point for pressures; a varint piece count and each piece's
-// lower and upper as doubles. Varints are LEB128.
+// varint 0, or 1 followed by one double per point for pressures, or for a text box 2 followed by the
+// varint length of its text's UTF-8 bytes and the bytes; a varint piece count and each piece's lower and
+// upper as doubles. Varints are LEB128.
 
 import { drawingStroke } from './board-drawing.js';
 import { CanonicalEncoder } from './canonical-encoder.js';
 import { replicaBytes } from './ids.js';
+
+const utf8 = new TextEncoder();
 
 /**
  * Encodes the visible strokes, bottom to top.
@@ -36,7 +39,13 @@ export function encodeDrawing(state) {
       encoder.writeDouble(x);
       encoder.writeDouble(y);
     }
-    if (stroke.pressures === null) {
+    if (stroke.text !== undefined) {
+      // A box has no pressures: its text goes where they would.
+      const bytes = utf8.encode(stroke.text);
+      encoder.writeVarint(2);
+      encoder.writeVarint(bytes.length);
+      encoder.writeRaw(bytes);
+    } else if (stroke.pressures === null) {
       encoder.writeVarint(0);
     } else {
       encoder.writeVarint(1);

@@ -1,14 +1,19 @@
 // The drawing: visible strokes as a renderer needs them, as Sources/InkwellBoard/Drawing/BoardState+Drawing.swift.
 
 import { currentValue } from './attribute-history.js';
+import { shownText } from './box-text.js';
+import { isBox } from './stroke-record.js';
 
 /**
  * A visible stroke, in the shape of `expected.strokes` in Conformance/board.json. Its arrays are the
- * board's own: read them, never change them; a later apply may replace or extend them.
+ * board's own: read them, never change them; a later apply may replace or extend them. A text box has
+ * `text`, the text as it shows (possibly empty), its corner as its one point and its font size as its
+ * width; an ink stroke has no `text` key at all.
  * @typedef {{
  *   id: string, colour: number, width: number, z: number,
  *   transform: [number, number, number, number, number, number],
- *   points: [number, number][], pressures: number[] | null, pieces: [number, number][]
+ *   points: [number, number][], pressures: number[] | null, pieces: [number, number][],
+ *   text?: string
  * }} DrawingStroke
  */
 
@@ -20,7 +25,8 @@ export const IDENTITY = Object.freeze([1, 0, 0, 1, 0, 0]);
  * @param {import('./board-state.js').BoardState} state
  * @param {string} id
  * @returns {DrawingStroke | null}
- * - Complexity: O(1) (the arrays are shared, not copied).
+ * - Complexity: O(1) (the arrays are shared, not copied); for a box whose text changed since it was last
+ *   read, O(n log n) for its n characters typed.
  */
 export function drawingStroke(state, id) {
   const entry = state.stackEntries.get(id);
@@ -30,7 +36,8 @@ export function drawingStroke(state, id) {
   const colour = currentValue(attributes.get('colour'), state.isActive) ?? record.added.colour;
   const width = currentValue(attributes.get('width'), state.isActive) ?? record.added.width;
   const transform = currentValue(attributes.get('transform'), state.isActive) ?? IDENTITY;
-  return {
+  /** @type {DrawingStroke} */
+  const stroke = {
     id,
     colour,
     width,
@@ -40,4 +47,6 @@ export function drawingStroke(state, id) {
     pressures: record.pressures,
     pieces: record.pieces,
   };
+  if (isBox(record)) stroke.text = shownText(record, state.isActive);
+  return stroke;
 }

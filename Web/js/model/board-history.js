@@ -44,8 +44,9 @@ export function boardAt(history, count, board) {
 /**
  * The operations of one change that make `current` show what `past` showed: strokes shown now and not
  * then are deleted; a stroke shown both times gets back its colour, width and transform, and loses what it
- * shows now that it did not then (an erase); a stroke shown then that is gone now, or that shows now less
- * than it did (someone erased it since, or its points differ), comes back as a copy of how it was (no one
+ * shows now that it did not then (an erase, or for a text box a delete of the characters typed since); a
+ * stroke shown then that is gone now, or that shows now less than it did (someone erased it since), or has
+ * more points (appended since), or a box that lost characters, comes back as a copy of how it was (no one
  * may undo another's change, so the restorer draws it again). When copies come back, or the strokes kept
  * stack otherwise than they did, every restored stroke gets a z-order in the past's stacking order.
  *
@@ -71,15 +72,18 @@ export function restoreOperations(current, past, newStroke) {
       copies.push(was);
       continue;
     }
-    const dot = was.points.length === 1 || now.points.length === 1;
-    if ((dot && was.points.length !== now.points.length) || subtract(was.pieces, now.pieces).length > 0) {
+    // Text typed since is deleted again; text gone since comes back only with a copy.
+    const typed = was.text === now.text ? [] : typedSince(was.id, current, past);
+    const lost = subtract(was.pieces, now.pieces).length > 0;
+    if (was.points.length !== now.points.length || lost || typed === null) {
       deletes.push(now.id);
       copies.push(was);
       continue;
     }
     kept.add(was.id);
-    const extra = dot ? [] : subtract(now.pieces, was.pieces);
+    const extra = was.points.length === 1 ? [] : subtract(now.pieces, was.pieces);
     if (extra.length > 0) edits.push({ op: 'erase', stroke: now.id, intervals: extra });
+    if (typed.length > 0) edits.push({ op: 'deleteText', box: now.id, ranges: typed });
     if (now.colour !== was.colour) edits.push({ op: 'set', stroke: now.id, attribute: 'colour', value: was.colour });
     if (now.width !== was.width) edits.push({ op: 'set', stroke: now.id, attribute: 'width', value: was.width });
     if (!now.transform.every((value, i) => value === was.transform[i])) {
@@ -100,6 +104,24 @@ export function restoreOperations(current, past, newStroke) {
     });
   }
   return operations;
+}
+
+/**
+ * The characters a box shows now and did not in `past`, one range each, or null when it showed some that
+ * it does not now.
+ * @param {string} box
+ * @param {Board} current
+ * @param {Board} past
+ * @returns {{run: string, from: number, to: number}[] | null}
+ */
+function typedSince(box, current, past) {
+  const key = ({ run, offset }) => `${run}:${offset}`;
+  const then = new Set(past.visibleCharacters(box).map(key));
+  const now = current.visibleCharacters(box);
+  const shown = new Set(now.map(key));
+  for (const character of then) if (!shown.has(character)) return null;
+  const since = now.filter((character) => !then.has(key(character)));
+  return since.map(({ run, offset }) => ({ run, from: offset, to: offset + 1 }));
 }
 
 /** The parts of `a` outside `b` (both sorted, disjoint intervals), by comparisons only. */

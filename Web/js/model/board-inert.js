@@ -22,7 +22,19 @@ import { isErasedAway } from './stroke-record.js';
  */
 
 /** The operation kinds this version reads: any other is of a newer schema. */
-const KNOWN = new Set(['addStroke', 'appendPoints', 'erase', 'set', 'undo', 'redo', 'clear', 'settle']);
+const KNOWN = new Set([
+  'addStroke',
+  'appendPoints',
+  'erase',
+  'set',
+  'undo',
+  'redo',
+  'clear',
+  'settle',
+  'addText',
+  'insertText',
+  'deleteText',
+]);
 
 /**
  * The changes among `changes` inside `cut` that no longer matter, in the order given.
@@ -138,6 +150,16 @@ class InertnessRule {
           this.fixedActivity(at) === false ||
           this.#isGoneWithoutProof(operation.stroke, operation.id)
         );
+      case 'addText':
+        return operation === null || this.#death(strokeId(at, at.index)) !== null;
+      case 'insertText':
+        // A box's text goes with the box, and text aimed at ink never shows. Undone for good, an insert
+        // stays: others' text may be anchored in it.
+        if (operation?.kind !== 'insertText') return true;
+        return this.#isGone(operation.box, operation.id) || this.#isInk(operation.id);
+      case 'deleteText':
+        if (operation?.kind !== 'deleteText' || this.fixedActivity(at) === false) return true;
+        return this.#isGone(operation.box, operation.id) || this.#isInk(operation.id);
       case 'set': {
         // Malformed, or `deleted: false`, which the board ignores.
         if (operation?.kind !== 'set' || this.fixedActivity(at) === false) return true;
@@ -230,6 +252,12 @@ class InertnessRule {
     if (low >= timeline.length) return false;
     const later = timeline[low];
     return comparePositions(position(later.stamp, { replica: stroke.replica, seq: later.seq }, 0), clear) <= 0;
+  }
+
+  /** Whether `id` was added as ink, which text never shows in. @param {string} id */
+  #isInk(id) {
+    const added = this.#state.records.get(id)?.added ?? null;
+    return added !== null && added.kind !== 'text';
   }
 
   /** @param {StrokeRef} stroke @param {string} id */

@@ -3,12 +3,15 @@
 import { isInactive } from './board-activity.js';
 import { isVoidAppend } from './board-settles.js';
 import { compareEntries, sameEntry, stackEntry } from './board-stack.js';
+import { computeShown } from './box-text.js';
 import { changeKey, parseStrokeId } from './ids.js';
+import { isBox } from './stroke-record.js';
 
 /**
  * Throws if the stack does not hold exactly the strokes that should be visible, sorted, with matching
- * index entries, if a record's derived arrays disagree, if the inactive set is not what the settles and
- * registers say, or if a void append was kept.
+ * index entries, if a record's derived arrays disagree, if a box is not its one point and piece or the
+ * text it shows is stale, if the inactive set is not what the settles and registers say, or if a void
+ * append was kept.
  * @param {import('./board-state.js').BoardState} state
  * - Complexity: O(strokes · log strokes + registers + settled seqs).
  */
@@ -23,9 +26,22 @@ export function checkBoardInvariants(state) {
   for (const record of records.values()) {
     check(record.pressures === null || record.pressures.length === record.points.length, 'pressure count');
     check(record.added !== null || record.points.length === 0, 'points laid out before the add arrived');
+    if (isBox(record)) checkBox(state, record);
   }
   checkActivity(state);
   checkAppends(state);
+}
+
+/** A box is its corner alone, in one piece, and what it shows, if worked out, is what shows now. */
+function checkBox(state, record) {
+  const [piece] = record.pieces;
+  check(record.points.length === 1 && record.pressures === null, `box ${record.id} is not one point`);
+  check(record.pieces.length === 1 && piece[0] === 0 && piece[1] === 0, `box ${record.id} is not one piece`);
+  const shown = record.text?.shown ?? null;
+  if (shown === null) return;
+  const now = computeShown(record.text, state.isActive);
+  const same = (a, b) => a.scalar === b.scalar && a.anchor.run === b.anchor.run && a.anchor.offset === b.anchor.offset;
+  check(now.length === shown.length && now.every((c, i) => same(c, shown[i])), `box ${record.id} shows stale text`);
 }
 
 /** The inactive set holds exactly the changes that the settles or registers make inactive. */

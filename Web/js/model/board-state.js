@@ -7,7 +7,7 @@ import { ZERO_STAMP } from './stamp.js';
  * @typedef {import('./ids.js').Position} Position
  * Something a change did, to be revisited when it is undone or redone.
  * @typedef {(
- *   {kind: 'stroke' | 'append' | 'erase', id: string} |
+ *   {kind: 'stroke' | 'append' | 'erase' | 'text', id: string} |
  *   {kind: 'attribute', id: string, attribute: string} |
  *   {kind: 'clear'}
  * )} Effect

@@ -11,6 +11,7 @@ import { inertChanges } from './board-inert.js';
 import { checkBoardInvariants } from './board-invariants.js';
 import { settlement, settledThrough } from './board-settles.js';
 import { emptyDelta, newBoardState } from './board-state.js';
+import { boxText, deleteTextOperations, insertTextOperation, textAnchorAt, visibleCharacters } from './board-text.js';
 import { fnv1a64 } from './canonical-encoder.js';
 import { changeKey, parseChangeId, parseReplicaId, parseStrokeId, strokeId } from './ids.js';
 
@@ -18,6 +19,8 @@ import { changeKey, parseChangeId, parseReplicaId, parseStrokeId, strokeId } fro
  * @typedef {import('./board-state.js').BoardDelta} BoardDelta
  * @typedef {import('./board-drawing.js').DrawingStroke} DrawingStroke
  * @typedef {import('./ids.js').ChangeId} ChangeId
+ * @typedef {import('./board-text.js').TextAnchor} TextAnchor
+ * @typedef {import('./board-text.js').VisibleCharacter} VisibleCharacter
  */
 
 export class Board {
@@ -162,6 +165,60 @@ export class Board {
   points(id) {
     const record = this.#state.records.get(canonicalStrokeId(id));
     return record === undefined || record.added === null ? null : record.points;
+  }
+
+  /**
+   * The text a box shows (shown itself or not), or null if `id` is not a text box that has arrived.
+   * @param {string} id
+   * @returns {string | null}
+   */
+  text(id) {
+    return boxText(this.#state, canonicalStrokeId(id));
+  }
+
+  /**
+   * The characters a box shows, in order, each with the anchor (`run`, `offset`) that names it; empty if
+   * `id` is not a text box. Carets count these (Unicode scalars).
+   * @param {string} id
+   * @returns {VisibleCharacter[]}
+   */
+  visibleCharacters(id) {
+    return visibleCharacters(this.#state, canonicalStrokeId(id));
+  }
+
+  /**
+   * Where text typed at `caret` (0…characters shown) goes: the anchor of the character shown before it,
+   * null at the start. The `after` of an `insertText`.
+   * @param {string} id
+   * @param {number} caret
+   * @returns {TextAnchor | null}
+   * @throws {RangeError} if `id` is not a text box or the caret is outside its text
+   */
+  textAnchorAt(id, caret) {
+    return textAnchorAt(this.#state, canonicalStrokeId(id), caret);
+  }
+
+  /**
+   * The `insertText` that types `text` (1 to 100,000 Unicode scalars) at `caret`.
+   * @param {string} id
+   * @param {number} caret
+   * @param {string} text
+   * @throws {RangeError} as `textAnchorAt`, or for empty or too long text
+   */
+  insertTextOperation(id, caret, text) {
+    return insertTextOperation(this.#state, canonicalStrokeId(id), caret, text);
+  }
+
+  /**
+   * The `deleteText`s (one, or more for over 10,000 ranges: put them in one change) that delete the
+   * characters shown between carets `from` and `to`; none when they are equal.
+   * @param {string} id
+   * @param {number} from
+   * @param {number} to
+   * @throws {RangeError} if `id` is not a text box or a caret is outside its text
+   */
+  deleteTextOperations(id, from, to) {
+    return deleteTextOperations(this.#state, canonicalStrokeId(id), from, to);
   }
 
   /**

@@ -5,6 +5,7 @@
 // An operation this code does not know, or one that is malformed, reads as null: ignored, never an error.
 
 import { parseChangeId, parseStrokeId, strokeId } from './ids.js';
+import { MAXIMUM_RUN_LENGTH } from './text-sequence.js';
 
 /** Sizes beyond which an operation is malformed and ignored by every replica alike. */
 export const LIMITS = Object.freeze({
@@ -21,11 +22,16 @@ export const ATTRIBUTES = Object.freeze(['colour', 'width', 'transform', 'zOrder
 /**
  * @typedef {import('./ids.js').StrokeRef} StrokeRef
  * @typedef {import('./ids.js').ChangeId} ChangeId
+ * @typedef {import('./text-sequence.js').OperationId} OperationId
+ * @typedef {import('./text-sequence.js').Anchor} Anchor
  * @typedef {[number, number]} Pair
  * @typedef {(
  *   {kind: 'addStroke', colour: number, width: number, points: Pair[], pressures: number[] | null} |
  *   {kind: 'appendPoints', stroke: StrokeRef, id: string, points: Pair[], pressures: number[] | null} |
  *   {kind: 'erase', stroke: StrokeRef, id: string, intervals: Pair[]} |
+ *   {kind: 'addText', colour: number, size: number, at: Pair} |
+ *   {kind: 'insertText', box: StrokeRef, id: string, after: Anchor | null, text: string} |
+ *   {kind: 'deleteText', box: StrokeRef, id: string, ranges: {run: OperationId, from: number, to: number}[]} |
  *   {kind: 'set', stroke: StrokeRef, id: string, attribute: string, value: unknown} |
  *   {kind: 'undo' | 'redo', target: ChangeId} |
  *   {kind: 'clear'} |
@@ -61,6 +67,28 @@ export function readOperation(op) {
       const intervals = op.intervals.filter(isValidInterval).map(([lower, upper]) => [lower, upper]);
       if (intervals.length === 0) return null;
       return { kind: 'erase', stroke, id: strokeId(stroke, stroke.index), intervals };
+    }
+    case 'addText': {
+      const at = op.at;
+      if (!isColour(op.colour) || !isValidWidth(op.size) || !Array.isArray(at) || at.length !== 2) return null;
+      if (!isCoordinate(at[0]) || !isCoordinate(at[1])) return null;
+      return { kind: 'addText', colour: op.colour, size: op.size, at: [at[0], at[1]] };
+    }
+    case 'insertText': {
+      const box = parseStrokeId(op.box);
+      const after = op.after === null || op.after === undefined ? null : readAnchor(op.after);
+      if (box === null || after === undefined || !isText(op.text)) return null;
+      return { kind: 'insertText', box, id: strokeId(box, box.index), after, text: op.text };
+    }
+    case 'deleteText': {
+      // Unlike an erase, one bad range spoils the whole operation.
+      const box = parseStrokeId(op.box);
+      const { ranges } = op;
+      if (box === null || !Array.isArray(ranges) || ranges.length === 0) return null;
+      if (ranges.length > LIMITS.maximumIntervalsPerErase) return null;
+      const read = ranges.map(readTextRange);
+      if (read.includes(null)) return null;
+      return { kind: 'deleteText', box, id: strokeId(box, box.index), ranges: read };
     }
     case 'set': {
       const stroke = parseStrokeId(op.stroke);
@@ -109,6 +137,46 @@ function readInk(points, pressures) {
     floats[i] = pressure;
   }
   return { points: copied, pressures: floats };
+}
+
+/**
+ * A character named in the JSON form `{run: "<replica>-<seq>-<index>", offset}`, as a text sequence's
+ * anchor; undefined if malformed.
+ * @returns {Anchor | undefined}
+ */
+function readAnchor(value) {
+  if (value === null || typeof value !== 'object') return undefined;
+  const run = readRun(value.run);
+  return run === null || !isOffset(value.offset) ? undefined : { run, offset: value.offset };
+}
+
+/** `{run, from, to}` hiding offsets `from..<to` of a run, or null if malformed. */
+function readTextRange(value) {
+  if (value === null || typeof value !== 'object') return null;
+  const run = readRun(value.run);
+  const { from, to } = value;
+  if (run === null || !isOffset(from) || !isOffset(to) || !(from < to)) return null;
+  return { run, from, to };
+}
+
+/** A run's operation id from its `<replica>-<seq>-<index>`, or null. @returns {OperationId | null} */
+function readRun(text) {
+  const ref = parseStrokeId(text);
+  return ref === null ? null : { change: { replica: ref.replica, seq: ref.seq }, index: ref.index };
+}
+
+/** An offset in a run, as Swift's `UInt32`. */
+function isOffset(value) {
+  return Number.isInteger(value) && value >= 0 && value <= 0xffff_ffff;
+}
+
+/**
+ * 1 to 100,000 Unicode scalars, with no lone surrogate (no Swift string holds one, and the wire refuses it).
+ */
+function isText(value) {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2 * MAXIMUM_RUN_LENGTH) return false;
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)) return false;
+  return Array.from(value).length <= MAXIMUM_RUN_LENGTH;
 }
 
 function isSeq(value) {

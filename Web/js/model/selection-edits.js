@@ -145,12 +145,13 @@ export function backOperations(selected, stack) {
 /**
  * The operations that copy strokes as new ones of one change, moved by `offset`: each an `addStroke` of
  * the same ink and style, then an erase of what the original hides and its transform after the move, so
- * the copy looks exactly like the original did. `newStroke(i)` is the id the change gives its i-th
- * `addStroke` (`<replica>-<seq>-<i>`). Strokes come in the order given (bottom to top), and stay in it
- * above every stroke of `stack` (a copy with no z-order would sit below strokes brought to the front); one
- * longer than an operation may carry is left out.
+ * the copy looks exactly like the original did; a text box as an `addText` of its corner and size, then an
+ * insert of its text as one run. `newStroke(i)` is the id the change gives its i-th add
+ * (`<replica>-<seq>-<i>`). Strokes come in the order given (bottom to top), and stay in it above every
+ * stroke of `stack` (a copy with no z-order would sit below strokes brought to the front); one longer than
+ * an operation may carry is left out.
  * @param {{colour: number, width: number, points: [number, number][], pressures: number[] | null,
- *   pieces: [number, number][], transform: Matrix}[]} strokes
+ *   pieces: [number, number][], transform: Matrix, text?: string}[]} strokes
  * @param {[number, number]} offset
  * @param {(index: number) => string} newStroke
  * @param {{z: number}[]} [stack] every visible stroke of the board pasted into
@@ -159,17 +160,23 @@ export function backOperations(selected, stack) {
 export function copyOperations(strokes, offset, newStroke, stack = []) {
   const copied = strokes.filter((stroke) => stroke.points.length > 0 && stroke.points.length <= LIMITS.maximumPointsPerOperation);
   const move = translation(offset[0], offset[1]);
-  const adds = copied.map((stroke) => ({
-    op: 'addStroke',
-    colour: stroke.colour,
-    width: stroke.width,
-    points: stroke.points.map(([x, y]) => [x, y]),
-    pressures: stroke.pressures === null ? null : [...stroke.pressures],
-  }));
+  const adds = copied.map((stroke) =>
+    stroke.text !== undefined
+      ? { op: 'addText', colour: stroke.colour, size: stroke.width, at: [stroke.points[0][0], stroke.points[0][1]] }
+      : {
+          op: 'addStroke',
+          colour: stroke.colour,
+          width: stroke.width,
+          points: stroke.points.map(([x, y]) => [x, y]),
+          pressures: stroke.pressures === null ? null : [...stroke.pressures],
+        },
+  );
   const rest = [];
   const top = Math.max(0, ...stack.map((stroke) => stroke.z));
   copied.forEach((stroke, index) => {
     const id = newStroke(index);
+    // A box: its text as one run.
+    if (stroke.text) rest.push({ op: 'insertText', box: id, after: null, text: stroke.text });
     // A dot in the drawing is whole; a longer stroke hides what lies between its pieces.
     const hidden = stroke.points.length === 1 ? [] : gaps(stroke.pieces, 0, stroke.points.length - 1);
     if (hidden.length > 0) rest.push({ op: 'erase', stroke: id, intervals: hidden });

@@ -3,6 +3,11 @@
 //
 // `points`, `pressures`, `hidden` and `pieces` are derived from the add, the appends, the erases and
 // which changes are active; they are rebuilt when those change.
+//
+// A text box is a stroke record too, so it has a stroke's attributes, stacking, clear, undo and selection:
+// its add is an `addText` (`added.kind` 'text'), its one point the corner `at`, its width the font size.
+// Appends and erases aimed at it are kept, as for any stroke, but never move or hide it: its one piece is
+// always [0, 0]. Its text is in `text` (box-text.js), kept per record whatever the add turns out to be.
 
 import { compareChangeIds } from './ids.js';
 import { gaps as intervalGaps, insertInterval, setContains as intervalSetContains } from '../geometry/intervals.js';
@@ -10,13 +15,17 @@ import { gaps as intervalGaps, insertInterval, setContains as intervalSetContain
 /**
  * @typedef {import('../geometry/intervals.js').Interval} Interval
  * @typedef {import('./ids.js').Position} Position
- * @typedef {{position: Position, colour: number, width: number, points: Interval[], pressures: number[] | null}} Added
+ * @typedef {{
+ *   kind: 'ink' | 'text', position: Position, colour: number, width: number, points: Interval[],
+ *   pressures: number[] | null
+ * }} Added
  * @typedef {{key: string, seq: number, points: Interval[], pressures: number[] | null, firstIndex: number}} Append
  * @typedef {{
  *   id: string, added: Added | null, appends: Append[],
  *   erases: Map<string, {change: import('./ids.js').ChangeId, intervals: Interval[]}>,
  *   attributes: Map<string, import('./attribute-history.js').Write[]>,
- *   points: [number, number][], pressures: number[] | null, hidden: Interval[], pieces: Interval[]
+ *   points: [number, number][], pressures: number[] | null, hidden: Interval[], pieces: Interval[],
+ *   text: import('./box-text.js').BoxText | null
  * }} StrokeRecord
  * @typedef {(changeKey: string) => boolean} IsActive
  */
@@ -37,7 +46,16 @@ export function newRecord(id) {
     pressures: null,
     hidden: [],
     pieces: [],
+    text: null,
   };
+}
+
+/**
+ * Whether the record's add has arrived and made a text box.
+ * @param {StrokeRecord} record
+ */
+export function isBox(record) {
+  return record.added !== null && record.added.kind === 'text';
 }
 
 /**
@@ -49,6 +67,8 @@ export function layOutPoints(record) {
   if (record.added === null) return;
   record.points = record.added.points.slice();
   record.pressures = record.added.pressures === null ? null : record.added.pressures.slice();
+  // A box is its corner alone: appends never reach it.
+  if (isBox(record)) return;
   for (let index = 0; index < record.appends.length; index++) placeAppend(record, index);
 }
 
@@ -76,7 +96,7 @@ function placeAppend(record, index) {
  */
 export function appendToRecord(record, append, isActive) {
   const wentLast = insertAppend(record, append);
-  if (record.added === null) return;
+  if (record.added === null || isBox(record)) return;
   if (wentLast) placeAppend(record, record.appends.length - 1);
   else layOutPoints(record);
   if (wentLast && isActive(append.key)) recomputePieces(record);
@@ -119,6 +139,12 @@ function insertAppend(record, append) {
  */
 export function recomputeVisibility(record, isActive) {
   let hidden = [];
+  if (isBox(record)) {
+    // Erases and appends aimed at a box hide nothing of it.
+    record.hidden = hidden;
+    recomputePieces(record);
+    return;
+  }
   const erases = [...record.erases].sort((a, b) => compareChangeIds(a[1].change, b[1].change));
   for (const [key, erase] of erases) {
     if (!isActive(key)) continue;
@@ -153,6 +179,7 @@ export function recomputePieces(record) {
  * - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
  */
 export function isErasedAway(record, erasing, hidingAppend) {
+  if (isBox(record)) return false;
   let hidden = [];
   const erases = [...record.erases.values()].sort((a, b) => compareChangeIds(a.change, b.change));
   for (const erase of erases) {

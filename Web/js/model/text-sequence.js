@@ -2,11 +2,13 @@
 // `TextSequence` (Sources/InkwellSync/CRDT/TextSequence.swift), a replicated growable array of runs, held
 // to the same text by Conformance/text.json.
 //
-// Each insert is a run of characters (Unicode code points, as Swift counts scalars) named by the operation
-// that made it ({stamp, change, index}), placed after a character (an anchor: {run, offset}) or at the
-// start. Runs after the same anchor go newest first, so text typed at a cursor goes where the cursor is and
-// a word typed forwards stays whole however others type beside it. A delete hides characters for good.
-// The state is a set of inserts and a set of deletes: any order, any repeats, the same text.
+// Each insert is a run of characters (Unicode code points, as Swift counts scalars) made by one operation
+// ({stamp, change, index}), placed after a character (an anchor: {run, offset}) or at the start. An anchor
+// names its run by the operation's id alone ({change, index}), as an operation on the board names a stroke:
+// the stamp only orders a run among its siblings. Runs after the same anchor go newest first, so text typed
+// at a cursor goes where the cursor is and a word typed forwards stays whole however others type beside it.
+// A delete hides characters for good. The state is a set of inserts and a set of deletes: any order, any
+// repeats, the same text.
 
 import { compareStamps } from './stamp.js';
 import { compareChangeIds } from './ids.js';
@@ -15,8 +17,10 @@ import { compareChangeIds } from './ids.js';
 export const MAXIMUM_RUN_LENGTH = 100_000;
 
 /**
- * @typedef {{stamp: {wall: number, counter: number}, change: {replica: string, seq: number}, index: number}} RunId
- * @typedef {{run: RunId, offset: number}} Anchor
+ * @typedef {{change: {replica: string, seq: number}, index: number}} OperationId an operation: its change and
+ *   its index there (Swift's `OperationID`)
+ * @typedef {OperationId & {stamp: {wall: number, counter: number}}} RunId an insert's full id (Swift's `OpStamp`)
+ * @typedef {{run: OperationId, offset: number}} Anchor a character: its run, and its offset in the run
  */
 
 /** The total order of operations (Swift's `OpStamp`): stamp, change id, index. */
@@ -24,41 +28,65 @@ export function compareRunIds(a, b) {
   return compareStamps(a.stamp, b.stamp) || compareChangeIds(a.change, b.change) || a.index - b.index;
 }
 
-function runKey(id) {
-  return `${id.stamp.wall}.${id.stamp.counter}@${id.change.replica}-${id.change.seq}#${id.index}`;
+/**
+ * A run's key: `<replica>-<seq>-<index>`, the form of a stroke id, so a board's operations name runs with it.
+ * Any stamp on `id` is left out: a run is its operation.
+ * @param {OperationId} id
+ */
+export function operationKey(id) {
+  return `${id.change.replica}-${id.change.seq}-${id.index}`;
+}
+
+/** The operation id alone, frozen: every anchor in the run shares it. @param {OperationId} id */
+function operationOf(id) {
+  return Object.freeze({ change: Object.freeze({ replica: id.change.replica, seq: id.change.seq }), index: id.index });
+}
+
+/** A copy the sequence owns, in the stamp-less form. @param {Anchor} anchor */
+function anchorOf(anchor) {
+  return { run: operationOf(anchor.run), offset: anchor.offset };
 }
 
 function anchorKey(anchor) {
-  return anchor === null ? '' : `${runKey(anchor.run)}:${anchor.offset}`;
+  return anchor === null ? '' : `${operationKey(anchor.run)}:${anchor.offset}`;
 }
 
 export class TextSequence {
-  /** @type {Map<string, {id: RunId, after: Anchor | null, scalars: string[]}>} */
+  /**
+   * The runs by operation key; `operation` is the stamp-less id that its characters' anchors share.
+   * @type {Map<string, {id: RunId, operation: OperationId, after: Anchor | null, scalars: string[]}>}
+   */
   #runs = new Map();
   /** Deleted offsets by run key: sorted, disjoint [from, to) ranges. @type {Map<string, [number, number][]>} */
   #deleted = new Map();
 
   /**
-   * Inserts `text` as the run `id` after `after` (null: at the start); ignored when the run is known, empty,
-   * too long, or placed after itself.
+   * Inserts `text` as the run made by the operation `id` after `after` (null: at the start); ignored when the
+   * run is known, empty, too long, or placed after itself.
+   * @param {string} text
+   * @param {RunId} id
+   * @param {Anchor | null} after
    * @returns {boolean} whether it was new
    */
   insert(text, id, after) {
-    const key = runKey(id);
+    const key = operationKey(id);
     const scalars = Array.from(text);
     if (this.#runs.has(key) || scalars.length === 0 || scalars.length > MAXIMUM_RUN_LENGTH) return false;
-    if (after !== null && runKey(after.run) === key) return false;
-    this.#runs.set(key, { id, after, scalars });
+    if (after !== null && operationKey(after.run) === key) return false;
+    this.#runs.set(key, { id, operation: operationOf(id), after: after === null ? null : anchorOf(after), scalars });
     return true;
   }
 
   /**
    * Hides offsets `from`..<`to` of run `run`, arrived or not.
+   * @param {OperationId} run
+   * @param {number} from
+   * @param {number} to
    * @returns {boolean} whether it hid anything not hidden before
    */
   delete(run, from, to) {
     if (!(from < to)) return false;
-    const key = runKey(run);
+    const key = operationKey(run);
     const ranges = this.#deleted.get(key) ?? [];
     if (ranges.some(([lower, upper]) => lower <= from && to <= upper)) return false;
     const sorted = [...ranges, [from, to]].sort((a, b) => a[0] - b[0]);
@@ -82,7 +110,7 @@ export class TextSequence {
     const children = new Map();
     for (const [key, run] of this.#runs) {
       if (run.after !== null) {
-        const anchorRun = this.#runs.get(runKey(run.after.run));
+        const anchorRun = this.#runs.get(operationKey(run.after.run));
         // An anchor past its run's end is malformed: the run never shows.
         if (anchorRun === undefined || run.after.offset >= anchorRun.scalars.length) continue;
       }
@@ -97,7 +125,7 @@ export class TextSequence {
       const [key, offset] = stack.pop();
       const run = this.#runs.get(key);
       if (offset >= run.scalars.length) continue;
-      const anchor = { run: run.id, offset };
+      const anchor = { run: run.operation, offset };
       const hidden = (this.#deleted.get(key) ?? []).some(([lower, upper]) => lower <= offset && offset < upper);
       result.push({ anchor, scalar: run.scalars[offset], visible: !hidden });
       stack.push([key, offset + 1]);

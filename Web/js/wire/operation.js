@@ -1,9 +1,9 @@
 // One board operation to and from an encoded `Operation` message, as
 // Sources/InkwellWire/Codec/OperationCodec.swift does it.
 //
-// Anything this code cannot read inside a well-formed change (an unknown kind, content out of range)
-// becomes `{op: "unknown", kind, bytes}`: the change stays whole, the board ignores the operation, and
-// encoding writes the bytes back unchanged.
+// Anything this code cannot read inside a well-formed change (an unknown kind, content out of range, text
+// that is not UTF-8) becomes `{op: "unknown", kind, bytes}`: the change stays whole, the board ignores the
+// operation, and encoding writes the bytes back unchanged.
 
 import { WireError } from './errors.js';
 import { bytesEqual, fromHex, toHex } from './bytes.js';
@@ -20,10 +20,15 @@ import * as schema from './schema.js';
  *   | {op: 'undo' | 'redo', change: ChangeId}
  *   | {op: 'clear'}
  *   | {op: 'settle', through: number, inactive: number[]}
+ *   | {op: 'addText', colour: number, size: number, at: [number, number]}
+ *   | {op: 'insertText', box: string, after: {run: string, offset: number} | null, text: string}
+ *   | {op: 'deleteText', box: string, ranges: {run: string, from: number, to: number}[]}
  *   | {op: 'unknown', kind?: number, bytes: Uint8Array}} Operation
  */
 
 const MAX_UINT64 = (1n << 64n) - 1n;
+/** The most ranges a `deleteText` may hide (Swift's `BoardLimits.maximumRangesPerTextDelete`). */
+const MAXIMUM_TEXT_RANGES = 10_000;
 
 /**
  * Encodes one operation of a change made by `replica` (its 16 bytes).
@@ -84,6 +89,48 @@ export function encodeOperation(operation, replica) {
       if (!Array.isArray(operation.inactive)) throw WireError.invalidField('settle.inactive');
       const inactive = operation.inactive.map((seq) => settleSeq(seq, 'settle.inactive'));
       kind = { case: 'settle', value: { through: settleSeq(operation.through, 'settle.through'), inactive } };
+      break;
+    }
+    case 'addText': {
+      const at = operation.at;
+      if (!Array.isArray(at) || at.length !== 2) throw WireError.invalidField('add_text.at');
+      kind = {
+        case: 'addText',
+        value: {
+          colour: colour(operation.colour),
+          size: number(operation.size, 'add_text.size'),
+          x: number(at[0], 'add_text.at'),
+          y: number(at[1], 'add_text.at'),
+        },
+      };
+      break;
+    }
+    case 'insertText': {
+      const after = operation.after ?? null;
+      if (after !== null && typeof after !== 'object') throw WireError.invalidField('insert_text.after');
+      if (typeof operation.text !== 'string') throw WireError.invalidField('insert_text.text');
+      kind = {
+        case: 'insertText',
+        value: {
+          box: strokeRef(operation.box, replica),
+          after: after === null ? null : strokeRef(after.run, replica),
+          offset: after === null ? 0 : uint32(after.offset, 'insert_text.offset'),
+          text: operation.text,
+        },
+      };
+      break;
+    }
+    case 'deleteText': {
+      if (!Array.isArray(operation.ranges)) throw WireError.invalidField('delete_text.ranges');
+      const ranges = operation.ranges.map((range) => {
+        if (range === null || typeof range !== 'object') throw WireError.invalidField('delete_text.ranges');
+        return {
+          run: strokeRef(range.run, replica),
+          from: uint32(range.from, 'delete_text.from'),
+          to: uint32(range.to, 'delete_text.to'),
+        };
+      });
+      kind = { case: 'deleteText', value: { box: strokeRef(operation.box, replica), ranges } };
       break;
     }
     case 'unknown':
@@ -165,6 +212,25 @@ function decodeKnown(wire, replica) {
       }
       return { op: 'settle', through, inactive };
     }
+    case 'addText':
+      return { op: 'addText', colour: value.colour, size: value.size, at: [value.x, value.y] };
+    case 'insertText': {
+      // Text that is not UTF-8 never gets here: the message does not decode, and the operation is unknown.
+      const box = strokeID(value.box, replica);
+      if (value.after === null && value.offset !== 0) throw WireError.invalidField('insert_text.offset');
+      const after = value.after === null ? null : { run: strokeID(value.after, replica), offset: value.offset };
+      return { op: 'insertText', box, after, text: value.text };
+    }
+    case 'deleteText': {
+      // As Swift reads it: too many ranges, or an empty one, and the operation is unknown.
+      const box = strokeID(value.box, replica);
+      if (value.ranges.length > MAXIMUM_TEXT_RANGES) throw WireError.invalidField('delete_text.ranges');
+      const ranges = value.ranges.map((/** @type {Record<string, any>} */ range) => {
+        if (!(range.from < range.to)) throw WireError.invalidField('delete_text.ranges');
+        return { run: strokeID(range.run, replica), from: range.from, to: range.to };
+      });
+      return { op: 'deleteText', box, ranges };
+    }
   }
   return null;
 }
@@ -242,6 +308,14 @@ function changeRefSeq(change) {
 /** @param {unknown} value @param {string} name */
 function settleSeq(value, name) {
   if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < 0) throw WireError.invalidField(name);
+  return /** @type {number} */ (value);
+}
+
+/** @param {unknown} value @param {string} name */
+function uint32(value, name) {
+  if (!Number.isInteger(value) || /** @type {number} */ (value) < 0 || /** @type {number} */ (value) > 0xffffffff) {
+    throw WireError.invalidField(name);
+  }
   return /** @type {number} */ (value);
 }
 

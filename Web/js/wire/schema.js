@@ -76,6 +76,33 @@ export const Clear = descriptor('clear', []);
 
 export const Settle = descriptor('settle', [field(1, 'through', 'uint64'), field(2, 'inactive', 'uint64', repeated)]);
 
+export const AddText = descriptor('add_text', [
+  field(1, 'colour', 'fixed32'),
+  field(2, 'size', 'double'),
+  field(3, 'x', 'double'),
+  field(4, 'y', 'double'),
+]);
+
+// A run of text after character `offset` of the run `after` (an insert's operation), or at the start when
+// `after` is absent.
+export const InsertText = descriptor('insert_text', [
+  field(1, 'box', 'message', of(() => StrokeRef)),
+  field(2, 'after', 'message', of(() => StrokeRef)),
+  field(3, 'offset', 'uint32'),
+  field(4, 'text', 'string'),
+]);
+
+export const TextRange = descriptor('text_range', [
+  field(1, 'run', 'message', of(() => StrokeRef)),
+  field(2, 'from', 'uint32'),
+  field(3, 'to', 'uint32'),
+]);
+
+export const DeleteText = descriptor('delete_text', [
+  field(1, 'box', 'message', of(() => StrokeRef)),
+  field(2, 'ranges', 'message', of(() => TextRange, repeated)),
+]);
+
 export const Operation = descriptor('operation', [
   field(1, 'addStroke', 'message', of(() => AddStroke, { oneof: 'kind' })),
   field(2, 'appendPoints', 'message', of(() => AppendPoints, { oneof: 'kind' })),
@@ -85,6 +112,9 @@ export const Operation = descriptor('operation', [
   field(6, 'redo', 'message', of(() => ChangeRef, { oneof: 'kind' })),
   field(7, 'clear', 'message', of(() => Clear, { oneof: 'kind' })),
   field(8, 'settle', 'message', of(() => Settle, { oneof: 'kind' })),
+  field(9, 'addText', 'message', of(() => AddText, { oneof: 'kind' })),
+  field(10, 'insertText', 'message', of(() => InsertText, { oneof: 'kind' })),
+  field(11, 'deleteText', 'message', of(() => DeleteText, { oneof: 'kind' })),
 ]);
 
 // pack.proto

@@ -16,7 +16,7 @@ const RESTORER = '0f000000000000000000000000000042';
 
 /** What a board shows, ids aside: each stroke's look, bottom to top. */
 function appearance(board) {
-  return board.strokes().map(({ colour, width, transform, points, pressures, pieces }) => ({ colour, width, transform, points, pressures, pieces }));
+  return board.strokes().map(({ colour, width, transform, points, pressures, pieces, text }) => ({ colour, width, transform, points, pressures, pieces, text }));
 }
 
 /** A change of the restorer's after every change of `history`. */

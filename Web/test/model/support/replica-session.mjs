@@ -16,9 +16,15 @@ export class ReplicaSession {
   /** Every change made, in the order made. @type {object[]} */
   changes = [];
 
-  /** @param {Random} random @param {number} replicas */
-  constructor(random, replicas) {
+  /**
+   * @param {Random} random
+   * @param {number} replicas
+   * @param {{text?: boolean}} [options] `text`: a quarter of the changes are about text boxes (off, a seed
+   *   makes the same session as it always has)
+   */
+  constructor(random, replicas, { text = false } = {}) {
     this.random = random;
+    this.text = text;
     this.replicas = Array.from({ length: replicas }, (_, i) => ({
       author: testAuthor(21 + i),
       view: new Board('main'),
@@ -28,6 +34,8 @@ export class ReplicaSession {
       seen: [],
       /** Every stroke it has heard added. @type {string[]} */
       strokes: [],
+      /** Every text box it has heard added. @type {string[]} */
+      boxes: [],
     }));
   }
 
@@ -67,12 +75,15 @@ export class ReplicaSession {
     replica.seen.push(change);
     change.operations.forEach((op, index) => {
       if (op.op === 'addStroke') replica.strokes.push(strokeOf(change, index));
+      if (op.op === 'addText') replica.boxes.push(strokeOf(change, index));
     });
   }
 
   /** As Swift's `BoardModel.randomOperation`: every kind, now and then on a stroke that is gone. */
-  #randomOperations({ author, view, seen, strokes }) {
+  #randomOperations(replica) {
     const { random } = this;
+    if (this.text && random.int(0, 3) === 0) return this.#randomTextOperations(replica);
+    const { author, view, seen, strokes } = replica;
     const me = author.replica;
     const visible = view.strokes();
     const target = visible.length > 0 ? random.pick(visible) : null;
@@ -144,6 +155,45 @@ export class ReplicaSession {
     }
     if (operations.length === 0) operations.push(add(points()));
     return operations;
+  }
+
+  /**
+   * A change about text boxes: a new box, typing or deleting at random carets of a box it sees, and now and
+   * then something aimed at a box that is gone, or at the wrong kind of element, which the board ignores.
+   */
+  #randomTextOperations({ view, strokes, boxes }) {
+    const { random } = this;
+    const shown = view.strokes().filter((stroke) => stroke.text !== undefined);
+    const box = shown.length > 0 ? random.pick(shown) : null;
+    const roll = random.int(0, 99);
+    const words = ['a', 'ink', 'well ', '🙂', 'é', '\n', 'board'];
+    if (box !== null && roll < 50) {
+      const length = view.visibleCharacters(box.id).length;
+      const caret = random.int(0, length);
+      return [view.insertTextOperation(box.id, caret, random.pick(words))];
+    }
+    if (box !== null && roll < 70) {
+      const length = view.visibleCharacters(box.id).length;
+      const from = random.int(0, length);
+      const operations = view.deleteTextOperations(box.id, from, random.int(from, Math.min(length, from + 4)));
+      if (operations.length > 0) return operations;
+    }
+    if (roll < 80 && (boxes.length > 0 || strokes.length > 0)) {
+      // On any box ever heard of (hidden, dead or another's), or on a stroke.
+      const target = boxes.length > 0 && random.bool() ? random.pick(boxes) : random.pick([...boxes, ...strokes]);
+      return [
+        random.pick([
+          { op: 'insertText', box: target, after: null, text: random.pick(words) },
+          { op: 'deleteText', box: target, ranges: [{ run: target, from: 0, to: 1 }] },
+          { op: 'erase', stroke: target, intervals: [[0, 1]] },
+          { op: 'appendPoints', stroke: target, points: [[1, 2]], pressures: null },
+          { op: 'set', stroke: target, attribute: 'deleted', value: true },
+          { op: 'set', stroke: target, attribute: 'width', value: random.int(4, 80) / 2 },
+        ]),
+      ];
+    }
+    const at = [random.int(0, 2000) / 4, random.int(0, 2000) / 4];
+    return [{ op: 'addText', colour: random.int(0, 0xffffffff), size: random.int(8, 96) / 2, at }];
   }
 
   /**
