@@ -13,12 +13,12 @@ import Testing
         var board = BoardState.after([first, second])
 
         let undo = history.undo()
-        #expect(undo == .undo(second.id))
+        #expect(undo == [.undo(second.id)])
         board.apply(alice.change(undo!))
         #expect(board.drawing.map(\.id) == [stroke(of: first)])
 
         let redo = history.redo()
-        #expect(redo == .redo(second.id))
+        #expect(redo == [.redo(second.id)])
         board.apply(alice.change(redo!))
         #expect(board.visibleStrokeCount == 2)
         #expect(!history.canRedo)
@@ -33,7 +33,7 @@ import Testing
         #expect(history.canRedo)
         history.record(b)
         #expect(!history.canRedo)
-        #expect(history.undo() == .undo(b))
+        #expect(history.undo() == [.undo(b)])
         #expect(history.undo() == nil)
     }
 
@@ -44,5 +44,21 @@ import Testing
         #expect(history.done == Array(ids.suffix(3)))
         history.forget { $0.seq <= 4 }
         #expect(history.done == [ids[4]])
+    }
+
+    @Test func aBurstOfTypingIntoOneBoxIsOneStep() {
+        var history = UndoHistory()
+        let ids = (1...5).map { ChangeID(replica: ReplicaID(high: 1, low: 1), seq: UInt64($0)) }
+        let box = StrokeID(change: ids[0])
+        history.record(ids[0], typingInto: box)
+        history.join(ids[1], typingInto: box)
+        history.join(ids[2], typingInto: StrokeID(change: ids[2]))
+        history.record(ids[3])
+        history.join(ids[4], typingInto: box)
+        #expect(history.undo() == [.undo(ids[4])], "a stroke between ends the burst")
+        #expect(history.undo() == [.undo(ids[3])])
+        #expect(history.undo() == [.undo(ids[2])])
+        #expect(history.undo() == [.undo(ids[1]), .undo(ids[0])])
+        #expect(history.redo() == [.redo(ids[0]), .redo(ids[1])])
     }
 }

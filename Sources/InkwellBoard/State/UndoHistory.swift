@@ -3,13 +3,21 @@ public import InkwellSync
 /// One user's undo and redo stacks on one board: which of their own changes to undo or redo next.
 ///
 /// Local to a device and never synced: the undo and redo *operations* it returns are ordinary
-/// changes that sync like any other. Only changes newer than the baseline can be undone.
+/// changes that sync like any other. Only changes newer than the baseline can be undone. A step is one
+/// change, or a burst of typing into one text box (each keystroke a change of its own, so others see it
+/// at once), which one undo takes back whole. The page's `Web/js/model/undo-history.js` is the same.
 public struct UndoHistory: Hashable, Sendable {
-    /// Undoable changes, oldest first.
-    public private(set) var done: [ChangeID] = []
-    /// Undone changes that can be redone, most recently undone last.
-    public private(set) var undone: [ChangeID] = []
-    /// How many changes to remember.
+    struct Step: Hashable, Sendable {
+        var changes: [ChangeID]
+        /// The text box the step types into, which later typing may join.
+        let box: StrokeID?
+    }
+
+    /// Undoable steps, oldest first.
+    private var doneSteps: [Step] = []
+    /// Undone steps that can be redone, most recently undone last.
+    private var undoneSteps: [Step] = []
+    /// How many steps to remember.
     public let capacity: Int
 
     public init(capacity: Int = 500) {
@@ -17,33 +25,54 @@ public struct UndoHistory: Hashable, Sendable {
         self.capacity = capacity
     }
 
-    public var canUndo: Bool { !done.isEmpty }
-    public var canRedo: Bool { !undone.isEmpty }
+    /// Every change of the undoable steps, oldest first.
+    public var done: [ChangeID] { doneSteps.flatMap(\.changes) }
+    /// Every change of the steps that can be redone.
+    public var undone: [ChangeID] { undoneSteps.flatMap(\.changes) }
+    public var canUndo: Bool { !doneSteps.isEmpty }
+    public var canRedo: Bool { !undoneSteps.isEmpty }
 
-    /// Records a change the user just made; a new action clears what could be redone.
-    public mutating func record(_ change: ChangeID) {
-        done.append(change)
-        if done.count > capacity { done.removeFirst(done.count - capacity) }
-        undone.removeAll()
+    /// Records a change the user just made as a step of its own; a new action clears what could be redone.
+    /// `box` is the text box it types into, if it does.
+    public mutating func record(_ change: ChangeID, typingInto box: StrokeID? = nil) {
+        doneSteps.append(Step(changes: [change], box: box))
+        if doneSteps.count > capacity { doneSteps.removeFirst(doneSteps.count - capacity) }
+        undoneSteps.removeAll()
     }
 
-    /// The operation that undoes the user's latest change, if any.
-    public mutating func undo() -> BoardOperation? {
-        guard let change = done.popLast() else { return nil }
-        undone.append(change)
-        return .undo(change)
+    /// Records more typing into `box`: it joins the latest step when that step types into the same box and
+    /// nothing was undone since; else it is a step of its own.
+    public mutating func join(_ change: ChangeID, typingInto box: StrokeID) {
+        guard doneSteps.last?.box == box, undoneSteps.isEmpty else {
+            record(change, typingInto: box)
+            return
+        }
+        doneSteps[doneSteps.count - 1].changes.append(change)
     }
 
-    /// The operation that redoes the change undone last, if any.
-    public mutating func redo() -> BoardOperation? {
-        guard let change = undone.popLast() else { return nil }
-        done.append(change)
-        return .redo(change)
+    /// The operations that undo the user's latest step, newest change first, if any.
+    public mutating func undo() -> [BoardOperation]? {
+        guard let step = doneSteps.popLast() else { return nil }
+        undoneSteps.append(step)
+        return step.changes.reversed().map { .undo($0) }
+    }
+
+    /// The operations that redo the step undone last, if any.
+    public mutating func redo() -> [BoardOperation]? {
+        guard let step = undoneSteps.popLast() else { return nil }
+        doneSteps.append(step)
+        return step.changes.map { .redo($0) }
     }
 
     /// Forgets changes that a baseline has compacted: they can no longer be undone.
     public mutating func forget(where isCompacted: (ChangeID) -> Bool) {
-        done.removeAll(where: isCompacted)
-        undone.removeAll(where: isCompacted)
+        func keep(_ steps: [Step]) -> [Step] {
+            steps.compactMap { step in
+                let changes = step.changes.filter { !isCompacted($0) }
+                return changes.isEmpty ? nil : Step(changes: changes, box: step.box)
+            }
+        }
+        doneSteps = keep(doneSteps)
+        undoneSteps = keep(undoneSteps)
     }
 }

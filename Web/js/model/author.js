@@ -6,7 +6,7 @@
 // remote stamp, so a new change sorts after everything this browser has seen.
 
 import { HybridLogicalClock } from './clock.js';
-import { newReplicaId, parseReplicaId } from './ids.js';
+import { newReplicaId, parseReplicaId, strokeId } from './ids.js';
 import { readOperation } from './operation.js';
 import { ZERO_STAMP } from './stamp.js';
 import { UndoHistory } from './undo-history.js';
@@ -88,7 +88,7 @@ export class Author {
     };
     this.#seq += 1;
     this.unsettled(name).add(change.id.seq);
-    if (undoable) this.history(name).record(change.id);
+    if (undoable) noteStep(this.history(name), change);
     const through = settledBy(change);
     if (through !== null) this.settled(name, through);
     return change;
@@ -111,8 +111,8 @@ export class Author {
    * @returns {Change | null}
    */
   undo(board) {
-    const operation = this.history(board).undo();
-    return operation === null ? null : this.makeChange(board, [operation], { undoable: false });
+    const operations = this.history(board).undo();
+    return operations === null ? null : this.makeChange(board, operations, { undoable: false });
   }
 
   /**
@@ -121,8 +121,8 @@ export class Author {
    * @returns {Change | null}
    */
   redo(board) {
-    const operation = this.history(board).redo();
-    return operation === null ? null : this.makeChange(board, [operation], { undoable: false });
+    const operations = this.history(board).redo();
+    return operations === null ? null : this.makeChange(board, operations, { undoable: false });
   }
 
   /**
@@ -189,6 +189,50 @@ export class Author {
  * Whether a change made of these operations is an undo step of its own.
  * @param {object[]} operations
  */
+/**
+ * Puts an undoable change in the history: typing into a text box joins the burst of typing into that box
+ * before it, a new box starts one, anything else is a step of its own. The same from the change alone, so a
+ * reloaded page rebuilds the steps it left.
+ * @param {UndoHistory} history
+ * @param {{id: ChangeId, operations: object[]}} change
+ */
+export function noteStep(history, change) {
+  const box = typedBox(change);
+  if (box !== null && !change.operations.some((operation) => operation.op === 'addText')) {
+    history.join(change.id, box);
+  } else {
+    history.record(change.id, box);
+  }
+}
+
+/**
+ * The text box a change only types into (inserts and deletes of one box, or a new box and its first
+ * text), or null.
+ * @param {{id: ChangeId, operations: object[]}} change
+ * @returns {string | null}
+ */
+export function typedBox(change) {
+  let box = null;
+  for (const [index, operation] of change.operations.entries()) {
+    let target;
+    if (operation?.op === 'addText') target = strokeId(change.id, index);
+    else if (operation?.op === 'insertText' || operation?.op === 'deleteText') target = operation.box;
+    else return null;
+    if (typeof target !== 'string' || (box !== null && box !== target)) return null;
+    box = target;
+  }
+  return box;
+}
+
+/**
+ * Whether a change made only of `undo`, or only of `redo`, operations: a move in the history itself.
+ * @param {object[]} operations
+ * @param {'undo' | 'redo'} kind
+ */
+export function isHistoryMove(operations, kind) {
+  return operations.length > 0 && operations.every((operation) => operation?.op === kind);
+}
+
 export function isUndoStep(operations) {
   return (
     Array.isArray(operations) &&

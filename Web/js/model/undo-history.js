@@ -1,20 +1,24 @@
 // One user's undo and redo stacks on one board, as Sources/InkwellBoard/State/UndoHistory.swift.
 //
 // Local to a device and never synced: the undo and redo *operations* it returns go into ordinary
-// changes that sync like any other. Undoing a clear or a partial erase is nothing special: each was a
-// change, and undo deactivates it.
+// changes that sync like any other. A step is one change, or a burst of typing into one text box (each
+// keystroke its own change, so others see it at once), which one undo takes back whole. Undoing a clear
+// or a partial erase is nothing special: each was a change, and undo deactivates it.
 
 /** @typedef {import('./ids.js').ChangeId} ChangeId */
-/** @typedef {{op: 'undo' | 'redo', change: ChangeId}} UndoOperation */
+/**
+ * @typedef {{op: 'undo' | 'redo', change: ChangeId}} UndoOperation
+ * @typedef {{changes: ChangeId[], box: string | null}} Step
+ */
 
 export class UndoHistory {
-  /** Undoable changes, oldest first. @type {ChangeId[]} */
+  /** Undoable steps, oldest first: each one or more changes, and the text box it types into, if any. @type {Step[]} */
   #done = [];
-  /** Undone changes that can be redone, most recently undone last. @type {ChangeId[]} */
+  /** Undone steps that can be redone, most recently undone last. @type {Step[]} */
   #undone = [];
   #letGo = false;
 
-  /** @param {number} [capacity] how many changes to remember */
+  /** @param {number} [capacity] how many steps to remember */
   constructor(capacity = 500) {
     if (!(Number.isInteger(capacity) && capacity > 0)) {
       throw new RangeError('an undo history holds at least one change');
@@ -22,14 +26,14 @@ export class UndoHistory {
     this.capacity = capacity;
   }
 
-  /** @returns {ChangeId[]} */
+  /** Every change of the undoable steps, oldest first. @returns {ChangeId[]} */
   get done() {
-    return [...this.#done];
+    return this.#done.flatMap((step) => step.changes.map((change) => ({ ...change })));
   }
 
-  /** @returns {ChangeId[]} */
+  /** Every change of the steps that can be redone. @returns {ChangeId[]} */
   get undone() {
-    return [...this.#undone];
+    return this.#undone.flatMap((step) => step.changes.map((change) => ({ ...change })));
   }
 
   get canUndo() {
@@ -46,11 +50,11 @@ export class UndoHistory {
    * @returns {ChangeId | null}
    */
   get oldestOpen() {
-    // `done` is oldest first and `undone` newest first: each undo takes the newest step left.
-    const done = this.#done[0];
-    const undone = this.#undone[this.#undone.length - 1];
-    if (done === undefined || undone === undefined) return done ?? undone ?? null;
-    return done.seq < undone.seq ? done : undone;
+    let oldest = null;
+    for (const step of [...this.#done, ...this.#undone]) {
+      for (const change of step.changes) if (oldest === null || change.seq < oldest.seq) oldest = change;
+    }
+    return oldest === null ? null : { ...oldest };
   }
 
   /**
@@ -62,11 +66,12 @@ export class UndoHistory {
   }
 
   /**
-   * Records a change the user just made; a new action clears what could be redone.
+   * Records a change the user just made as a step of its own; a new action clears what could be redone.
    * @param {ChangeId} change
+   * @param {string | null} [box] the text box the change types into, which later typing may join
    */
-  record(change) {
-    this.#done.push({ replica: change.replica, seq: change.seq });
+  record(change, box = null) {
+    this.#done.push({ changes: [{ replica: change.replica, seq: change.seq }], box });
     if (this.#done.length > this.capacity) {
       this.#done.splice(0, this.#done.length - this.capacity);
       this.#letGo = true;
@@ -75,25 +80,40 @@ export class UndoHistory {
   }
 
   /**
-   * The operation that undoes the user's latest change, if any.
-   * @returns {UndoOperation | null}
+   * Records more typing into `box`: it joins the latest step when that step types into the same box and
+   * nothing was undone since, so one undo takes back a whole burst of typing; else it is a step of its own.
+   * @param {ChangeId} change
+   * @param {string} box
    */
-  undo() {
-    const change = this.#done.pop();
-    if (change === undefined) return null;
-    this.#undone.push(change);
-    return { op: 'undo', change: { ...change } };
+  join(change, box) {
+    const latest = this.#done.at(-1);
+    if (latest === undefined || latest.box !== box || this.#undone.length > 0) {
+      this.record(change, box);
+      return;
+    }
+    latest.changes.push({ replica: change.replica, seq: change.seq });
   }
 
   /**
-   * The operation that redoes the change undone last, if any.
-   * @returns {UndoOperation | null}
+   * The operations that undo the user's latest step, newest change first, if any.
+   * @returns {UndoOperation[] | null}
+   */
+  undo() {
+    const step = this.#done.pop();
+    if (step === undefined) return null;
+    this.#undone.push(step);
+    return step.changes.toReversed().map((change) => ({ op: 'undo', change: { ...change } }));
+  }
+
+  /**
+   * The operations that redo the step undone last, if any.
+   * @returns {UndoOperation[] | null}
    */
   redo() {
-    const change = this.#undone.pop();
-    if (change === undefined) return null;
-    this.#done.push(change);
-    return { op: 'redo', change: { ...change } };
+    const step = this.#undone.pop();
+    if (step === undefined) return null;
+    this.#done.push(step);
+    return step.changes.map((change) => ({ op: 'redo', change: { ...change } }));
   }
 
   /**
@@ -101,9 +121,15 @@ export class UndoHistory {
    * @param {(change: ChangeId) => boolean} isClosed
    */
   forget(isClosed) {
-    const before = this.#done.length + this.#undone.length;
-    this.#done = this.#done.filter((change) => !isClosed(change));
-    this.#undone = this.#undone.filter((change) => !isClosed(change));
-    if (this.#done.length + this.#undone.length < before) this.#letGo = true;
+    let forgot = false;
+    const keep = (steps) =>
+      steps.flatMap((step) => {
+        const changes = step.changes.filter((change) => !isClosed(change));
+        if (changes.length < step.changes.length) forgot = true;
+        return changes.length === 0 ? [] : [{ changes, box: step.box }];
+      });
+    this.#done = keep(this.#done);
+    this.#undone = keep(this.#undone);
+    if (forgot) this.#letGo = true;
   }
 }

@@ -2,7 +2,7 @@
 // stamp of its own and every other stamp the store holds (within the protocol's lead of now), and the
 // user's undo history and what is left to settle rebuilt from the timeline's own changes.
 
-import { Author, isUndoStep, settledBy } from '../model/author.js';
+import { Author, isHistoryMove, isUndoStep, noteStep, settledBy } from '../model/author.js';
 import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
 
 /**
@@ -32,10 +32,9 @@ export function resumeAuthor({ replica, lastSeq, board, changes, stamps = [], no
   for (const change of own) {
     if (change.board !== board) continue;
     unsettled.add(change.id.seq);
-    const [first] = change.operations;
-    if (change.operations.length === 1 && first?.op === 'undo') history.undo();
-    else if (change.operations.length === 1 && first?.op === 'redo') history.redo();
-    else if (isUndoStep(change.operations)) history.record(change.id);
+    if (isHistoryMove(change.operations, 'undo')) history.undo();
+    else if (isHistoryMove(change.operations, 'redo')) history.redo();
+    else if (isUndoStep(change.operations)) noteStep(history, change);
     const through = settledBy(change);
     if (through !== null) author.settled(board, through);
   }

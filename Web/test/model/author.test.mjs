@@ -91,7 +91,7 @@ test('a new action clears redo; capacity and forgetting as in Swift', () => {
   assert.ok(history.canRedo);
   history.record(id(2));
   assert.ok(!history.canRedo);
-  assert.deepEqual(history.undo(), { op: 'undo', change: id(2) });
+  assert.deepEqual(history.undo(), [{ op: 'undo', change: id(2) }]);
   assert.equal(history.undo(), null);
   assert.equal(history.letGo, false, 'every step it took is still reachable');
 
@@ -109,4 +109,52 @@ test('a new action clears redo; capacity and forgetting as in Swift', () => {
   small.forget((change) => change.seq <= 4);
   assert.deepEqual(small.done, [id(5)]);
   assert.throws(() => new UndoHistory(0), RangeError);
+});
+
+test('typing into one box joins one step, which one undo takes back whole, newest first', () => {
+  const history = new UndoHistory();
+  const id = (seq) => ({ replica: '01'.repeat(16), seq });
+  history.record(id(1), 'box');
+  history.join(id(2), 'box');
+  history.join(id(3), 'box');
+  history.join(id(4), 'other');
+  history.record(id(5));
+  history.join(id(6), 'box');
+  assert.deepEqual(history.undo(), [{ op: 'undo', change: id(6) }], 'a stroke between ends the burst');
+  assert.deepEqual(history.undo(), [{ op: 'undo', change: id(5) }]);
+  assert.deepEqual(history.undo(), [{ op: 'undo', change: id(4) }]);
+  assert.deepEqual(
+    history.undo(),
+    [3, 2, 1].map((seq) => ({ op: 'undo', change: id(seq) })),
+  );
+  assert.deepEqual(
+    history.redo(),
+    [1, 2, 3].map((seq) => ({ op: 'redo', change: id(seq) })),
+  );
+  history.join(id(7), 'box');
+  assert.deepEqual(history.undone, [], 'typing clears what could be redone');
+  history.join(id(8), 'box');
+  assert.deepEqual(history.undo(), [8, 7].map((seq) => ({ op: 'undo', change: id(seq) })), 'typing after a redo is a step');
+  history.forget((change) => change.seq <= 2);
+  assert.equal(history.oldestOpen.seq, 3);
+});
+
+test('a burst of typing into a new box is one undo step, rebuilt alike after a reload', async () => {
+  const { resumeAuthor } = await import('../../js/sync/resume-author.js');
+  const replica = '02'.repeat(16);
+  const author = new Author({ replica, now: () => 1_800_000_000_000 });
+  const box = `${replica}-1-0`;
+  const made = [
+    author.makeChange('main', [
+      { op: 'addText', colour: 255, size: 20, at: [0, 0] },
+      { op: 'insertText', box, after: null, text: 'H' },
+    ]),
+    author.makeChange('main', [{ op: 'insertText', box, after: { run: `${replica}-1-1`, offset: 0 }, text: 'i' }]),
+    author.makeChange('main', [{ op: 'deleteText', box, ranges: [{ run: `${replica}-2-0`, from: 0, to: 1 }] }]),
+  ];
+  const expected = made.toReversed().map((change) => ({ op: 'undo', change: change.id }));
+  const resumed = resumeAuthor({ replica, lastSeq: 3, board: 'main', changes: made });
+  assert.deepEqual(author.undo('main').operations, expected);
+  assert.deepEqual(resumed.undo('main').operations, expected);
+  assert.equal(author.undo('main'), null);
 });
