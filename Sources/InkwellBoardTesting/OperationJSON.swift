@@ -45,6 +45,12 @@ public enum OperationJSON {
                     ]
                 },
             ]
+        case .addImage(let image, let corner):
+            return [
+                "op": "addImage", "blob": image.blob.map { String(format: "%02x", $0) }.joined(),
+                "bytes": image.byteCount, "type": image.type, "at": [corner.x, corner.y], "width": image.width,
+                "height": image.height,
+            ]
         case .unknown(let kind, let bytes):
             return ["op": "unknown", "kind": kind, "bytes": bytes.map { String(format: "%02x", $0) }.joined()]
         }

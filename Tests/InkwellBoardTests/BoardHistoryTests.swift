@@ -17,7 +17,7 @@ import Testing
             [
                 "colour": "\($0.colour.rgba)", "width": "\($0.width)", "transform": "\($0.transform)",
                 "points": "\($0.points)", "pressures": "\(String(describing: $0.pressures))", "pieces": "\($0.pieces)",
-                "text": "\(String(describing: $0.text))",
+                "text": "\(String(describing: $0.text))", "image": "\(String(describing: $0.image))",
             ]
         }
     }
@@ -30,7 +30,6 @@ import Testing
     }
 
     @Test func restoringAnyEarlierPointMakesTheBoardLookAsItDidAndOneUndoTakesItBack() throws {
-        var boxes = 0
         for seed in [17, 18, 19] as [UInt64] {
             let history = BoardHistory.timeline(BoardVectorTests.randomSession(seed: seed), board: "main")
             let current = BoardHistory.board(after: history.count, of: history, board: "main")
@@ -40,16 +39,17 @@ import Testing
                 let next = ChangeID(replica: Self.restorer.replica, seq: 1)
                 let operations = BoardHistory.restore(current, to: past, change: next)
                 copied += operations.filter { if case .addStroke = $0 { true } else { false } }.count
-                boxes += operations.filter { if case .deleteText = $0 { true } else { false } }.count
                 let restore = Self.restoring(operations, after: history)
                 #expect(restore.id == next)
                 var restored = current
                 _ = restored.apply(restore)
                 try restored.checkInvariants()
-                #expect(
-                    Self.appearance(restored) == Self.appearance(past),
-                    "seed \(seed), restoring to change \(count)"
-                )
+                let (shown, was) = (Self.appearance(restored), Self.appearance(past))
+                #expect(shown.count == was.count, "seed \(seed), restoring to change \(count)")
+                for (index, (now, then)) in zip(shown, was).enumerated() where now != then {
+                    Issue.record("seed \(seed), restoring to change \(count), element \(index): \(now) ≠ \(then)")
+                    break
+                }
                 var author = Self.restorer
                 for change in history + [restore] { author.saw(change) }
                 author.seq = 1
@@ -65,7 +65,6 @@ import Testing
                     .isEmpty
             )
         }
-        #expect(boxes > 0, "some restore deleted text typed since")
     }
 
     @Test func historyVectorsAreCurrent() throws {

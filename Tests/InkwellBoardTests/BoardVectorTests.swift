@@ -138,6 +138,7 @@ import Testing
 
         cases.append(contentsOf: settleCases())
         cases.append(contentsOf: textCases())
+        cases.append(contentsOf: imageCases())
         cases.append(Case(name: "random session", changes: randomSession(seed: 17)))
         return cases
     }
@@ -292,6 +293,63 @@ import Testing
         return cases
     }
 
+    /// Images: placed, moved, restacked and deleted like strokes; what an image ignores; what is malformed.
+    static func imageCases() -> [Case] {
+        var cases: [Case] = []
+        var gwen = Author(13)
+        var hugo = Author(14)
+        let photo = BoardImage(
+            blob: (0..<32).map { UInt8($0 * 7 & 0xFF) },
+            byteCount: 48_213,
+            type: "image/jpeg",
+            width: 320,
+            height: 240
+        )
+        let placed = gwen.change(.addImage(photo, at: Point(-40, 300)))
+        let id = stroke(of: placed)
+        hugo.saw(placed)
+        let moved = hugo.change(
+            .set(id, .transform(Transform(a: 0.5, b: 0, c: 0, d: 0.5, tx: 12, ty: -8))),
+            .set(id, .zOrder(-2)),
+            .set(id, .width(10)),
+            .set(id, .colour(Colour(red: 1, green: 2, blue: 3)))
+        )
+        let ink = gwen.change(add(line(4, y: 310)))
+        cases.append(
+            Case(name: "an image moved below ink; width and colour do not touch it", changes: [moved, ink, placed])
+        )
+
+        let aimed = hugo.change(
+            .erase(id, [interval(-1, 1)]),
+            .appendPoints(id, points: [Point(1, 1)], pressures: nil),
+            .insertText(id, after: nil, text: "caption")
+        )
+        let deleted = hugo.change(.set(id, .deleted(true)))
+        cases.append(Case(name: "erases, appends and text aimed at an image do nothing", changes: [aimed, placed]))
+        cases.append(Case(name: "an image deleted", changes: [placed, deleted]))
+
+        var bad = photo
+        bad.blob.removeLast()
+        var script = photo
+        script.type = "image/svg+xml"
+        var empty = photo
+        empty.byteCount = 0
+        var flat = photo
+        flat.height = 0
+        var huge = photo
+        huge.width = BoardImage.maximumSide * 2
+        let malformed = hugo.change(
+            .addImage(bad, at: Point(0, 0)),
+            .addImage(script, at: Point(0, 0)),
+            .addImage(empty, at: Point(0, 0)),
+            .addImage(flat, at: Point(0, 0)),
+            .addImage(huge, at: Point(0, 0)),
+            .addImage(photo, at: Point(2e9, 0))
+        )
+        cases.append(Case(name: "ignored: malformed images", changes: [malformed, placed]))
+        return cases
+    }
+
     /// 240 changes from three replicas with every operation kind, delivered shuffled with duplicates.
     static func randomSession(seed: UInt64) -> [BoardChange] {
         var generator = SplitMix64(seed: seed)
@@ -391,6 +449,12 @@ enum VectorJSON {
             "pieces": stroke.pieces.map { [$0.lower, $0.upper] },
         ]
         if let text = stroke.text { json["text"] = text }
+        if let image = stroke.image {
+            json["image"] = [
+                "blob": image.blobHex, "bytes": image.byteCount, "type": image.type, "width": image.width,
+                "height": image.height,
+            ]
+        }
         return json
     }
 }

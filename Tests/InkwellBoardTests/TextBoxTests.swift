@@ -113,6 +113,31 @@ import FoundationXML
         #expect(inert == [box.id, hello.id, trim.id])
     }
 
+    @Test func restoringDeletesTextTypedSinceAndCopiesABoxThatLostSome() throws {
+        var ada = Author(1)
+        var restorer = Author(3)
+        let (box, hello, id) = Self.box(by: &ada)
+        let more = ada.change(.insertText(id, after: .init(run: OperationID(change: hello.id), offset: 4), text: "!"))
+        let past = BoardState.after([box, hello])
+        var now = BoardState.after([box, hello, more])
+        for change in [box, hello, more] { restorer.saw(change) }
+        let next = ChangeID(replica: restorer.replica, seq: 1)
+        let trimmed = BoardHistory.restore(now, to: past, change: next)
+        #expect(trimmed == [.deleteText(id, [TextRange(run: OperationID(change: more.id), offsets: 0..<1)])])
+        var restored = now
+        restored.apply(restorer.change(trimmed))
+        #expect(restored.drawingStroke(id)?.text == "Hello")
+
+        // Text deleted since cannot be undeleted by another: the box comes back as a copy.
+        now.apply(ada.change(.deleteText(id, [TextRange(run: OperationID(change: hello.id), offsets: 0..<2)])))
+        let copied = BoardHistory.restore(now, to: past, change: ChangeID(replica: restorer.replica, seq: 2))
+        #expect(copied.first == .addText(TextStyle(colour: Self.blue, size: 20), at: Point(5, 6)))
+        #expect(copied.contains(.set(id, .deleted(true))))
+        restored = now
+        restored.apply(restorer.change(copied))
+        #expect(restored.drawing.map(\.text) == ["Hello"])
+    }
+
     @Test func exportWritesEachLineAsATspanWithItsMarkupEscaped() throws {
         var ada = Author(1)
         let box = ada.change(.addText(TextStyle(colour: Self.blue, size: 20), at: Point(5, 6)))

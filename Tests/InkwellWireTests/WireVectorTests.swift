@@ -319,6 +319,45 @@ enum WireVectors {
                 )
             ),
             (
+                "an image, and one the board ignores",
+                change(
+                    bob,
+                    6,
+                    [
+                        .addImage(
+                            BoardImage(
+                                blob: (0..<32).map { UInt8(255 - $0) },
+                                byteCount: (1 << 53) - 1,
+                                type: "image/webp",
+                                width: 1920.5,
+                                height: 0.25
+                            ),
+                            at: Point(-3, 7.125)
+                        ),
+                        .addImage(
+                            BoardImage(blob: [1, 2, 3], byteCount: 0, type: "text/html", width: 0, height: -1),
+                            at: Point(0, 0)
+                        ),
+                    ]
+                )
+            ),
+            (
+                "an image whose type is not UTF-8 decodes as unknown",
+                change(
+                    bob,
+                    7,
+                    [
+                        .unknown(
+                            kind: 12,
+                            bytes: Proto.bytes(
+                                12,
+                                Proto.bytes(1, [UInt8](repeating: 9, count: 32)) + Proto.bytes(3, [0x69, 0xFF])
+                            )
+                        )
+                    ]
+                )
+            ),
+            (
                 "unreadable text operations decode as unknown",
                 change(
                     bob,

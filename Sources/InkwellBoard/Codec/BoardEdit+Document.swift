@@ -86,7 +86,7 @@ extension BoardEdit: DocumentEdit {
         for (index, operation) in operations.enumerated() {
             let stroke: StrokeID
             switch operation {
-            case .addStroke, .addText: stroke = StrokeID(change: change, index: UInt32(index))
+            case .addStroke, .addText, .addImage: stroke = StrokeID(change: change, index: UInt32(index))
             case .appendPoints(let target, _, _), .erase(let target, _), .set(let target, _),
                 .insertText(let target, _, _), .deleteText(let target, _):
                 stroke = target

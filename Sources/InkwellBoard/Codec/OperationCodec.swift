@@ -61,6 +61,8 @@ enum OperationCodec {
             wire.kind = .insertText(encodeInsertText(box, after: anchor, text: text, in: change))
         case .deleteText(let box, let ranges):
             wire.kind = .deleteText(encodeDeleteText(box, ranges, in: change))
+        case .addImage(let image, let point):
+            wire.kind = .addImage(encodeAddImage(image, at: point))
         case .unknown(_, let bytes):
             return Data(bytes)
         }
@@ -121,6 +123,8 @@ enum OperationCodec {
             return try decode(insert, in: change)
         case .deleteText(let delete):
             return try decode(delete, in: change)
+        case .addImage(let add):
+            return decode(add)
         case nil:
             return nil
         }

@@ -9,7 +9,9 @@ extension BoardState {
     /// seq and index as varints; colour `0xRRGGBBAA` as a varint; width, z and the six transform
     /// numbers as 8-byte big-endian doubles (−0 written as 0); a varint point count and each point's x
     /// and y as doubles; a varint 0, or 1 followed by one double per point for pressures, or for a text
-    /// box 2 followed by the varint length of its text's UTF-8 bytes and the bytes; a varint piece count
+    /// box 2 followed by the varint length of its text's UTF-8 bytes and the bytes, or for an image 3
+    /// followed by the varint length of its blob's name and the name, its byte count as a varint, the
+    /// varint length of its type's UTF-8 bytes and the bytes, and its height; a varint piece count
     /// and each piece's lower and upper as doubles. Varints are LEB128.
     public func canonicalEncoding() -> [UInt8] {
         canonicalEncoder().bytes
@@ -35,7 +37,13 @@ extension BoardState {
                 encoder.write(point.x)
                 encoder.write(point.y)
             }
-            if let text = stroke.text {
+            if let image = stroke.image {
+                encoder.writeVarint(3)
+                encoder.writeBytes(image.blob)
+                encoder.writeVarint(image.byteCount)
+                encoder.writeBytes(image.type.utf8)
+                encoder.write(image.height)
+            } else if let text = stroke.text {
                 encoder.writeVarint(2)
                 encoder.writeBytes(text.utf8)
             } else if let pressures = stroke.pressures {

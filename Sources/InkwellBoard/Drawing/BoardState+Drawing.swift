@@ -23,8 +23,11 @@ extension BoardState {
         var colour = added.style.colour
         var width = added.style.width
         var transform = Transform.identity
-        if case .colour(let value) = record.attributes[.colour]?.current(isActive: isActive) { colour = value }
-        if case .width(let value) = record.attributes[.width]?.current(isActive: isActive) { width = value }
+        // An image shows its own colours at its box's size, scaled only by its transform.
+        if added.kind != .image {
+            if case .colour(let value) = record.attributes[.colour]?.current(isActive: isActive) { colour = value }
+            if case .width(let value) = record.attributes[.width]?.current(isActive: isActive) { width = value }
+        }
         if case .transform(let value) = record.attributes[.transform]?.current(isActive: isActive) {
             transform = value
         }
@@ -37,12 +40,16 @@ extension BoardState {
             points: record.points,
             pressures: record.pressures,
             pieces: record.pieces,
-            text: added.isText ? texts[id]?.shown ?? "" : nil
+            text: added.isText ? texts[id]?.shown ?? "" : nil,
+            image: added.kind == .image ? images[id] : nil
         )
     }
 
     /// Whether `id` was added as a text box.
     public func isTextBox(_ id: StrokeID) -> Bool { records[id]?.added?.isText == true }
+
+    /// Whether `id` was added as ink (`addStroke`).
+    public func isInk(_ id: StrokeID) -> Bool { records[id]?.added?.kind == .ink }
 
     /// The characters a text box shows, in order, with their anchors; empty for a box not here or ink.
     ///

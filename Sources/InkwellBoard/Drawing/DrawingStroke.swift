@@ -18,6 +18,9 @@ public struct DrawingStroke: Hashable, Sendable {
     /// A text box's text as it shows (possibly empty), or `nil` for ink. A box's one point is its top-left
     /// corner, its width its font size, its one piece `[0, 0]`.
     public let text: String?
+    /// An image: its blob and the box it fills (its one point the box's corner, its width the box's), or
+    /// `nil` for anything else.
+    public let image: BoardImage?
 
     /// A text box's lines, or `nil` for ink.
     public var layout: TextLayout? {
@@ -26,6 +29,15 @@ public struct DrawingStroke: Hashable, Sendable {
 
     /// The stroke's bounds after its transform, grown by half its width: what to redraw when it changes.
     public var bounds: Rect? {
+        if let image {
+            let corner = points[0]
+            return Rect(
+                bounding: [
+                    corner, Point(corner.x + image.width, corner.y), Point(corner.x, corner.y + image.height),
+                    Point(corner.x + image.width, corner.y + image.height),
+                ].map(transform.apply)
+            )
+        }
         if let layout {
             let box = layout.estimatedBounds
             let corners = [

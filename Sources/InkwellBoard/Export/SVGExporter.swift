@@ -21,10 +21,11 @@ public struct SVGExporter: Sendable {
         self.configuration = configuration
     }
 
-    /// The SVG document for `board`.
+    /// The SVG document for `board`. `imageBytes` gives an image's bytes where they are at hand (plain,
+    /// opened if the room is encrypted); an image without them is drawn as a grey box naming its blob.
     ///
-    /// - Complexity: O(visible points).
-    public func svg(for board: BoardState) -> String {
+    /// - Complexity: O(visible points, characters and image bytes).
+    public func svg(for board: BoardState, imageBytes: (BoardImage) -> [UInt8]? = { _ in nil }) -> String {
         let strokes = Array(board.drawing)
         let bounds =
             strokes.compactMap(\.bounds).reduce(nil) { $0?.union($1) ?? $1 }
@@ -41,7 +42,13 @@ public struct SVGExporter: Sendable {
                 + "height=\"\(number(view.height))\"\(paint("fill", background))/>\n"
         }
         svg += "<g fill=\"none\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
-        for stroke in strokes { svg += element(for: stroke) }
+        for stroke in strokes {
+            if let image = stroke.image {
+                svg += element(for: stroke, showing: image, bytes: imageBytes(image))
+            } else {
+                svg += element(for: stroke)
+            }
+        }
         svg += "</g>\n</svg>\n"
         return svg
     }
@@ -69,6 +76,20 @@ public struct SVGExporter: Sendable {
         }
         return
             "<path\(id) d=\"\(path)\"\(paint("stroke", stroke.colour)) stroke-width=\"\(number(width))\"\(transform)/>\n"
+    }
+
+    /// An image: its bytes as a data URL filling its box, or a grey box where they are not at hand.
+    func element(for stroke: DrawingStroke, showing image: BoardImage, bytes: [UInt8]?) -> String {
+        let corner = stroke.points[0]
+        let transform = stroke.transform.isIdentity ? "" : " transform=\"matrix(\(matrix(stroke.transform)))\""
+        let box =
+            "x=\"\(number(corner.x))\" y=\"\(number(corner.y))\" width=\"\(number(image.width))\" "
+            + "height=\"\(number(image.height))\"\(transform)"
+        guard let bytes else {
+            return "<rect data-stroke=\"\(stroke.id)\" data-blob=\"\(image.blobHex)\" \(box) fill=\"#e5e7eb\"/>\n"
+        }
+        return "<image data-stroke=\"\(stroke.id)\" \(box) preserveAspectRatio=\"none\" "
+            + "href=\"data:\(image.type);base64,\(Data(bytes).base64EncodedString())\"/>\n"
     }
 
     /// A text box: a `text` of a `tspan` per line, spaces kept; nothing for an empty box.

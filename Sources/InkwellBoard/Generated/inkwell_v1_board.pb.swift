@@ -127,6 +127,14 @@ nonisolated struct WireOperation: Sendable {
     set {kind = .deleteText(newValue)}
   }
 
+  var addImage: WireAddImage {
+    get {
+      if case .addImage(let v)? = kind {return v}
+      return WireAddImage()
+    }
+    set {kind = .addImage(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -141,6 +149,7 @@ nonisolated struct WireOperation: Sendable {
     case addText(WireAddText)
     case insertText(WireInsertText)
     case deleteText(WireDeleteText)
+    case addImage(WireAddImage)
 
   }
 
@@ -426,6 +435,36 @@ nonisolated struct WireInsertText: Sendable {
   fileprivate var _after: WireStrokeRef? = nil
 }
 
+/// An image, named like a stroke by its change and index: the blob that holds its bytes, and the box it
+/// fills before its transform. See docs/ARCHITECTURE.md, "Images on the board".
+nonisolated struct WireAddImage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The blob's name: the SHA-256 of the bytes uploaded (sealed, in an encrypted room), 32 bytes.
+  var blob: Data = Data()
+
+  /// The blob's size in bytes, so a receiver can show its progress and refuse what does not match.
+  var size: UInt64 = 0
+
+  /// image/png, image/jpeg, image/gif or image/webp.
+  var type: String = String()
+
+  /// The top-left corner and size of the box it fills, in board pixels.
+  var x: Double = 0
+
+  var y: Double = 0
+
+  var width: Double = 0
+
+  var height: Double = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 /// Hides characters of a box's runs.
 nonisolated struct WireDeleteText: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -530,7 +569,7 @@ fileprivate nonisolated let _protobuf_package = "inkwell.v1"
 
 nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Operation"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_stroke\0\u{3}append_points\0\u{1}erase\0\u{3}set_attribute\0\u{1}undo\0\u{1}redo\0\u{1}clear\0\u{1}settle\0\u{3}add_text\0\u{3}insert_text\0\u{3}delete_text\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_stroke\0\u{3}append_points\0\u{1}erase\0\u{3}set_attribute\0\u{1}undo\0\u{1}redo\0\u{1}clear\0\u{1}settle\0\u{3}add_text\0\u{3}insert_text\0\u{3}delete_text\0\u{3}add_image\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -681,6 +720,19 @@ nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._Messa
           self.kind = .deleteText(v)
         }
       }()
+      case 12: try {
+        var v: WireAddImage?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .addImage(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .addImage(v)
+        }
+      }()
       default: break
       }
     }
@@ -735,6 +787,10 @@ nonisolated extension WireOperation: SwiftProtobuf.Message, SwiftProtobuf._Messa
     case .deleteText?: try {
       guard case .deleteText(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case .addImage?: try {
+      guard case .addImage(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
     }()
     case nil: break
     }
@@ -1206,6 +1262,66 @@ nonisolated extension WireInsertText: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs._after != rhs._after {return false}
     if lhs.offset != rhs.offset {return false}
     if lhs.text != rhs.text {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WireAddImage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".AddImage"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}blob\0\u{1}size\0\u{1}type\0\u{1}x\0\u{1}y\0\u{1}width\0\u{1}height\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.blob) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.size) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.type) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.x) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.y) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.width) }()
+      case 7: try { try decoder.decodeSingularDoubleField(value: &self.height) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.blob.isEmpty {
+      try visitor.visitSingularBytesField(value: self.blob, fieldNumber: 1)
+    }
+    if self.size != 0 {
+      try visitor.visitSingularUInt64Field(value: self.size, fieldNumber: 2)
+    }
+    if !self.type.isEmpty {
+      try visitor.visitSingularStringField(value: self.type, fieldNumber: 3)
+    }
+    if self.x.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.x, fieldNumber: 4)
+    }
+    if self.y.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.y, fieldNumber: 5)
+    }
+    if self.width.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.width, fieldNumber: 6)
+    }
+    if self.height.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.height, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: WireAddImage, rhs: WireAddImage) -> Bool {
+    if lhs.blob != rhs.blob {return false}
+    if lhs.size != rhs.size {return false}
+    if lhs.type != rhs.type {return false}
+    if lhs.x != rhs.x {return false}
+    if lhs.y != rhs.y {return false}
+    if lhs.width != rhs.width {return false}
+    if lhs.height != rhs.height {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -114,8 +114,8 @@ public struct InteropSession: Sendable {
                 messages.append(contentsOf: board.strokesAdded(before: position).flatMap { hideWhole($0, in: board) })
             case .set, .redo, .settle, .unknown:
                 continue
-            case .addText, .insertText, .deleteText:
-                // The protocol speaks of ink alone: an app never hears of text boxes.
+            case .addText, .insertText, .deleteText, .addImage:
+                // The protocol speaks of ink alone: an app never hears of text boxes or images.
                 continue
             }
         }
@@ -128,7 +128,7 @@ public struct InteropSession: Sendable {
     }
 
     private func hideWhole(_ id: StrokeID, in board: BoardState) -> [InteropMessage] {
-        guard let points = board.points(of: id), !board.isTextBox(id) else { return [] }
+        guard let points = board.points(of: id), board.isInk(id) else { return [] }
         return [.delete(identifier: identifierForApp(id), startOffset: 0, endOffset: Double(points.count - 1))]
     }
 }

@@ -28,6 +28,9 @@ public enum BoardOperation: Hashable, Sendable {
     case insertText(StrokeID, after: TextSequence.Anchor?, text: String)
     /// Hides characters of a box.
     case deleteText(StrokeID, [TextRange])
+    /// An image filling a box whose top-left corner is `at` before its transform; its id is the change's id
+    /// and this operation's index, as a stroke's.
+    case addImage(BoardImage, at: Point)
     /// An operation from a newer schema: kept so it syncs on, ignored by this version.
     case unknown(kind: UInt32, bytes: [UInt8])
 }

@@ -128,10 +128,24 @@ extension BoardState {
                 style: StrokeStyle(colour: style.colour, width: style.size),
                 points: [corner],
                 pressures: nil,
-                isText: true
+                kind: .text
             )
             update(id, delta: &delta) { record, isActive in record.add(added, isActive: isActive) }
             refreshText(of: id, delta: &delta)
+            note(.stroke(id), of: change)
+
+        case .addImage(let image, let corner):
+            guard image.isValid, BoardLimits.accepts([corner], nil) else { return }
+            let id = StrokeID(change: change, index: position.index)
+            let added = StrokeRecord.Added(
+                position: position,
+                style: StrokeStyle(colour: .black, width: image.width),
+                points: [corner],
+                pressures: nil,
+                kind: .image
+            )
+            images[id] = image
+            update(id, delta: &delta) { record, isActive in record.add(added, isActive: isActive) }
             note(.stroke(id), of: change)
 
         case .insertText(let box, let anchor, let text):

@@ -106,11 +106,15 @@ private struct InertnessRule {
 
         case .insertText(let box, _, let text):
             // Undone for good, an insert still anchors others' text: it goes only with its box.
-            return !BoardLimits.acceptsInsertion(text) || isGone(box) || isInk(box)
+            return !BoardLimits.acceptsInsertion(text) || isGone(box) || takesNoText(box)
 
         case .deleteText(let box, let ranges):
             return !BoardLimits.acceptsDeletion(ranges) || fixedActivity(of: change) == false || isGone(box)
-                || isInk(box)
+                || takesNoText(box)
+
+        case .addImage(let image, let corner):
+            return !image.isValid || !BoardLimits.accepts([corner], nil)
+                || death(of: StrokeID(change: change, index: position.index)) != nil
 
         case .settle, .unknown:
             return false
@@ -178,8 +182,8 @@ private struct InertnessRule {
         return OpStamp(stamp: later.stamp, change: ChangeID(replica: id.change.replica, seq: later.seq)) <= clear
     }
 
-    /// Whether `id` is a stroke, which text never shows in.
-    func isInk(_ id: StrokeID) -> Bool {
+    /// Whether `id` is ink or an image, which text never shows in.
+    func takesNoText(_ id: StrokeID) -> Bool {
         board.records[id]?.added.map { !$0.isText } ?? false
     }
 
@@ -199,7 +203,7 @@ private struct InertnessRule {
         }
         // Erased away: settled, so no append can still come, and hidden by what is fixed alone. A box
         // takes no erases.
-        guard addition == true, !added.isText, record.appends.allSatisfy({ fixedActivity(of: $0.change) != nil }) else {
+        guard addition == true, !added.isBox, record.appends.allSatisfy({ fixedActivity(of: $0.change) != nil }) else {
             return nil
         }
         let erased = record.isErasedAway(

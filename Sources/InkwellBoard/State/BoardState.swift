@@ -16,6 +16,8 @@ public struct BoardState: Sendable {
     var records: [StrokeID: StrokeRecord] = [:]
     /// The text of every text box, and of boxes only mentioned so far by their text's operations.
     var texts: [StrokeID: BoxText] = [:]
+    /// What each image's add named: kept beside its record, so that a board of ink pays nothing for it.
+    var images: [StrokeID: BoardImage] = [:]
     /// Every change applied, so applying one again changes nothing, with what it touched, so undoing
     /// or redoing it revisits exactly that. One record for both: a change costs one lookup and one insert.
     var applied = AppliedChanges()

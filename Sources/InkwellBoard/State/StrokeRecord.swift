@@ -9,9 +9,18 @@ struct StrokeRecord: Sendable {
         let style: StrokeStyle
         let points: [Point]
         let pressures: [Float]?
-        /// A text box (`addText`): its one point is its corner, its width its font size. It takes no
-        /// appends and no erases; its text is the board's ``BoxText``.
-        var isText = false
+        /// Ink, or a text box or an image: one point, its corner, taking no appends and no erases (a box's
+        /// text is the board's ``BoxText``, an image's blob the board's ``BoardState/images``).
+        var kind = ElementKind.ink
+
+        var isText: Bool { kind == .text }
+        /// One point standing for a box, not ink.
+        var isBox: Bool { kind != .ink }
+    }
+
+    /// What an element is; a one-byte tag, so that a record of ink carries nothing more for the others.
+    enum ElementKind: UInt8, Sendable {
+        case ink, text, image
     }
 
     /// One append, kept in the creator's seq order whatever order it arrived in.
@@ -74,7 +83,7 @@ struct StrokeRecord: Sendable {
         guard let added else { return }
         points = added.points
         pressures = added.pressures
-        guard !added.isText else { return }
+        guard !added.isBox else { return }
         for index in appends.indices { place(appendAt: index) }
     }
 
@@ -96,7 +105,7 @@ struct StrokeRecord: Sendable {
     /// - Complexity: O(appended points) for the creator's next append, as while drawing; O(points) otherwise.
     mutating func append(_ append: Append, isActive: ActivityCheck) {
         let wentLast = insert(append)
-        guard let added, !added.isText else { return }
+        guard let added, !added.isBox else { return }
         if wentLast {
             place(appendAt: appends.count - 1)
         } else {
@@ -129,7 +138,7 @@ struct StrokeRecord: Sendable {
     ///
     /// - Complexity: O(e·i) for e erase intervals held in i merged intervals, plus O(appends).
     mutating func recomputeVisibility(isActive: ActivityCheck) {
-        if added?.isText == true {
+        if added?.isBox == true {
             hidden = IntervalSet()
             pieces = [ParameterInterval(0, 0)]
             return

@@ -84,7 +84,8 @@ public enum SelectionEdits {
     /// Copies strokes as new ones of the change `change`, moved by (dx, dy): each an ``BoardOperation/addStroke(_:points:pressures:)``
     /// of the same ink and style, then an erase of what the original hides and its transform after the
     /// move, so the copy looks as the original did; a text box as an ``BoardOperation/addText(_:at:)`` of
-    /// its corner and size, then an insert of its text as one run. Strokes stay in the order given (bottom to top),
+    /// its corner and size, then an insert of its text as one run; an image as an
+    /// ``BoardOperation/addImage(_:at:)`` of the same blob and box. Strokes stay in the order given (bottom to top),
     /// above every stroke of `stack`; one longer than an operation may carry is left out.
     public static func copies(
         of strokes: [DrawingStroke],
@@ -100,7 +101,10 @@ public enum SelectionEdits {
         var rest: [BoardOperation] = []
         for (index, stroke) in copied.enumerated() {
             let id = StrokeID(change: change, index: UInt32(index))
-            if let text = stroke.text {
+            if let image = stroke.image {
+                // An image: the same blob in the same box.
+                adds.append(.addImage(image, at: stroke.points[0]))
+            } else if let text = stroke.text {
                 // A box: the same corner and size, its text as one run.
                 adds.append(.addText(TextStyle(colour: stroke.colour, size: stroke.width), at: stroke.points[0]))
                 if !text.isEmpty { rest.append(.insertText(id, after: nil, text: text)) }

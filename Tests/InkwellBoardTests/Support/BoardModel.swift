@@ -139,6 +139,17 @@ struct BoardModel: ReplicatedModel {
     /// random place, or a few of its characters deleted.
     func randomText(at position: OpStamp, using generator: inout some RandomNumberGenerator) -> [BoardOperation] {
         let words = ["a", "ink", " ", "é", "😀", "\n", "well", "x y"]
+        if Int.random(in: 0..<5, using: &generator) == 0 {
+            let sides = (0..<4).map { _ in Double(Int.random(in: 8...400, using: &generator)) }
+            let image = BoardImage(
+                blob: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) },
+                byteCount: UInt64.random(in: 1...1_000_000, using: &generator),
+                type: ["image/png", "image/jpeg", "image/gif", "image/webp"].randomElement(using: &generator)!,
+                width: sides[0],
+                height: sides[1]
+            )
+            return [.addImage(image, at: Point(sides[2], sides[3]))]
+        }
         guard let box = boxes.randomElement(using: &generator), Int.random(in: 0..<4, using: &generator) > 0 else {
             let box = StrokeID(change: position.change, index: 0)
             return [

@@ -1,7 +1,8 @@
+import Foundation
 import InkwellGeometry
 import InkwellSync
 
-/// Text boxes to and from their messages: `AddText`, `InsertText`, `DeleteText`.
+/// Text boxes and images to and from their messages: `AddText`, `InsertText`, `DeleteText`, `AddImage`.
 extension OperationCodec {
     static func encodeAddText(_ style: TextStyle, at point: Point) -> WireAddText {
         var add = WireAddText()
@@ -39,6 +40,31 @@ extension OperationCodec {
             return wire
         }
         return delete
+    }
+
+    static func encodeAddImage(_ image: BoardImage, at point: Point) -> WireAddImage {
+        var add = WireAddImage()
+        add.blob = Data(image.blob)
+        add.size = image.byteCount
+        add.type = image.type
+        add.x = point.x
+        add.y = point.y
+        add.width = image.width
+        add.height = image.height
+        return add
+    }
+
+    static func decode(_ add: WireAddImage) -> BoardOperation {
+        .addImage(
+            BoardImage(
+                blob: Array(add.blob),
+                byteCount: add.size,
+                type: add.type,
+                width: add.width,
+                height: add.height
+            ),
+            at: Point(add.x, add.y)
+        )
     }
 
     static func decode(_ add: WireAddText) -> BoardOperation {
