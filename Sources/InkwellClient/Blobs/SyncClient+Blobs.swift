@@ -35,6 +35,12 @@ extension SyncClient {
         return hash
     }
 
+    /// The size `bytes` have as ``uploadBlob(_:room:)`` uploads them: sealed in an encrypted room. An image
+    /// names it, so that others can show its download's progress.
+    public nonisolated func sealedSize(of bytes: [UInt8], room: String) throws -> Int {
+        try store.credentials(room: room)?.key == nil ? bytes.count : bytes.count + BlobSeal.overhead
+    }
+
     /// Downloads the blob named `hash` from `room`: the bytes as they were uploaded, opened with the room's
     /// key in an encrypted room. The bytes are checked against their name before anything else.
     ///

@@ -2,6 +2,9 @@
 /// tag. A sealed blob's address is the SHA-256 of the sealed bytes, so the server still checks the
 /// hash of what is uploaded, and learns nothing of the image but its size.
 public enum BlobSeal {
+    /// How many bytes sealing adds: the nonce and the tag.
+    public static let overhead = Sealing.nonceBytes + Sealing.tagBytes
+
     /// `bytes` sealed with `key` for `room`, under a fresh random nonce.
     ///
     /// - Complexity: O(`bytes.count`).

@@ -77,7 +77,19 @@ extension Inkwell {
             let replica = try await Replica(store: store, documentTypes: DocumentTypes(documents: [BoardState.self]))
             let state = try await replica.open(BoardState.self, room: room, document: board)
             await replica.stop()
-            try BoardReport(room: room, board: board, state: state).write(svg: svg)
+            // Images from the store, fetched into it first from a server that was given: moving blobs takes
+            // no sync connection.
+            let client = try target.syncURL.map {
+                try SyncClient(store: store, url: $0, rooms: [room], logger: Logger(label: "inkwell.export"))
+            }
+            let images = await BoardImages.gather(
+                for: state,
+                room: room,
+                store: store,
+                client: client,
+                logger: Logger(label: "inkwell.export")
+            )
+            try BoardReport(room: room, board: board, state: state, images: images).write(svg: svg)
         }
     }
 }

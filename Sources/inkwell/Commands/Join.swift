@@ -56,6 +56,12 @@ extension Inkwell {
         @Option(help: "Seconds --wait-synced waits before giving up with an error.")
         var timeout = 120.0
 
+        @Option(help: "Place this image (PNG, JPEG, GIF or WebP) on the board: uploaded as a blob, then added.")
+        var image: String?
+
+        @Option(help: "The placed image's size on the board, WIDTHxHEIGHT (default: a PNG's or GIF's own).")
+        var imageSize: String?
+
         @Option(help: "Write the board as SVG to this file on exit.")
         var exportSvg: String?
 
@@ -101,6 +107,7 @@ extension Inkwell {
             if offlineFirst { try await drawStrokes(with: replica, room: room, artist: &artist) }
             let running = Task { try await replica.run() }
             if !offlineFirst { try await drawStrokes(with: replica, room: room, artist: &artist) }
+            if let image { try await place(image, with: replica, room: room) }
             if waitSynced {
                 do {
                     try await replica.waitUntilSynced(timeout: .milliseconds(Int64(timeout * 1_000)))
@@ -118,11 +125,51 @@ extension Inkwell {
             }
             let refusal = await replica.sync?.refusal(room: room)
             let state = await replica.state(of: BoardState.self, room: room, document: board)!
+            // The images' bytes, into the store, so that they show offline from now on.
+            let images = await BoardImages.gather(
+                for: state,
+                room: room,
+                store: store,
+                client: replica.sync,
+                logger: logger
+            )
             await replica.stop()
             try await running.value
             if let refusal { throw ValidationError("the server refused the room: \(refusal)") }
             watching.cancel()
-            try BoardReport(room: room, board: board, state: state).write(svg: exportSvg)
+            try BoardReport(room: room, board: board, state: state, images: images).write(svg: exportSvg)
+        }
+
+        /// Uploads the image's bytes as a blob of the room (sealed in an encrypted one), then adds it to the
+        /// board at the origin; the blob first, so no peer names bytes the room does not hold.
+        private func place(_ path: String, with replica: Replica, room: String) async throws {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            guard let type = ImageFormat.type(of: bytes) else {
+                throw ValidationError("\(path) is not a PNG, JPEG, GIF or WebP image")
+            }
+            let size = try imageSize.map(Self.parseSize) ?? ImageFormat.size(of: bytes).map { (Double($0), Double($1)) }
+            guard let (width, height) = size else { throw ValidationError("give --image-size for \(path)") }
+            guard let sync = replica.sync else { throw ValidationError("placing an image needs a server") }
+            let blob = try await sync.uploadBlob(bytes, room: room)
+            let placed = BoardImage(
+                blob: blob.digest,
+                byteCount: UInt64(try sync.sealedSize(of: bytes, room: room)),
+                type: type,
+                width: width,
+                height: height
+            )
+            guard placed.isValid else { throw ValidationError("the image's size is out of range") }
+            try await replica.edit(
+                BoardEdit(board: BoardID(board), operations: [.addImage(placed, at: Point(0, 0))]),
+                room: room
+            )
+        }
+
+        /// `WIDTHxHEIGHT` in board pixels.
+        static func parseSize(_ text: String) throws -> (Double, Double) {
+            let parts = text.split(separator: "x").compactMap { Double($0) }
+            guard parts.count == 2 else { throw ValidationError("--image-size is WIDTHxHEIGHT, e.g. 320x240") }
+            return (parts[0], parts[1])
         }
 
         /// Records the strokes: whole, or streamed at `rate` points per second as a stroke and its appends.
