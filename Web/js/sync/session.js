@@ -221,6 +221,8 @@ export class Session extends EventTarget {
   };
 
   #room;
+  /** The sync endpoint, `ws(s)://…/sync`: blobs travel over HTTP beside it. */
+  #url;
   /** @type {Store} */
   #store;
   #ownsStore;
@@ -320,6 +322,7 @@ export class Session extends EventTarget {
     super();
     const { loaded } = options;
     this.#room = options.room;
+    this.#url = options.url;
     this.#store = options.store;
     this.#ownsStore = options.ownsStore;
     this.#leases = loaded.leases;
@@ -450,6 +453,16 @@ export class Session extends EventTarget {
   /** Whether the board is sealed with a room key. */
   get encrypted() {
     return this.#roomKey !== null;
+  }
+
+  /**
+   * What moving the room's blobs (its images' bytes) over HTTP needs: the sync endpoint they sit beside,
+   * the strongest capability held ('' for an open room) and the room key (null unless encrypted). Read it
+   * for each transfer: a replaced link changes the capability.
+   * @returns {import('../blobs/blob-transfer.js').BlobAccess}
+   */
+  get blobAccess() {
+    return { syncUrl: this.#url, room: this.room, capability: subscribeCapability(this.#access), key: this.#roomKey };
   }
 
   /** What this device holds to open the room (a copy), null for an open room. */
