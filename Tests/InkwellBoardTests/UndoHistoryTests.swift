@@ -60,5 +60,15 @@ import Testing
         #expect(history.undo() == [.undo(ids[2])])
         #expect(history.undo() == [.undo(ids[1]), .undo(ids[0])])
         #expect(history.redo() == [.redo(ids[0]), .redo(ids[1])])
+        // A pause, or the editor closing, ends a burst.
+        var paused = UndoHistory()
+        paused.record(ids[0], typingInto: box, wallMilliseconds: 1_000)
+        paused.join(ids[1], typingInto: box, wallMilliseconds: 6_000)
+        paused.join(ids[2], typingInto: box, wallMilliseconds: 11_001)
+        paused.endBurst()
+        paused.join(ids[3], typingInto: box, wallMilliseconds: 11_002)
+        #expect(paused.undo() == [.undo(ids[3])])
+        #expect(paused.undo() == [.undo(ids[2])])
+        #expect(paused.undo() == [.undo(ids[1]), .undo(ids[0])])
     }
 }

@@ -10,8 +10,13 @@ public struct UndoHistory: Hashable, Sendable {
     struct Step: Hashable, Sendable {
         var changes: [ChangeID]
         /// The text box the step types into, which later typing may join.
-        let box: StrokeID?
+        var box: StrokeID?
+        /// Its last change's time, in milliseconds: typing after a longer pause is a new step.
+        var wall: UInt64
     }
+
+    /// A pause in typing longer than this starts a new step, as text editors do.
+    public static let typingPauseMilliseconds: UInt64 = 5_000
 
     /// Undoable steps, oldest first.
     private var doneSteps: [Step] = []
@@ -34,20 +39,30 @@ public struct UndoHistory: Hashable, Sendable {
 
     /// Records a change the user just made as a step of its own; a new action clears what could be redone.
     /// `box` is the text box it types into, if it does.
-    public mutating func record(_ change: ChangeID, typingInto box: StrokeID? = nil) {
-        doneSteps.append(Step(changes: [change], box: box))
+    public mutating func record(_ change: ChangeID, typingInto box: StrokeID? = nil, wallMilliseconds: UInt64 = 0) {
+        doneSteps.append(Step(changes: [change], box: box, wall: wallMilliseconds))
         if doneSteps.count > capacity { doneSteps.removeFirst(doneSteps.count - capacity) }
         undoneSteps.removeAll()
     }
 
-    /// Records more typing into `box`: it joins the latest step when that step types into the same box and
-    /// nothing was undone since; else it is a step of its own.
-    public mutating func join(_ change: ChangeID, typingInto box: StrokeID) {
-        guard doneSteps.last?.box == box, undoneSteps.isEmpty else {
-            record(change, typingInto: box)
+    /// Records more typing into `box`: it joins the latest step when that step types into the same box, its
+    /// burst was not ended, nothing was undone since and the typing did not pause for longer than
+    /// ``typingPauseMilliseconds``; else it is a step of its own.
+    public mutating func join(_ change: ChangeID, typingInto box: StrokeID, wallMilliseconds: UInt64 = 0) {
+        guard let latest = doneSteps.last, latest.box == box, undoneSteps.isEmpty,
+            wallMilliseconds <= latest.wall + Self.typingPauseMilliseconds
+        else {
+            record(change, typingInto: box, wallMilliseconds: wallMilliseconds)
             return
         }
         doneSteps[doneSteps.count - 1].changes.append(change)
+        doneSteps[doneSteps.count - 1].wall = wallMilliseconds
+    }
+
+    /// Ends the burst of typing in progress (its editor closed): more typing into its box is a new step.
+    public mutating func endBurst() {
+        guard !doneSteps.isEmpty else { return }
+        doneSteps[doneSteps.count - 1].box = nil
     }
 
     /// The operations that undo the user's latest step, newest change first, if any.
@@ -69,7 +84,7 @@ public struct UndoHistory: Hashable, Sendable {
         func keep(_ steps: [Step]) -> [Step] {
             steps.compactMap { step in
                 let changes = step.changes.filter { !isCompacted($0) }
-                return changes.isEmpty ? nil : Step(changes: changes, box: step.box)
+                return changes.isEmpty ? nil : Step(changes: changes, box: step.box, wall: step.wall)
             }
         }
         doneSteps = keep(doneSteps)

@@ -2,13 +2,15 @@
  * Strokes on the clipboard: what a copy writes, what a paste reads back, and where pasted strokes land.
  * Pure; selection-actions.js moves the text in and out of clipboard events.
  *
- * The data is `{"inkwell": 1, "strokes": [{colour, width, points, pressures, pieces, transform}]}`, bottom
- * to top. Whatever a paste finds under that type may come from anywhere (another site can put any text
- * there), so it is read as hostile: bounded in size, every number checked, a malformed stroke dropped.
+ * The data is `{"inkwell": 1, "strokes": [{colour, width, points, pressures, pieces, transform, text?}]}`,
+ * bottom to top; a text box has its `text`, its corner as its one point and its font size as its width.
+ * Whatever a paste finds under that type may come from anywhere (another site can put any text there), so
+ * it is read as hostile: bounded in size, every number checked, a malformed stroke dropped.
  */
 
 import { intervalUnion } from '../geometry/index.js';
 import { LIMITS } from '../model/operation.js';
+import { MAXIMUM_RUN_LENGTH } from '../model/text-sequence.js';
 import { WireLimits } from '../wire/limits.js';
 import { boardSVG } from './export-svg.js';
 import { selectionBounds } from './selecting.js';
@@ -29,7 +31,8 @@ const MAXIMUM_POINTS = 1_000_000;
 
 /**
  * @typedef {{colour: number, width: number, points: [number, number][], pressures: number[] | null,
- *   pieces: [number, number][], transform: [number, number, number, number, number, number]}} CopiedStroke
+ *   pieces: [number, number][], transform: [number, number, number, number, number, number],
+ *   text?: string}} CopiedStroke
  */
 
 /**
@@ -46,6 +49,7 @@ export function clipboardPayload(strokes) {
     pressures: stroke.pressures,
     pieces: stroke.pieces,
     transform: stroke.transform,
+    ...(stroke.text === undefined ? {} : { text: stroke.text }),
   }));
   return { json: JSON.stringify({ inkwell: FORMAT, strokes: copied }), svg: boardSVG(strokes) };
 }
@@ -80,7 +84,7 @@ export function readClipboard(text) {
 /** @returns {CopiedStroke | null} */
 function readStroke(value) {
   if (value === null || typeof value !== 'object') return null;
-  const { colour, width, points, pressures, pieces, transform } = value;
+  const { colour, width, points, pressures, pieces, transform, text } = value;
   if (!Number.isInteger(colour) || colour < 0 || colour > 0xffff_ffff) return null;
   if (!(Number.isFinite(width) && width > 0 && width <= LIMITS.maximumWidth)) return null;
   if (!Array.isArray(points) || points.length === 0 || points.length > LIMITS.maximumPointsPerOperation) return null;
@@ -94,7 +98,8 @@ function readStroke(value) {
   if (!Array.isArray(transform) || transform.length !== 6 || !transform.every(isCoordinate)) return null;
   const shown = readPieces(pieces, points.length);
   if (shown === null) return null;
-  return {
+  /** @type {CopiedStroke} */
+  const stroke = {
     colour,
     width,
     points: points.map(([x, y]) => [x, y]),
@@ -102,6 +107,10 @@ function readStroke(value) {
     pieces: shown,
     transform: /** @type {CopiedStroke['transform']} */ ([...transform]),
   };
+  if (text === undefined) return stroke;
+  // A text box: its text goes in one insert, so it may be no longer than one.
+  if (typeof text !== 'string' || points.length !== 1 || readPressures !== null || [...text].length > MAXIMUM_RUN_LENGTH) return null;
+  return { ...stroke, text };
 }
 
 /** The visible pieces within the stroke's parameters, merged; null when none shows or they are malformed. */

@@ -2,10 +2,13 @@
  * What the erasers cut, against the scene's index (Swift's `StrokeIndex.partialErase` and `strokeErase`).
  *
  * Both are asked once per pointer move with the move's path; the tools add up the answers and commit them
- * as one change at pointer-up, so one drag is one undo step.
+ * as one change at pointer-up, so one drag is one undo step. A text box cannot be cut (the board ignores an
+ * erase aimed at one), so the partial eraser passes over it; the stroke eraser takes it whole when its
+ * circle touches the box's lines.
  */
 
 import { cutCurve, intervalUnion, strokeHit, sweptPath } from '../geometry/index.js';
+import { boxTouched } from './text-hits.js';
 
 /**
  * The visible parameter intervals an eraser circle of `radius` moved along `path` cuts, per stroke.
@@ -19,7 +22,7 @@ export function partialCuts(scene, path, radius) {
   const swept = sweptPath(path, radius);
   if (swept === null) return { cuts, reach: null };
   for (const stroke of scene.near(swept.reach)) {
-    if (stroke.shown.length === 0) continue;
+    if (stroke.shown.length === 0 || stroke.hitCurve === null) continue;
     const cut = cutCurve(stroke.hitCurve, swept);
     if (cut.length === 0) continue;
     const visible = stroke.pointCount === 1 ? cut : overlap(cut, stroke.shown);
@@ -29,7 +32,7 @@ export function partialCuts(scene, path, radius) {
 }
 
 /**
- * The visible strokes whose ink the eraser touches along `path`.
+ * The visible strokes whose ink the eraser touches along `path`, and the text boxes with text it touches.
  * @param {import('./scene.js').Scene} scene
  * @param {[number, number][]} path
  * @param {number} radius
@@ -41,6 +44,10 @@ export function strokeHits(scene, path, radius) {
   const hits = [];
   for (const stroke of scene.near(swept.reach)) {
     if (stroke.shown.length === 0) continue;
+    if (stroke.corners !== undefined) {
+      if (stroke.text !== '' && boxTouched(stroke.corners, path, radius)) hits.push(stroke.id);
+      continue;
+    }
     if (strokeHit(stroke.hitCurve, stroke.width, swept, stroke.pointCount === 1 ? null : stroke.shown)) {
       hits.push(stroke.id);
     }
@@ -58,7 +65,7 @@ export function eraseOperations(cuts, board) {
   const operations = [];
   for (const id of [...cuts.keys()].sort()) {
     const stroke = board.stroke(id);
-    if (stroke === null) continue;
+    if (stroke === null || stroke.text !== undefined) continue;
     const union = intervalUnion(cuts.get(id));
     const intervals = stroke.points.length === 1 ? union : overlap(union, stroke.pieces);
     if (intervals.length > 0) operations.push({ op: 'erase', stroke: id, intervals });

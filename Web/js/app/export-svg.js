@@ -1,11 +1,13 @@
 /**
  * What a board shows as SVG, the same text Swift's `SVGExporter` writes (Sources/InkwellBoard/Export):
- * visible strokes bottom to top, each visible piece as a smooth path, a dot as a circle, in its current
- * colour, width and transform.
+ * visible strokes bottom to top, each visible piece as a smooth path, a dot as a circle, a text box as
+ * text (svg-text.js), in its current colour, width and transform.
  */
 
 import { curveBeziers, smoothCurve } from '../geometry/index.js';
 import { colourHex } from './colour.js';
+import { textElement } from './svg-text.js';
+import { boundingPoints, boxCorners, estimatedRect } from './text-layout.js';
 
 /**
  * @typedef {import('../model/board-drawing.js').DrawingStroke} DrawingStroke
@@ -46,12 +48,13 @@ export function boardSVG(strokes, { margin = 16, background = null, decimals = 2
   return svg;
 }
 
-/** One stroke: a path with a subpath per visible piece, or a circle for a dot. */
+/** One stroke: a path with a subpath per visible piece, or a circle for a dot; or a text box. */
 function strokeElement(stroke, number) {
   const width = stroke.width * averagePressure(stroke.pressures);
   const t = stroke.transform;
   const identity = t[0] === 1 && t[1] === 0 && t[2] === 0 && t[3] === 1 && t[4] === 0 && t[5] === 0;
   const transform = identity ? '' : ` transform="matrix(${t.map(number).join(' ')})"`;
+  if (stroke.text !== undefined) return textElement(stroke, number, paint('fill', stroke.colour, number), transform);
   const id = ` data-stroke="${stroke.id}"`;
   if (stroke.points.length === 1) {
     const [x, y] = stroke.points[0];
@@ -85,12 +88,19 @@ function paint(property, colour, number) {
 }
 
 /**
- * The stroke's bounds after its transform, grown by half its width: Swift's `DrawingStroke.bounds`.
+ * The stroke's bounds after its transform, grown by half its width: Swift's `DrawingStroke.bounds`. A text
+ * box's are its estimated layout's corners after its transform, as Swift's (no font to measure there);
+ * what the page draws and selects is measured (selecting.js `elementBounds`).
  * @param {DrawingStroke} stroke
  */
 export function strokeBounds(stroke) {
   if (stroke.points.length === 0) return null;
   const t = stroke.transform;
+  if (stroke.text !== undefined) {
+    // Swift's corner order (min/max of equal values may differ in the sign of a zero).
+    const [topLeft, topRight, bottomRight, bottomLeft] = boxCorners(t, estimatedRect(stroke));
+    return boundingPoints([topLeft, topRight, bottomLeft, bottomRight]);
+  }
   let box = null;
   for (const [x, y] of stroke.points) {
     const px = t[0] * x + t[2] * y + t[4];

@@ -3,8 +3,9 @@
  * full size in the stored colours on white), saved as downloads named after the room.
  */
 
-import { boardSVG, strokeBounds } from './export-svg.js';
+import { boardSVG } from './export-svg.js';
 import { inkStyle } from './colour.js';
+import { elementBounds } from './selecting.js';
 import { paintStrokes } from './stroke-painter.js';
 
 /** The largest PNG side in pixels: canvases beyond this fail in some browsers. */
@@ -81,12 +82,12 @@ export function exportFilename(room, extension, date = new Date()) {
   return `inkwell-${room.slice(0, 12)}-${day}.${extension}`;
 }
 
-/** The union of the strokes' bounds as the board draws them; null for none. */
+/** The union of the strokes' bounds as the board draws them (text boxes measured); null for none. */
 function boundsOf(board, ids) {
   let box = null;
   for (const id of ids) {
     const stroke = board.stroke(id);
-    const one = stroke === null ? null : strokeBounds(stroke);
+    const one = stroke === null ? null : elementBounds(stroke);
     if (one === null) continue;
     box =
       box === null

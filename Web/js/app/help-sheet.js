@@ -25,6 +25,7 @@ export function helpSections(mac) {
         [[key('tool:pen')], 'Pen'],
         [[key('tool:eraser')], 'Eraser: rub out parts of strokes'],
         [[key('tool:stroke-eraser')], 'Stroke eraser: whole strokes'],
+        [[key('tool:text')], 'Text: click to type, click a text box to edit it (Esc: done)'],
         [[key('tool:select')], 'Select: click, Shift+click, or drag a box'],
         [[key('tool:lasso')], 'Lasso: draw a loop around strokes'],
         [[key('toggle:shapes')], 'Recognise shapes on or off'],
@@ -35,6 +36,7 @@ export function helpSections(mac) {
       title: 'Selection',
       rows: [
         [['Drag'], 'Move; the corners scale (Shift keeps the shape), the top handle rotates (Shift: 15° steps)'],
+        [['Double-click'], 'Edit the text box clicked'],
         [['←', '↑', '→', '↓'], 'Nudge by a pixel (Shift: 10)'],
         [[key('selection:delete')], 'Delete'],
         [[key('selection:duplicate')], 'Duplicate'],

@@ -9,6 +9,12 @@
 import { boardAt, restoreOperations } from '../model/board-history.js';
 import { strokeId } from '../model/ids.js';
 
+/** What a change is told by when it does several things: what shows most first. */
+const TOLD_FIRST = Object.freeze([
+  'cleared the board', 'drew', 'added text', 'typed', 'deleted text', 'erased',
+  'deleted', 'moved', 'recoloured', 'resized', 'restacked', 'undid', 'redid',
+]);
+
 /**
  * What a change did, in a few words: the first of its operations that shows.
  * @param {{operations: object[]}} change
@@ -16,7 +22,7 @@ import { strokeId } from '../model/ids.js';
 export function describeChange(change) {
   const operations = change.operations ?? [];
   const kinds = new Set(operations.map((operation) => operationKind(operation)));
-  for (const kind of ['cleared the board', 'drew', 'erased', 'deleted', 'moved', 'recoloured', 'resized', 'restacked', 'undid', 'redid']) {
+  for (const kind of TOLD_FIRST) {
     if (kinds.has(kind)) return kind === 'drew' && operations.length > 1 && kinds.has('erased') ? 'drew and erased' : kind;
   }
   return operations.some((operation) => operation?.op === 'settle') ? 'settled earlier changes' : 'changed the board';
@@ -29,6 +35,13 @@ function operationKind(operation) {
       return 'drew';
     case 'erase':
       return 'erased';
+    // A new text box comes with its first text; typing over a selection deletes and inserts: both typed.
+    case 'addText':
+      return 'added text';
+    case 'insertText':
+      return 'typed';
+    case 'deleteText':
+      return 'deleted text';
     case 'clear':
       return 'cleared the board';
     case 'undo':

@@ -18,6 +18,9 @@
  *       readOnly(),      // whether drawing is off here (a view link, or a link the server refused)
  *       selection(),     // the ids of the selected strokes (select and lasso tools), sorted
  *       history(),       // {open, count}: whether the history panel is open, and the changes it walks
+ *       text(id),        // the text a text box shows, or null if `id` is not a box here
+ *       editing(),       // the text box being typed in: {box (null until its first character), value,
+ *                        //   caret (Unicode scalars)}, or null
  *     }
  *
  * The address says which board and with what access (board-access.js): `/` makes a new encrypted board and
@@ -31,6 +34,11 @@
  * change (selection-actions.js). The clipboard carries strokes between boards as JSON of their own type
  * (clipboard.js), with an SVG of them for other applications.
  *
+ * Text boxes are typed with the text tool (T: a click places one, or edits the box clicked) or by a
+ * double-click on a box with the select tool, in an editor laid over the board (text-editor.js); each
+ * input is one change, so others see the typing live. Boxes are selected, moved, restyled, erased whole,
+ * copied and exported like strokes.
+ *
  * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
  * (default 30 s; 0 holds every catch-up after the first, for tests).
  *
@@ -42,6 +50,9 @@ import { EraserTool } from './tools/eraser.js';
 import { StrokeEraserTool } from './tools/stroke-eraser.js';
 import { SelectTool } from './tools/select.js';
 import { LassoTool } from './tools/lasso.js';
+import { TextTool } from './tools/text.js';
+import { TextEditor } from './text-editor.js';
+import { boxAt, caretAt } from './text-hits.js';
 import { Selection } from './selection.js';
 import { SelectionActions } from './selection-actions.js';
 import { PointerInput } from './input.js';
@@ -151,11 +162,21 @@ async function start() {
    * @type {HistoryPanel | null}
    */
   let historyPanel = null;
+  /** The text box being typed in, if any: whatever tool opened it, it ends when drawing turns elsewhere. */
+  const editor = new TextEditor({
+    textarea: /** @type {HTMLTextAreaElement} */ (surface.querySelector('textarea.text-editor')),
+    surface,
+    session,
+    renderer,
+    commit: (operations) => context.commit(operations),
+    onHistory: (action) => run(action),
+  });
   session.addEventListener('change', (event) => {
     // While the history panel is open the board on screen is the one it shows, which it brings up to date.
     if (historyPanel?.open) historyPanel.changed();
     else renderer.noteDelta(preview === null ? event.detail.delta : preview.applyAll(event.detail.changes));
     if (selection.follow(event.detail.delta)) renderer.overlayChanged();
+    editor.changed(event.detail.delta);
   });
   // Packs that failed verification (or, sealed, did not open) were kept aside, not drawn: the sync
   // indicator says so in words; a line for whoever looks at the console too.
@@ -216,6 +237,7 @@ async function start() {
     pen: new PenTool(context),
     eraser: new EraserTool(context),
     'stroke-eraser': new StrokeEraserTool(context),
+    text: new TextTool(context, editor),
   };
   const selecting = () => settings.tool === 'select' || settings.tool === 'lasso';
   const selectionActions = new SelectionActions(context, { selectTool: () => selecting() || setTool('select') });
@@ -310,6 +332,7 @@ async function start() {
     if (on && session.review.count === 0) on = false;
     if (on === (preview !== null)) return;
     currentTool().cancel();
+    editor.finish();
     // The selection names strokes of the live board; a preview shows another.
     if (on) selection.clear();
     preview = on ? session.previewBoard() : null;
@@ -341,6 +364,7 @@ async function start() {
   function toggleHistory() {
     if (historyPanel.open) return historyPanel.close();
     currentTool().cancel();
+    editor.finish();
     selection.clear();
     setPreview(false);
     historyPanel.openPanel();
@@ -355,7 +379,7 @@ async function start() {
   });
   showReview();
 
-  const toolbar = new Toolbar(byId('toolbar'), { run, setColour, setWidth }, { mac });
+  const toolbar = new Toolbar(byId('toolbar'), { run, setColour, setWidth, setTextSize }, { mac });
   const showSettings = () => {
     toolbar.show(settings, { zoom: viewport.scale, theme });
     saveSettings(storage, settings);
@@ -363,6 +387,7 @@ async function start() {
   renderer.onViewChange(() => {
     toolbar.show(settings, { zoom: viewport.scale, theme });
     saveViewSoon(room, viewport);
+    editor.place();
   });
   showSettings();
   selection.onChange(() => {
@@ -377,6 +402,7 @@ async function start() {
     if (name === settings.tool) return;
     currentTool().cancel();
     currentTool().hoverAt?.(null);
+    editor.finish();
     settings.tool = name;
     // A selection shows and is edited with the select and lasso tools only.
     if (!selecting()) selection.clear();
@@ -385,15 +411,28 @@ async function start() {
     showSettings();
   }
 
-  /** Picks the pen's colour; with strokes selected, recolours them instead of taking up the pen. */
+  /**
+   * Picks the pen's colour; with strokes selected, recolours them instead of taking up the pen; while a text
+   * box is typed in, recolours it. The text tool keeps it for new boxes.
+   */
   function setColour(colour, { live = false } = {}) {
     if (readOnly) return;
     settings.colour = colour;
     if (selection.size > 0) {
       if (!live && !currentTool().active) selectionActions.recolour(colour);
-    } else if (settings.tool !== 'pen') {
+    } else if (editor.active) {
+      if (!live) editor.restyle({ colour });
+    } else if (settings.tool !== 'pen' && settings.tool !== 'text') {
       setTool('pen');
     }
+    showSettings();
+  }
+
+  /** Picks the size of new text boxes, and of the one being typed in. */
+  function setTextSize(size) {
+    if (readOnly) return;
+    settings.textSize = size;
+    editor.restyle({ size });
     showSettings();
   }
 
@@ -445,8 +484,10 @@ async function start() {
     if (SELECTION_ACTIONS.test(action)) return void (currentTool().active || selectionActions.run(action));
     switch (action) {
       case 'cancel':
-        // Escape first abandons a drag, then lets go of the selection.
+        // Escape first abandons a drag, then finishes the text being typed (the field may have lost the
+        // focus), then lets go of the selection.
         if (currentTool().active) return currentTool().cancel();
+        if (editor.active) return editor.finish();
         return selection.clear();
       case 'undo':
       case 'redo': {
@@ -486,6 +527,7 @@ async function start() {
         applyTheme(document, theme);
         storeTheme(storage, theme);
         renderer.setTheme(theme);
+        editor.place();
         return showSettings();
       case 'export-png':
         return void exportAs('png');
@@ -520,6 +562,26 @@ async function start() {
   document.addEventListener('paste', (event) => {
     if (ours(event) && canEdit() && selectionActions.paste(event.clipboardData)) event.preventDefault();
   });
+  // A press on the board outside the text being typed finishes it (the text tool decides for itself: a press
+  // on another box edits that one).
+  surface.addEventListener(
+    'pointerdown',
+    (event) => {
+      if (event.target !== editor.textarea && event.button === 0 && settings.tool !== 'text') editor.finish();
+    },
+    { capture: true },
+  );
+  // A double-click on a text box with the select tool types in it, the caret where it was clicked.
+  surface.addEventListener('dblclick', (event) => {
+    if (settings.tool !== 'select' || readOnly || historyPanel.open || event.target === editor.textarea) return;
+    const bounds = surface.getBoundingClientRect();
+    const at = viewport.toBoard(event.clientX - bounds.left, event.clientY - bounds.top);
+    const hit = boxAt(scene, at, 6 / viewport.scale);
+    const box = hit === null ? undefined : scene.stroke(hit);
+    if (box === undefined) return;
+    selection.clear();
+    editor.edit(box.id, caretAt(box, at, scene.measure));
+  });
   byId('new-board').addEventListener('mousedown', (e) => e.preventDefault());
   byId('new-board').addEventListener('click', () => run('new-board'));
   // This board's other tabs in this browser: told when a link is replaced here, telling this one likewise.
@@ -544,6 +606,7 @@ async function start() {
   function setReadOnly(on) {
     if (on === readOnly) return;
     currentTool().cancel();
+    editor.finish();
     readOnly = on;
     if (on) selection.clear();
     toolbar.setReadOnly(on);
@@ -591,6 +654,8 @@ async function start() {
     readOnly: () => readOnly,
     history: () => ({ open: historyPanel.open, count: session.history().length }),
     selection: () => selection.ids,
+    text: (id) => board.text(id),
+    editing: () => editor.state(),
   });
   Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });
   document.documentElement.dataset.ready = 'true';

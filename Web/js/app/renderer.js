@@ -137,6 +137,14 @@ export class Renderer {
     this.invalidate(this.scene.clearPreview());
   }
 
+  /**
+   * Shows the text box `id` in its editor rather than on the tiles (null: none).
+   * @param {string | null} id
+   */
+  setEditing(id) {
+    this.invalidate(this.scene.setEditing(id));
+  }
+
   /** Adds a layer drawn on the overlay each time it is redrawn. @param {OverlayLayer} layer */
   addLayer(layer) {
     this.#layers.push(layer);
@@ -215,7 +223,8 @@ export class Renderer {
     } else {
       for (const rect of change.dirty) this.tiles.invalidate(rect);
       if (change.added.length > 0) {
-        const added = change.added.map((id) => this.scene.stroke(id));
+        // The text box being edited shows in its editor, not in the tiles.
+        const added = change.added.map((id) => this.scene.stroke(id)).filter((stroke) => stroke.id !== this.scene.editing);
         if (this.scene.onTop(change.added)) {
           this.tiles.paintOnTop(this.scene.sort(added));
         } else {

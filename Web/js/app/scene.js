@@ -1,13 +1,16 @@
 /**
  * What the renderer and the erasers need of the board, kept up to date from each delta: per visible stroke
  * its smooth curve, its visible pieces, its painted bounds, its place in the stack, and a spatial index of
- * where its ink lies (Swift's `StrokeIndex`, plus what a renderer needs).
+ * where its ink lies (Swift's `StrokeIndex`, plus what a renderer needs). A text box is there too, with its
+ * lines' measured box (text-layout.js) in place of a curve.
  *
  * It also holds the eraser's preview: parts cut or strokes taken away while the pointer is still down,
- * shown at once but committed as one change at pointer-up.
+ * shown at once but committed as one change at pointer-up; and the text box being edited, which the
+ * editor shows instead of the tiles.
  */
 
 import { chunkBounds, gaps, intervalUnion, isDotVisible, smoothCurve, SpatialIndex } from '../geometry/index.js';
+import { LINE_HEIGHT, boundingPoints, boxCorners, layoutRect, measureLine } from './text-layout.js';
 
 /**
  * @typedef {import('../geometry/rect.js').Rect} Rect
@@ -15,13 +18,15 @@ import { chunkBounds, gaps, intervalUnion, isDotVisible, smoothCurve, SpatialInd
  * @typedef {{
  *   id: string, colour: number, width: number, z: number, points: [number, number][], pointCount: number,
  *   pressures: number[] | null, transform: number[], identity: boolean,
- *   curve: import('../geometry/smooth-curve.js').SmoothCurve,
- *   hitCurve: import('../geometry/smooth-curve.js').SmoothCurve,
- *   pieces: [number, number][], shown: [number, number][], bounds: Rect, boxes: Rect[], spacing: number
+ *   curve: import('../geometry/smooth-curve.js').SmoothCurve | null,
+ *   hitCurve: import('../geometry/smooth-curve.js').SmoothCurve | null,
+ *   pieces: [number, number][], shown: [number, number][], bounds: Rect, boxes: Rect[], spacing: number,
+ *   text?: string, layout?: Rect, corners?: [number, number][]
  * }} SceneStroke `pieces` are the board's visible pieces, `shown` those minus the eraser's preview (what
  *   to paint); `curve` is in the stroke's own coordinates (paint it under `transform`), `hitCurve` in board
  *   coordinates (what erasers test, as Swift's `StrokeIndex`); `spacing` is the mean distance between its
- *   points, which tells a painter when segments are too small to show as curves.
+ *   points, which tells a painter when segments are too small to show as curves. A text box has `text`, no
+ *   curves, `layout` (its lines' box before the transform) and `corners` (that box on the board).
  * @typedef {{dirty: Rect[], added: string[], everything: boolean}} SceneChange what to repaint
  */
 
@@ -39,10 +44,16 @@ export class Scene {
   #preview = new Map();
   /** @type {Rect | null} a box holding every stroke ever in the scene since the last rebuild */
   #extent = null;
+  /** @type {string | null} the text box the editor shows: tiles leave it out */
+  #editing = null;
 
-  /** @param {import('../model/board.js').Board} board */
-  constructor(board) {
+  /**
+   * @param {import('../model/board.js').Board} board
+   * @param {{measure?: import('./text-layout.js').Measure}} [options] how text boxes' lines are measured
+   */
+  constructor(board, { measure = measureLine } = {}) {
     this.board = board;
+    this.measure = measure;
     this.rebuild();
   }
 
@@ -120,9 +131,30 @@ export class Scene {
     const found = [];
     for (const id of this.#index.query(rect)) {
       const stroke = this.#strokes.get(id);
-      if (stroke !== undefined && stroke.shown.length > 0) found.push(stroke);
+      if (stroke !== undefined && stroke.shown.length > 0 && id !== this.#editing) found.push(stroke);
     }
     return this.sort(found);
+  }
+
+  /** The text box being edited (which tiles leave out), or null. */
+  get editing() {
+    return this.#editing;
+  }
+
+  /**
+   * Leaves a text box out of what tiles paint while the editor shows it (or, null, none).
+   * @param {string | null} id
+   * @returns {Rect[]} the areas to repaint
+   */
+  setEditing(id) {
+    if (id === this.#editing) return [];
+    const dirty = [];
+    for (const one of [this.#editing, id]) {
+      const stroke = one === null ? undefined : this.#strokes.get(one);
+      if (stroke !== undefined) dirty.push(stroke.bounds);
+    }
+    this.#editing = id;
+    return dirty;
   }
 
   /**
@@ -238,6 +270,7 @@ export class Scene {
 
   /** @param {DrawingStroke} stroke */
   #refresh(stroke) {
+    if (stroke.text !== undefined) return this.#refreshBox(stroke);
     const identity = isIdentity(stroke.transform);
     const curve = smoothCurve(stroke.points);
     const t = stroke.transform;
@@ -264,16 +297,58 @@ export class Scene {
       boxes,
       spacing: meanSpacing(stroke.points),
     };
-    const previewed = this.#preview.get(stroke.id);
+    return this.#keep(record);
+  }
+
+  /**
+   * A text box: its lines measured, their box on the board; bounds grown for glyphs that reach past the
+   * line box (accents above, tails below) and anti-aliasing.
+   * @param {DrawingStroke} stroke
+   */
+  #refreshBox(stroke) {
+    const t = stroke.transform;
+    const layout = layoutRect(stroke, this.measure);
+    const corners = boxCorners(t, layout);
+    const reach = (LINE_HEIGHT - 1) * stroke.width * Math.max(1, transformScale(t)) + SLACK;
+    const bounds = grown(boundingPoints(corners), reach);
+    /** @type {SceneStroke} */
+    const record = {
+      id: stroke.id,
+      colour: stroke.colour,
+      width: stroke.width,
+      z: stroke.z,
+      points: stroke.points,
+      pointCount: stroke.points.length,
+      pressures: null,
+      transform: t,
+      identity: isIdentity(t),
+      curve: null,
+      hitCurve: null,
+      pieces: stroke.pieces,
+      shown: stroke.pieces,
+      bounds,
+      boxes: [bounds],
+      spacing: 0,
+      text: stroke.text,
+      layout,
+      corners,
+    };
+    return this.#keep(record);
+  }
+
+  /** Puts a record in the scene and its boxes in the index. @param {SceneStroke} record */
+  #keep(record) {
+    const boxes = record.boxes;
+    const previewed = this.#preview.get(record.id);
     if (previewed !== undefined) record.shown = shownPieces(record, previewed);
-    this.#strokes.set(stroke.id, record);
+    this.#strokes.set(record.id, record);
     const b = record.bounds;
     const e = this.#extent;
     this.#extent =
       e === null
         ? { ...b }
         : { minX: Math.min(e.minX, b.minX), minY: Math.min(e.minY, b.minY), maxX: Math.max(e.maxX, b.maxX), maxY: Math.max(e.maxY, b.maxY) };
-    if (!this.#index.update(stroke.id, boxes)) this.#index.insert(stroke.id, boxes);
+    if (!this.#index.update(record.id, boxes)) this.#index.insert(record.id, boxes);
     return record;
   }
 }
@@ -300,6 +375,7 @@ function looksTheSame(record, stroke) {
     record.points === stroke.points &&
     record.pointCount === stroke.points.length &&
     record.pressures === stroke.pressures &&
+    record.text === stroke.text &&
     record.colour === stroke.colour &&
     record.width === stroke.width &&
     record.z === stroke.z &&

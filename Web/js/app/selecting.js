@@ -3,11 +3,14 @@
  * for the lasso). Pure: the tools ask once, at pointer-up or pointer-down, and keep the ids.
  *
  * Only strokes the board shows count; each answer lists ids sorted, so equal gestures make equal
- * selections.
+ * selections. A text box is its lines' box (text-hits.js): a click inside picks it, a box dragged around
+ * all its corners or a loop around its corners or its middle takes it.
  */
 
-import { lasso, lassoSelects, strokeHit, sweptPath, unionRect } from '../geometry/index.js';
+import { lasso, lassoContains, lassoSelects, strokeHit, sweptPath, unionRect } from '../geometry/index.js';
 import { strokeBounds } from './export-svg.js';
+import { boxContains, boxInside } from './text-hits.js';
+import { boundingPoints, boxCorners, layoutRect, measureLine } from './text-layout.js';
 
 /**
  * @typedef {import('../geometry/rect.js').Rect} Rect
@@ -26,23 +29,35 @@ export function lassoHits(scene, polygon) {
   if (loop.bounds === null) return [];
   const hits = [];
   for (const stroke of scene.near(loop.bounds)) {
-    if (stroke.shown.length === 0) continue;
-    if (lassoSelects(loop, stroke.hitCurve, stroke.pointCount === 1 ? null : stroke.shown)) hits.push(stroke.id);
+    // Ink the eraser's preview hides, or an empty text box: nothing to pick.
+    if (stroke.shown.length === 0 || stroke.text === '') continue;
+    const taken =
+      stroke.corners !== undefined
+        ? boxInside(stroke.corners, (point) => lassoContains(loop, point), { centre: true })
+        : lassoSelects(loop, stroke.hitCurve, stroke.pointCount === 1 ? null : stroke.shown);
+    if (taken) hits.push(stroke.id);
   }
   return hits.sort();
 }
 
 /**
- * The strokes whose bounds (after their transform, as the board draws them) lie wholly inside `rect`.
+ * The strokes whose bounds (after their transform, as the board draws them) lie wholly inside `rect`; the
+ * text boxes whose corners do.
  * @param {Scene} scene
  * @param {Rect} rect
  * @returns {string[]}
  */
 export function boxHits(scene, rect) {
   if (!(rect.minX <= rect.maxX && rect.minY <= rect.maxY)) return [];
+  const inRect = ([x, y]) => x >= rect.minX && x <= rect.maxX && y >= rect.minY && y <= rect.maxY;
   const hits = [];
   for (const stroke of scene.near(rect)) {
-    if (stroke.shown.length === 0) continue;
+    // Ink the eraser's preview hides, or an empty text box: nothing to pick.
+    if (stroke.shown.length === 0 || stroke.text === '') continue;
+    if (stroke.corners !== undefined) {
+      if (boxInside(stroke.corners, inRect)) hits.push(stroke.id);
+      continue;
+    }
     const box = strokeBounds(stroke);
     if (box !== null && box.minX >= rect.minX && box.maxX <= rect.maxX && box.minY >= rect.minY && box.maxY <= rect.maxY) {
       hits.push(stroke.id);
@@ -52,7 +67,8 @@ export function boxHits(scene, rect) {
 }
 
 /**
- * The topmost stroke whose visible ink comes within `radius` of `point`: what a click picks.
+ * The topmost stroke whose visible ink comes within `radius` of `point`, or text box with text around it:
+ * what a click picks.
  * @param {Scene} scene
  * @param {[number, number]} point
  * @param {number} radius board pixels
@@ -63,22 +79,41 @@ export function pointHit(scene, point, radius) {
   if (swept === null) return null;
   const hits = [];
   for (const stroke of scene.near(swept.reach)) {
-    if (stroke.shown.length === 0) continue;
+    // Ink the eraser's preview hides, or an empty text box: nothing to pick.
+    if (stroke.shown.length === 0 || stroke.text === '') continue;
+    if (stroke.corners !== undefined) {
+      if (boxContains(stroke.corners, point, radius)) hits.push(stroke);
+      continue;
+    }
     if (strokeHit(stroke.hitCurve, stroke.width, swept, stroke.pointCount === 1 ? null : stroke.shown)) hits.push(stroke);
   }
   return hits.length === 0 ? null : scene.sort(hits)[hits.length - 1].id;
 }
 
 /**
- * The box around strokes as the board draws them: the union of their `strokeBounds`.
- * @param {Iterable<import('../model/board-drawing.js').DrawingStroke>} strokes
+ * The box around strokes as the board draws them: the union of their `elementBounds`.
+ * @param {Iterable<{points: [number, number][], width: number, transform: number[], text?: string}>} strokes
+ *   as the drawing lists them (or the clipboard)
+ * @param {import('./text-layout.js').Measure} [measure]
  * @returns {Rect | null} null for none
  */
-export function selectionBounds(strokes) {
+export function selectionBounds(strokes, measure = measureLine) {
   let box = null;
   for (const stroke of strokes) {
-    const bounds = strokeBounds(stroke);
+    const bounds = elementBounds(stroke, measure);
     if (bounds !== null) box = box === null ? bounds : unionRect(box, bounds);
   }
   return box;
+}
+
+/**
+ * A stroke's bounds as the board draws it (`strokeBounds`); a text box's, its measured lines' box after
+ * its transform.
+ * @param {{points: [number, number][], width: number, transform: number[], text?: string}} stroke
+ * @param {import('./text-layout.js').Measure} [measure]
+ * @returns {Rect | null}
+ */
+export function elementBounds(stroke, measure = measureLine) {
+  if (stroke.text === undefined || stroke.points.length === 0) return strokeBounds(/** @type {any} */ (stroke));
+  return boundingPoints(boxCorners(stroke.transform, layoutRect(stroke, measure)));
 }

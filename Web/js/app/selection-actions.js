@@ -85,7 +85,8 @@ export class SelectionActions {
         return true;
       case 'select-all':
         this.selectTool();
-        this.selection.set(this.board.strokes().map((stroke) => stroke.id));
+        // Not an empty text box: nothing of it shows.
+        this.selection.set(this.board.strokes().filter((stroke) => stroke.text !== '').map((stroke) => stroke.id));
         return true;
       case 'copy':
         this.copy(null);
@@ -167,7 +168,7 @@ export class SelectionActions {
     const next = this.context.session.nextChange;
     const newStroke = (index) => strokeId(next, index);
     const operations = copyOperations(strokes, offset, newStroke, this.board.strokes());
-    const added = operations.filter((op) => op.op === 'addStroke').length;
+    const added = operations.filter((op) => op.op === 'addStroke' || op.op === 'addText').length;
     if (this.#commit(operations) === null) return;
     this.selection.set(Array.from({ length: added }, (_, index) => newStroke(index)));
   }

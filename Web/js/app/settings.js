@@ -1,6 +1,6 @@
 /**
- * The drawing settings a person expects to find again: tool, colour, width, shape recognition. Kept in
- * localStorage; anything stored that does not make sense falls back to the default.
+ * The drawing settings a person expects to find again: tool, colour, width, shape recognition, text size.
+ * Kept in localStorage; anything stored that does not make sense falls back to the default.
  */
 
 const KEY = 'inkwell.settings';
@@ -16,18 +16,26 @@ export const PALETTE = Object.freeze([
 ]);
 
 /** The drawing tools, by the name their buttons carry (`tool-<name>`). */
-export const TOOLS = Object.freeze(['select', 'lasso', 'pen', 'eraser', 'stroke-eraser']);
+export const TOOLS = Object.freeze(['select', 'lasso', 'pen', 'eraser', 'stroke-eraser', 'text']);
 /** The pen widths offered, in board pixels. */
 export const MINIMUM_WIDTH = 1;
 export const MAXIMUM_WIDTH = 32;
 
+/** The text sizes offered for new text boxes, in board pixels, by the names their buttons show. */
+export const TEXT_SIZES = Object.freeze([
+  { name: 'S', label: 'Small', size: 16 },
+  { name: 'M', label: 'Medium', size: 24 },
+  { name: 'L', label: 'Large', size: 36 },
+  { name: 'XL', label: 'Extra large', size: 56 },
+]);
+
 /**
- * @typedef {{tool: string, colour: number, width: number, shapes: boolean}} Settings
+ * @typedef {{tool: string, colour: number, width: number, shapes: boolean, textSize: number}} Settings
  */
 
 /** @returns {Settings} */
 export function defaultSettings() {
-  return { tool: 'pen', colour: PALETTE[0].colour, width: 4, shapes: false };
+  return { tool: 'pen', colour: PALETTE[0].colour, width: 4, shapes: false, textSize: TEXT_SIZES[1].size };
 }
 
 /**
@@ -48,6 +56,7 @@ export function loadSettings(storage) {
   if (Number.isInteger(stored.colour) && stored.colour >= 0 && stored.colour <= 0xffffffff) settings.colour = stored.colour;
   if (Number.isFinite(stored.width)) settings.width = clampWidth(stored.width);
   if (typeof stored.shapes === 'boolean') settings.shapes = stored.shapes;
+  if (TEXT_SIZES.some(({ size }) => size === stored.textSize)) settings.textSize = stored.textSize;
   return settings;
 }
 

@@ -15,6 +15,7 @@ export const SHORTCUT_LABELS = Object.freeze({
   'tool:pen': 'P',
   'tool:eraser': 'E',
   'tool:stroke-eraser': 'X',
+  'tool:text': 'T',
   'selection:delete': 'Delete',
   'selection:duplicate': 'Ctrl+D',
   'selection:front': 'Ctrl+]',
@@ -94,6 +95,8 @@ export function shortcutFor(event) {
       return 'tool:eraser';
     case 'x':
       return 'tool:stroke-eraser';
+    case 't':
+      return 'tool:text';
     case 's':
       return 'toggle:shapes';
     case 'h':

@@ -10,6 +10,7 @@
 
 import { pieceInto } from '../geometry/bezier.js';
 import { forEachRange } from '../geometry/curve-pieces.js';
+import { paintText } from './text-painter.js';
 
 /** Segments shorter than this many device pixels are drawn as a simplified polyline. */
 const DETAIL_PIXELS = 1;
@@ -20,7 +21,8 @@ const PRESSURE_STEPS = 24;
 const scratch = new Float64Array(8);
 
 /**
- * Paints strokes bottom to top. The context's transform maps board coordinates to its pixels.
+ * Paints strokes bottom to top, text boxes among them (text-painter.js). The context's transform maps
+ * board coordinates to its pixels.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
  * @param {Iterable<import('./scene.js').SceneStroke>} strokes
  * @param {(colour: number) => string} style the CSS colour for a stroke colour (the theme's)
@@ -41,6 +43,11 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity) {
   };
   for (const stroke of strokes) {
     if (stroke.shown.length === 0) continue;
+    if (stroke.text !== undefined) {
+      flush();
+      paintText(ctx, stroke, style);
+      continue;
+    }
     const simple = stroke.identity && stroke.pressures === null && stroke.pointCount > 1;
     if (simple) {
       if (!open || stroke.colour !== batchColour || stroke.width !== batchWidth) {
@@ -62,15 +69,18 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity) {
 }
 
 /**
- * Paints one stroke, whatever it is: a dot, with pressure, under a transform.
+ * Paints one stroke, whatever it is: a dot, with pressure, under a transform; or a text box.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
- * @param {{curve: import('../geometry/smooth-curve.js').SmoothCurve, shown: [number, number][],
- *   colour: number, width: number, pressures: number[] | null, transform?: number[], identity?: boolean}} stroke
+ * @param {{curve: import('../geometry/smooth-curve.js').SmoothCurve | null, shown: [number, number][],
+ *   colour: number, width: number, pressures: number[] | null, transform?: number[], identity?: boolean,
+ *   text?: string, points?: [number, number][]}} stroke
  * @param {(colour: number) => string} style
  */
 export function paintStroke(ctx, stroke, style) {
   const { curve, shown, width, pressures } = stroke;
-  if (shown.length === 0 || curve.points.length === 0) return;
+  if (shown.length === 0) return;
+  if (stroke.text !== undefined) return paintText(ctx, /** @type {any} */ (stroke), style);
+  if (curve === null || curve.points.length === 0) return;
   const transformed = stroke.identity === false;
   if (transformed) {
     ctx.save();

@@ -1,6 +1,6 @@
 /**
- * The toolbar: tools, palette and custom colour, width, undo/redo/clear, zoom, theme and exports, and
- * what can be done to a selection while there is one. The buttons are in index.html (so their test hooks
+ * The toolbar: tools, palette and custom colour, width, undo/redo/clear, zoom, theme and exports, what can
+ * be done to a selection while there is one, and the text sizes while the text tool is chosen. The buttons are in index.html (so their test hooks
  * and labels exist before any script runs); this binds them to actions and keeps their pressed states and
  * tooltips current.
  */
@@ -13,6 +13,7 @@ import { shortcutLabel } from './shortcuts.js';
  *   run: (action: string) => void,
  *   setColour: (colour: number, options?: {live?: boolean}) => void,
  *   setWidth: (width: number, options?: {live?: boolean}) => void,
+ *   setTextSize?: (size: number) => void,
  * }} ToolbarActions `run` takes the action names of shortcuts.js plus `clear`, `export-png`, `export-svg`;
  *   `live` marks a value still being picked (the colour picker open, the slider held), whose last value
  *   follows without it
@@ -54,7 +55,11 @@ export class Toolbar {
     this.width = /** @type {HTMLInputElement} */ (root.querySelector('input[type="range"]'));
     this.width.addEventListener('input', () => actions.setWidth(Number(this.width.value), { live: true }));
     this.width.addEventListener('change', () => actions.setWidth(Number(this.width.value), { live: false }));
+    for (const button of root.querySelectorAll('button[data-text-size]')) {
+      button.addEventListener('click', () => actions.setTextSize?.(Number(button.dataset.textSize)));
+    }
     this.selectionGroup = /** @type {HTMLElement | null} */ (root.querySelector('.selection-actions'));
+    this.textSizes = /** @type {HTMLElement | null} */ (root.querySelector('.text-sizes'));
   }
 
   /** Shows what can be done to a selection while there is one. @param {number} count selected strokes */
@@ -63,13 +68,18 @@ export class Toolbar {
   }
 
   /**
-   * Shows the current settings: the pressed tool, the chosen colour, the width, the shapes toggle.
+   * Shows the current settings: the pressed tool, the chosen colour, the width, the shapes toggle, and the
+   * text size with the text tool.
    * @param {import('./settings.js').Settings} settings
    * @param {{zoom: number, theme: string}} view
    */
   show(settings, view) {
     for (const button of this.root.querySelectorAll('button[data-action^="tool:"]')) {
       button.setAttribute('aria-pressed', String(button.dataset.action === `tool:${settings.tool}`));
+    }
+    if (this.textSizes !== null) this.textSizes.hidden = settings.tool !== 'text';
+    for (const button of this.root.querySelectorAll('button[data-text-size]')) {
+      button.setAttribute('aria-pressed', String(Number(button.dataset.textSize) === settings.textSize));
     }
     const shapes = this.root.querySelector('button[data-action="toggle:shapes"]');
     shapes?.setAttribute('aria-pressed', String(settings.shapes));

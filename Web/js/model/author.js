@@ -191,17 +191,19 @@ export class Author {
  */
 /**
  * Puts an undoable change in the history: typing into a text box joins the burst of typing into that box
- * before it, a new box starts one, anything else is a step of its own. The same from the change alone, so a
- * reloaded page rebuilds the steps it left.
+ * before it (unless it paused), a new box starts one, anything else is a step of its own. The same from the
+ * change alone, so a reloaded page rebuilds the steps it left (all but where an editor closed mid-burst:
+ * there the live page started a new step, `endTyping`).
  * @param {UndoHistory} history
  * @param {{id: ChangeId, operations: object[]}} change
  */
 export function noteStep(history, change) {
   const box = typedBox(change);
+  const wall = change.stamp?.wall ?? 0;
   if (box !== null && !change.operations.some((operation) => operation.op === 'addText')) {
-    history.join(change.id, box);
+    history.join(change.id, box, wall);
   } else {
-    history.record(change.id, box);
+    history.record(change.id, box, wall);
   }
 }
 

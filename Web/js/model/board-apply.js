@@ -5,7 +5,8 @@
 // position, clears hide what was added before the latest active one, and settles fix activity and end
 // appends whichever comes first. An operation on a stroke that has not arrived is kept in the stroke's
 // record and takes effect when the stroke does. A text box is a stroke record whose add is an `addText`;
-// its inserts make a set of runs and its deletes a union, both kept per box like erases.
+// its inserts make a set of runs and its deletes a union, both kept per box like erases. An image is a
+// stroke record whose add is an `addImage`, and nothing more: its bytes are the page's to fetch.
 
 import { insertWrite } from './attribute-history.js';
 import { refreshActivity, settleActivity } from './board-activity.js';
@@ -17,6 +18,9 @@ import { changeKey, comparePositions, parseChangeId, position, strokeId } from '
 import { readOperation } from './operation.js';
 import { isStamp } from './stamp.js';
 import { appendToRecord, dropAppendsAfter, layOutPoints, newRecord, recomputeVisibility } from './stroke-record.js';
+
+/** The colour an image's add carries, as Swift's (`Colour.black`): the canonical encoding writes it. */
+const BLACK = 0x000000ff;
 
 /**
  * @typedef {import('./board-state.js').BoardState} BoardState
@@ -102,6 +106,26 @@ function applyOperation(state, operation, at, delta) {
       const record = recordFor(state, id);
       const { colour, size, at: corner } = operation;
       record.added = { kind: 'text', position: at, colour, width: size, points: [corner], pressures: null };
+      layOutPoints(record);
+      recomputeVisibility(record, state.isActive);
+      note(state, at.key, { kind: 'stroke', id });
+      restack(state, id, delta);
+      return;
+    }
+    case 'addImage': {
+      // An image is added as a stroke is, in black at its box's width: neither ever shows (board-drawing.js).
+      const id = strokeId(at, at.index);
+      const record = recordFor(state, id);
+      const { image, at: corner } = operation;
+      record.added = {
+        kind: 'image',
+        position: at,
+        colour: BLACK,
+        width: image.width,
+        points: [corner],
+        pressures: null,
+        image,
+      };
       layOutPoints(record);
       recomputeVisibility(record, state.isActive);
       note(state, at.key, { kind: 'stroke', id });

@@ -5,10 +5,13 @@
 // index as varints; colour 0xRRGGBBAA as a varint; width, z and the six transform numbers as 8-byte
 // big-endian doubles (−0 written as 0); a varint point count and each point's x and y as doubles; a
 // varint 0, or 1 followed by one double per point for pressures, or for a text box 2 followed by the
-// varint length of its text's UTF-8 bytes and the bytes; a varint piece count and each piece's lower and
-// upper as doubles. Varints are LEB128.
+// varint length of its text's UTF-8 bytes and the bytes, or for an image 3 followed by the varint length of
+// its blob's name and the name, its byte count as a varint, the varint length of its type's UTF-8 bytes and
+// the bytes, and its height; a varint piece count and each piece's lower and upper as doubles. Varints are
+// LEB128.
 
 import { drawingStroke } from './board-drawing.js';
+import { blobBytes } from './board-image.js';
 import { CanonicalEncoder } from './canonical-encoder.js';
 import { replicaBytes } from './ids.js';
 
@@ -39,7 +42,19 @@ export function encodeDrawing(state) {
       encoder.writeDouble(x);
       encoder.writeDouble(y);
     }
-    if (stroke.text !== undefined) {
+    if (stroke.image !== undefined) {
+      // An image has no pressures either: what it names goes there (its width is the stroke's).
+      const { bytes, type, height } = stroke.image;
+      const name = blobBytes(stroke.image);
+      const typeBytes = utf8.encode(type);
+      encoder.writeVarint(3);
+      encoder.writeVarint(name.length);
+      encoder.writeRaw(name);
+      encoder.writeVarint(bytes);
+      encoder.writeVarint(typeBytes.length);
+      encoder.writeRaw(typeBytes);
+      encoder.writeDouble(height);
+    } else if (stroke.text !== undefined) {
       // A box has no pressures: its text goes where they would.
       const bytes = utf8.encode(stroke.text);
       encoder.writeVarint(2);

@@ -2,18 +2,19 @@
 
 import { currentValue } from './attribute-history.js';
 import { shownText } from './box-text.js';
-import { isBox } from './stroke-record.js';
+import { isText } from './stroke-record.js';
 
 /**
  * A visible stroke, in the shape of `expected.strokes` in Conformance/board.json. Its arrays are the
  * board's own: read them, never change them; a later apply may replace or extend them. A text box has
  * `text`, the text as it shows (possibly empty), its corner as its one point and its font size as its
- * width; an ink stroke has no `text` key at all.
+ * width; an image has `image` (its blob and box, frozen), its corner as its one point, its box's width as
+ * its width and black as its colour, whatever `set` says of either; ink has neither key at all.
  * @typedef {{
  *   id: string, colour: number, width: number, z: number,
  *   transform: [number, number, number, number, number, number],
  *   points: [number, number][], pressures: number[] | null, pieces: [number, number][],
- *   text?: string
+ *   text?: string, image?: import('./board-image.js').BoardImage
  * }} DrawingStroke
  */
 
@@ -32,9 +33,13 @@ export function drawingStroke(state, id) {
   const entry = state.stackEntries.get(id);
   const record = state.records.get(id);
   if (entry === undefined || record === undefined || record.added === null) return null;
-  const attributes = record.attributes;
-  const colour = currentValue(attributes.get('colour'), state.isActive) ?? record.added.colour;
-  const width = currentValue(attributes.get('width'), state.isActive) ?? record.added.width;
+  const { attributes, added } = record;
+  let { colour, width } = added;
+  // An image shows its own colours at its box's size, scaled only by its transform.
+  if (added.kind !== 'image') {
+    colour = currentValue(attributes.get('colour'), state.isActive) ?? colour;
+    width = currentValue(attributes.get('width'), state.isActive) ?? width;
+  }
   const transform = currentValue(attributes.get('transform'), state.isActive) ?? IDENTITY;
   /** @type {DrawingStroke} */
   const stroke = {
@@ -47,6 +52,7 @@ export function drawingStroke(state, id) {
     pressures: record.pressures,
     pieces: record.pieces,
   };
-  if (isBox(record)) stroke.text = shownText(record, state.isActive);
+  if (isText(record)) stroke.text = shownText(record, state.isActive);
+  else if (added.kind === 'image') stroke.image = added.image;
   return stroke;
 }

@@ -34,6 +34,7 @@ const KNOWN = new Set([
   'addText',
   'insertText',
   'deleteText',
+  'addImage',
 ]);
 
 /**
@@ -151,15 +152,17 @@ class InertnessRule {
           this.#isGoneWithoutProof(operation.stroke, operation.id)
         );
       case 'addText':
+      case 'addImage':
+        // Malformed, or an element dead for good, as for a stroke.
         return operation === null || this.#death(strokeId(at, at.index)) !== null;
       case 'insertText':
-        // A box's text goes with the box, and text aimed at ink never shows. Undone for good, an insert
-        // stays: others' text may be anchored in it.
+        // A box's text goes with the box, and text aimed at ink or an image never shows. Undone for good,
+        // an insert stays: others' text may be anchored in it.
         if (operation?.kind !== 'insertText') return true;
-        return this.#isGone(operation.box, operation.id) || this.#isInk(operation.id);
+        return this.#isGone(operation.box, operation.id) || this.#takesNoText(operation.id);
       case 'deleteText':
         if (operation?.kind !== 'deleteText' || this.fixedActivity(at) === false) return true;
-        return this.#isGone(operation.box, operation.id) || this.#isInk(operation.id);
+        return this.#isGone(operation.box, operation.id) || this.#takesNoText(operation.id);
       case 'set': {
         // Malformed, or `deleted: false`, which the board ignores.
         if (operation?.kind !== 'set' || this.fixedActivity(at) === false) return true;
@@ -254,8 +257,8 @@ class InertnessRule {
     return comparePositions(position(later.stamp, { replica: stroke.replica, seq: later.seq }, 0), clear) <= 0;
   }
 
-  /** Whether `id` was added as ink, which text never shows in. @param {string} id */
-  #isInk(id) {
+  /** Whether `id` was added as ink or an image, which text never shows in. @param {string} id */
+  #takesNoText(id) {
     const added = this.#state.records.get(id)?.added ?? null;
     return added !== null && added.kind !== 'text';
   }

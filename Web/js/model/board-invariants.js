@@ -5,13 +5,13 @@ import { isVoidAppend } from './board-settles.js';
 import { compareEntries, sameEntry, stackEntry } from './board-stack.js';
 import { computeShown } from './box-text.js';
 import { changeKey, parseStrokeId } from './ids.js';
-import { isBox } from './stroke-record.js';
+import { isBox, isText } from './stroke-record.js';
 
 /**
  * Throws if the stack does not hold exactly the strokes that should be visible, sorted, with matching
  * index entries, if a record's derived arrays disagree, if a box is not its one point and piece or the
- * text it shows is stale, if the inactive set is not what the settles and registers say, or if a void
- * append was kept.
+ * text a text box shows is stale, if the inactive set is not what the settles and registers say, or if a
+ * void append was kept.
  * @param {import('./board-state.js').BoardState} state
  * - Complexity: O(strokes · log strokes + registers + settled seqs).
  */
@@ -32,11 +32,15 @@ export function checkBoardInvariants(state) {
   checkAppends(state);
 }
 
-/** A box is its corner alone, in one piece, and what it shows, if worked out, is what shows now. */
+/**
+ * A box (text or image) is its corner alone, in one piece; what a text box shows, if worked out, is what
+ * shows now.
+ */
 function checkBox(state, record) {
   const [piece] = record.pieces;
   check(record.points.length === 1 && record.pressures === null, `box ${record.id} is not one point`);
   check(record.pieces.length === 1 && piece[0] === 0 && piece[1] === 0, `box ${record.id} is not one piece`);
+  if (!isText(record)) return;
   const shown = record.text?.shown ?? null;
   if (shown === null) return;
   const now = computeShown(record.text, state.isActive);

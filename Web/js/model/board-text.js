@@ -9,7 +9,7 @@
 
 import { shownCharacters } from './box-text.js';
 import { LIMITS } from './operation.js';
-import { isBox } from './stroke-record.js';
+import { isText } from './stroke-record.js';
 import { MAXIMUM_RUN_LENGTH, operationKey } from './text-sequence.js';
 
 /**
@@ -26,7 +26,7 @@ import { MAXIMUM_RUN_LENGTH, operationKey } from './text-sequence.js';
  */
 function boxRecord(state, id) {
   const record = state.records.get(id);
-  return record !== undefined && isBox(record) ? record : null;
+  return record !== undefined && isText(record) ? record : null;
 }
 
 /**

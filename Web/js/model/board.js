@@ -7,6 +7,7 @@
 import { applyChange } from './board-apply.js';
 import { encodeDrawing } from './board-canonical.js';
 import { drawingStroke } from './board-drawing.js';
+import { boardImage, imagesIn } from './board-images.js';
 import { inertChanges } from './board-inert.js';
 import { checkBoardInvariants } from './board-invariants.js';
 import { settlement, settledThrough } from './board-settles.js';
@@ -21,6 +22,8 @@ import { changeKey, parseChangeId, parseReplicaId, parseStrokeId, strokeId } fro
  * @typedef {import('./ids.js').ChangeId} ChangeId
  * @typedef {import('./board-text.js').TextAnchor} TextAnchor
  * @typedef {import('./board-text.js').VisibleCharacter} VisibleCharacter
+ * @typedef {import('./board-image.js').BoardImage} BoardImage
+ * @typedef {import('./board-images.js').ImageBlob} ImageBlob
  */
 
 export class Board {
@@ -219,6 +222,25 @@ export class Board {
    */
   deleteTextOperations(id, from, to) {
     return deleteTextOperations(this.#state, canonicalStrokeId(id), from, to);
+  }
+
+  /**
+   * What an image names (its blob, size, type and box), shown itself or not, or null if `id` is not an image
+   * that has arrived.
+   * @param {string} id
+   * @returns {BoardImage | null}
+   */
+  image(id) {
+    return boardImage(this.#state, canonicalStrokeId(id));
+  }
+
+  /**
+   * The images that show, bottom to top, with the blobs that hold their bytes: what the page fetches.
+   * @returns {ImageBlob[]}
+   * - Complexity: O(visible strokes).
+   */
+  images() {
+    return imagesIn(this.strokes());
   }
 
   /**

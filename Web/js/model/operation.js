@@ -4,6 +4,7 @@
 // these are the checks of Sources/InkwellBoard (BoardLimits, AttributeValue.isValid, the erase filter).
 // An operation this code does not know, or one that is malformed, reads as null: ignored, never an error.
 
+import { readImage } from './board-image.js';
 import { parseChangeId, parseStrokeId, strokeId } from './ids.js';
 import { MAXIMUM_RUN_LENGTH } from './text-sequence.js';
 
@@ -32,6 +33,7 @@ export const ATTRIBUTES = Object.freeze(['colour', 'width', 'transform', 'zOrder
  *   {kind: 'addText', colour: number, size: number, at: Pair} |
  *   {kind: 'insertText', box: StrokeRef, id: string, after: Anchor | null, text: string} |
  *   {kind: 'deleteText', box: StrokeRef, id: string, ranges: {run: OperationId, from: number, to: number}[]} |
+ *   {kind: 'addImage', image: import('./board-image.js').BoardImage, at: Pair} |
  *   {kind: 'set', stroke: StrokeRef, id: string, attribute: string, value: unknown} |
  *   {kind: 'undo' | 'redo', target: ChangeId} |
  *   {kind: 'clear'} |
@@ -89,6 +91,14 @@ export function readOperation(op) {
       const read = ranges.map(readTextRange);
       if (read.includes(null)) return null;
       return { kind: 'deleteText', box, id: strokeId(box, box.index), ranges: read };
+    }
+    case 'addImage': {
+      // Its blob, size, type and box as board-image.js reads them; its corner as a text box's.
+      const image = readImage(op);
+      const at = op.at;
+      if (image === null || !Array.isArray(at) || at.length !== 2) return null;
+      if (!isCoordinate(at[0]) || !isCoordinate(at[1])) return null;
+      return { kind: 'addImage', image, at: [at[0], at[1]] };
     }
     case 'set': {
       const stroke = parseStrokeId(op.stroke);

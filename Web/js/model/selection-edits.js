@@ -146,12 +146,14 @@ export function backOperations(selected, stack) {
  * The operations that copy strokes as new ones of one change, moved by `offset`: each an `addStroke` of
  * the same ink and style, then an erase of what the original hides and its transform after the move, so
  * the copy looks exactly like the original did; a text box as an `addText` of its corner and size, then an
- * insert of its text as one run. `newStroke(i)` is the id the change gives its i-th add
+ * insert of its text as one run; an image as an `addImage` of the same blob and box (the bytes are the
+ * room's already, so a copy uploads nothing). `newStroke(i)` is the id the change gives its i-th add
  * (`<replica>-<seq>-<i>`). Strokes come in the order given (bottom to top), and stay in it above every
  * stroke of `stack` (a copy with no z-order would sit below strokes brought to the front); one longer than
  * an operation may carry is left out.
  * @param {{colour: number, width: number, points: [number, number][], pressures: number[] | null,
- *   pieces: [number, number][], transform: Matrix, text?: string}[]} strokes
+ *   pieces: [number, number][], transform: Matrix, text?: string,
+ *   image?: import('./board-image.js').BoardImage}[]} strokes
  * @param {[number, number]} offset
  * @param {(index: number) => string} newStroke
  * @param {{z: number}[]} [stack] every visible stroke of the board pasted into
@@ -160,17 +162,7 @@ export function backOperations(selected, stack) {
 export function copyOperations(strokes, offset, newStroke, stack = []) {
   const copied = strokes.filter((stroke) => stroke.points.length > 0 && stroke.points.length <= LIMITS.maximumPointsPerOperation);
   const move = translation(offset[0], offset[1]);
-  const adds = copied.map((stroke) =>
-    stroke.text !== undefined
-      ? { op: 'addText', colour: stroke.colour, size: stroke.width, at: [stroke.points[0][0], stroke.points[0][1]] }
-      : {
-          op: 'addStroke',
-          colour: stroke.colour,
-          width: stroke.width,
-          points: stroke.points.map(([x, y]) => [x, y]),
-          pressures: stroke.pressures === null ? null : [...stroke.pressures],
-        },
-  );
+  const adds = copied.map(addOf);
   const rest = [];
   const top = Math.max(0, ...stack.map((stroke) => stroke.z));
   copied.forEach((stroke, index) => {
@@ -187,6 +179,23 @@ export function copyOperations(strokes, offset, newStroke, stack = []) {
     if (top > 0) rest.push({ op: 'set', stroke: id, attribute: 'zOrder', value: Math.floor(top) + 1 + index });
   });
   return [...adds, ...rest];
+}
+
+/** The add that draws a copy of `stroke` before its transform: an image, a box or ink. */
+function addOf(stroke) {
+  const at = [stroke.points[0][0], stroke.points[0][1]];
+  if (stroke.image !== undefined) {
+    const { blob, bytes, type, width, height } = stroke.image;
+    return { op: 'addImage', blob, bytes, type, at, width, height };
+  }
+  if (stroke.text !== undefined) return { op: 'addText', colour: stroke.colour, size: stroke.width, at };
+  return {
+    op: 'addStroke',
+    colour: stroke.colour,
+    width: stroke.width,
+    points: stroke.points.map(([x, y]) => [x, y]),
+    pressures: stroke.pressures === null ? null : [...stroke.pressures],
+  };
 }
 
 /** The strokes in id order (Swift's `StrokeID` order), so that equal selections make equal changes. */

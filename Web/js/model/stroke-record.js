@@ -4,10 +4,12 @@
 // `points`, `pressures`, `hidden` and `pieces` are derived from the add, the appends, the erases and
 // which changes are active; they are rebuilt when those change.
 //
-// A text box is a stroke record too, so it has a stroke's attributes, stacking, clear, undo and selection:
-// its add is an `addText` (`added.kind` 'text'), its one point the corner `at`, its width the font size.
-// Appends and erases aimed at it are kept, as for any stroke, but never move or hide it: its one piece is
-// always [0, 0]. Its text is in `text` (box-text.js), kept per record whatever the add turns out to be.
+// A text box and an image are stroke records too, so they have a stroke's attributes, stacking, clear, undo
+// and selection: a box's add is an `addText` (`added.kind` 'text'), its width the font size; an image's an
+// `addImage` (`added.kind` 'image', `added.image` what it names), its width its box's. Either is a box: its
+// one point the corner `at`. Appends and erases aimed at a box are kept, as for any stroke, but never move
+// or hide it: its one piece is always [0, 0]. Text is in `text` (box-text.js), kept per record whatever the
+// add turns out to be; only a text box shows it.
 
 import { compareChangeIds } from './ids.js';
 import { gaps as intervalGaps, insertInterval, setContains as intervalSetContains } from '../geometry/intervals.js';
@@ -16,8 +18,8 @@ import { gaps as intervalGaps, insertInterval, setContains as intervalSetContain
  * @typedef {import('../geometry/intervals.js').Interval} Interval
  * @typedef {import('./ids.js').Position} Position
  * @typedef {{
- *   kind: 'ink' | 'text', position: Position, colour: number, width: number, points: Interval[],
- *   pressures: number[] | null
+ *   kind: 'ink' | 'text' | 'image', position: Position, colour: number, width: number, points: Interval[],
+ *   pressures: number[] | null, image?: import('./board-image.js').BoardImage
  * }} Added
  * @typedef {{key: string, seq: number, points: Interval[], pressures: number[] | null, firstIndex: number}} Append
  * @typedef {{
@@ -51,10 +53,19 @@ export function newRecord(id) {
 }
 
 /**
- * Whether the record's add has arrived and made a text box.
+ * Whether the record's add has arrived and made a box (a text box or an image): one point, its corner,
+ * that appends and erases never reach.
  * @param {StrokeRecord} record
  */
 export function isBox(record) {
+  return record.added !== null && record.added.kind !== 'ink';
+}
+
+/**
+ * Whether the record's add has arrived and made a text box, the one element that shows text.
+ * @param {StrokeRecord} record
+ */
+export function isText(record) {
   return record.added !== null && record.added.kind === 'text';
 }
 

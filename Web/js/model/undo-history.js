@@ -8,8 +8,11 @@
 /** @typedef {import('./ids.js').ChangeId} ChangeId */
 /**
  * @typedef {{op: 'undo' | 'redo', change: ChangeId}} UndoOperation
- * @typedef {{changes: ChangeId[], box: string | null}} Step
+ * @typedef {{changes: ChangeId[], box: string | null, wall: number}} Step `wall`: its last change's time
  */
+
+/** A pause in typing longer than this starts a new step, as text editors do. */
+export const TYPING_PAUSE_MILLISECONDS = 5_000;
 
 export class UndoHistory {
   /** Undoable steps, oldest first: each one or more changes, and the text box it types into, if any. @type {Step[]} */
@@ -69,9 +72,10 @@ export class UndoHistory {
    * Records a change the user just made as a step of its own; a new action clears what could be redone.
    * @param {ChangeId} change
    * @param {string | null} [box] the text box the change types into, which later typing may join
+   * @param {number} [wall] the change's time in milliseconds (its stamp's wall)
    */
-  record(change, box = null) {
-    this.#done.push({ changes: [{ replica: change.replica, seq: change.seq }], box });
+  record(change, box = null, wall = 0) {
+    this.#done.push({ changes: [{ replica: change.replica, seq: change.seq }], box, wall });
     if (this.#done.length > this.capacity) {
       this.#done.splice(0, this.#done.length - this.capacity);
       this.#letGo = true;
@@ -80,18 +84,27 @@ export class UndoHistory {
   }
 
   /**
-   * Records more typing into `box`: it joins the latest step when that step types into the same box and
-   * nothing was undone since, so one undo takes back a whole burst of typing; else it is a step of its own.
+   * Records more typing into `box`: it joins the latest step when that step types into the same box, its
+   * burst was not ended, nothing was undone since and the typing did not pause for longer than
+   * TYPING_PAUSE_MILLISECONDS, so one undo takes back a burst of typing; else it is a step of its own.
    * @param {ChangeId} change
    * @param {string} box
+   * @param {number} [wall] the change's time in milliseconds (its stamp's wall)
    */
-  join(change, box) {
+  join(change, box, wall = 0) {
     const latest = this.#done.at(-1);
-    if (latest === undefined || latest.box !== box || this.#undone.length > 0) {
-      this.record(change, box);
+    if (latest === undefined || latest.box !== box || this.#undone.length > 0 || wall - latest.wall > TYPING_PAUSE_MILLISECONDS) {
+      this.record(change, box, wall);
       return;
     }
     latest.changes.push({ replica: change.replica, seq: change.seq });
+    latest.wall = wall;
+  }
+
+  /** Ends the burst of typing in progress (the editor closed): more typing into its box is a new step. */
+  endBurst() {
+    const latest = this.#done.at(-1);
+    if (latest !== undefined) latest.box = null;
   }
 
   /**
@@ -126,7 +139,7 @@ export class UndoHistory {
       steps.flatMap((step) => {
         const changes = step.changes.filter((change) => !isClosed(change));
         if (changes.length < step.changes.length) forgot = true;
-        return changes.length === 0 ? [] : [{ changes, box: step.box }];
+        return changes.length === 0 ? [] : [{ changes, box: step.box, wall: step.wall }];
       });
     this.#done = keep(this.#done);
     this.#undone = keep(this.#undone);

@@ -634,6 +634,11 @@ export class Session extends EventTarget {
     return timeline(this.#applied, BOARD);
   }
 
+  /** Ends the burst of typing in progress: more typing into the same text box is another undo step. */
+  endTyping() {
+    this.#author.history(this.board).endBurst();
+  }
+
   /** Undoes this user's latest change on the board. @returns {object | null} the change, or null if none */
   undo() {
     this.#checkOpen();

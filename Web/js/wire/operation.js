@@ -3,7 +3,8 @@
 //
 // Anything this code cannot read inside a well-formed change (an unknown kind, content out of range, text
 // that is not UTF-8) becomes `{op: "unknown", kind, bytes}`: the change stays whole, the board ignores the
-// operation, and encoding writes the bytes back unchanged.
+// operation, and encoding writes the bytes back unchanged. Content the board merely ignores (an image with
+// a blob name of the wrong length, say) decodes as it is: whether it is malformed is the board's to say.
 
 import { WireError } from './errors.js';
 import { bytesEqual, fromHex, toHex } from './bytes.js';
@@ -23,6 +24,8 @@ import * as schema from './schema.js';
  *   | {op: 'addText', colour: number, size: number, at: [number, number]}
  *   | {op: 'insertText', box: string, after: {run: string, offset: number} | null, text: string}
  *   | {op: 'deleteText', box: string, ranges: {run: string, from: number, to: number}[]}
+ *   | {op: 'addImage', blob: string, bytes: number, type: string, at: [number, number], width: number,
+ *       height: number}
  *   | {op: 'unknown', kind?: number, bytes: Uint8Array}} Operation
  */
 
@@ -87,8 +90,8 @@ export function encodeOperation(operation, replica) {
     case 'settle': {
       // Whether it is well formed is the board's to say (it depends on the change's seq): any seqs encode.
       if (!Array.isArray(operation.inactive)) throw WireError.invalidField('settle.inactive');
-      const inactive = operation.inactive.map((seq) => settleSeq(seq, 'settle.inactive'));
-      kind = { case: 'settle', value: { through: settleSeq(operation.through, 'settle.through'), inactive } };
+      const inactive = operation.inactive.map((seq) => safeUint64(seq, 'settle.inactive'));
+      kind = { case: 'settle', value: { through: safeUint64(operation.through, 'settle.through'), inactive } };
       break;
     }
     case 'addText': {
@@ -131,6 +134,23 @@ export function encodeOperation(operation, replica) {
         };
       });
       kind = { case: 'deleteText', value: { box: strokeRef(operation.box, replica), ranges } };
+      break;
+    }
+    case 'addImage': {
+      const at = operation.at;
+      if (!Array.isArray(at) || at.length !== 2) throw WireError.invalidField('add_image.at');
+      kind = {
+        case: 'addImage',
+        value: {
+          blob: fromHex(operation.blob, 'add_image.blob'),
+          size: safeUint64(operation.bytes, 'add_image.size'),
+          type: operation.type,
+          x: number(at[0], 'add_image.at'),
+          y: number(at[1], 'add_image.at'),
+          width: number(operation.width, 'add_image.width'),
+          height: number(operation.height, 'add_image.height'),
+        },
+      };
       break;
     }
     case 'unknown':
@@ -231,6 +251,13 @@ function decodeKnown(wire, replica) {
       });
       return { op: 'deleteText', box, ranges };
     }
+    case 'addImage': {
+      // A type that is not UTF-8 never gets here, as text does not. A size beyond 2^53 − 1 cannot be a
+      // Number (and the board ignores it): the operation is kept as unknown, bytes intact.
+      const { blob, size, type, x, y, width, height } = value;
+      if (typeof size !== 'number') throw WireError.unrepresentable('add_image.size');
+      return { op: 'addImage', blob: toHex(blob), bytes: size, type, at: [x, y], width, height };
+    }
   }
   return null;
 }
@@ -305,8 +332,8 @@ function changeRefSeq(change) {
   return reference.seq;
 }
 
-/** @param {unknown} value @param {string} name */
-function settleSeq(value, name) {
+/** A uint64 that a Number holds exactly: a seq, a blob's size. @param {unknown} value @param {string} name */
+function safeUint64(value, name) {
   if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < 0) throw WireError.invalidField(name);
   return /** @type {number} */ (value);
 }

@@ -103,6 +103,17 @@ export const DeleteText = descriptor('delete_text', [
   field(2, 'ranges', 'message', of(() => TextRange, repeated)),
 ]);
 
+// An image: the blob holding its bytes (its 32-byte name, its size, its type) and the box it fills.
+export const AddImage = descriptor('add_image', [
+  field(1, 'blob', 'bytes'),
+  field(2, 'size', 'uint64'),
+  field(3, 'type', 'string'),
+  field(4, 'x', 'double'),
+  field(5, 'y', 'double'),
+  field(6, 'width', 'double'),
+  field(7, 'height', 'double'),
+]);
+
 export const Operation = descriptor('operation', [
   field(1, 'addStroke', 'message', of(() => AddStroke, { oneof: 'kind' })),
   field(2, 'appendPoints', 'message', of(() => AppendPoints, { oneof: 'kind' })),
@@ -115,6 +126,7 @@ export const Operation = descriptor('operation', [
   field(9, 'addText', 'message', of(() => AddText, { oneof: 'kind' })),
   field(10, 'insertText', 'message', of(() => InsertText, { oneof: 'kind' })),
   field(11, 'deleteText', 'message', of(() => DeleteText, { oneof: 'kind' })),
+  field(12, 'addImage', 'message', of(() => AddImage, { oneof: 'kind' })),
 ]);
 
 // pack.proto

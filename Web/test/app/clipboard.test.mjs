@@ -84,3 +84,17 @@ test('a paste lands next to where it came from while that is in view, else in th
   assert.deepEqual(pasteOffset(strokes, elsewhere, 1), [1400 - 10, 1300 - 2.5]);
   assert.deepEqual(pasteOffset([], view, 1), [0, 0]);
 });
+
+test('a text box goes on the clipboard with its text, and only as a box can be', () => {
+  const session = new FakeSession();
+  const id = strokeId(session.nextChange, 0);
+  session.commit([{ op: 'addText', colour: 0x1971c2ff, size: 20, at: [5, 6] }, { op: 'insertText', box: id, after: null, text: 'Hi' }]);
+  const { json: text } = clipboardPayload([session.board.stroke(id)]);
+  const [read] = readClipboard(text);
+  assert.deepEqual(read, { colour: 0x1971c2ff, width: 20, points: [[5, 6]], pressures: null, pieces: [[0, 0]], transform: [1, 0, 0, 1, 0, 0], text: 'Hi' });
+  const box = { ...read };
+  for (const wrong of [{ text: 3 }, { points: [[0, 0], [1, 1]], pieces: [[0, 1]] }, { text: 'x'.repeat(100_001) }]) {
+    assert.deepEqual(readClipboard(json([{ ...box, ...wrong }])), [], JSON.stringify(wrong).slice(0, 60));
+  }
+  assert.deepEqual(readClipboard(json([{ ...box, text: '' }]))[0].text, '', 'an empty box is still a box');
+});

@@ -15,6 +15,10 @@ test('a change is told by what shows most', () => {
   assert.equal(describeChange(change(1, 0, [{ op: 'undo' }])), 'undid');
   assert.equal(describeChange(change(1, 0, [{ op: 'settle' }])), 'settled earlier changes');
   assert.equal(describeChange(change(1, 0, [{ op: 'mystery' }])), 'changed the board');
+  assert.equal(describeChange(change(1, 0, [{ op: 'addText' }, { op: 'insertText' }])), 'added text');
+  assert.equal(describeChange(change(1, 0, [{ op: 'insertText' }])), 'typed');
+  assert.equal(describeChange(change(1, 0, [{ op: 'deleteText' }, { op: 'insertText' }])), 'typed', 'typing over a selection');
+  assert.equal(describeChange(change(1, 0, [{ op: 'deleteText' }])), 'deleted text');
   assert.equal(describeChange({}), 'changed the board');
 });
 

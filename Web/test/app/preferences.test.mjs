@@ -73,9 +73,11 @@ test('the theme is the stored choice, else the system’s', () => {
 test('settings come back checked, over the defaults', () => {
   const storage = new MemoryStorage();
   assert.deepEqual(loadSettings(storage), defaultSettings());
-  saveSettings(storage, { tool: 'eraser', colour: 0xe03131ff, width: 12, shapes: true });
-  assert.deepEqual(loadSettings(storage), { tool: 'eraser', colour: 0xe03131ff, width: 12, shapes: true });
-  storage.setItem('inkwell.settings', JSON.stringify({ tool: 'laser', colour: -1, width: 1e9, shapes: 'yes' }));
+  saveSettings(storage, { tool: 'eraser', colour: 0xe03131ff, width: 12, shapes: true, textSize: 36 });
+  assert.deepEqual(loadSettings(storage), { tool: 'eraser', colour: 0xe03131ff, width: 12, shapes: true, textSize: 36 });
+  saveSettings(storage, { tool: 'text', colour: 0xe03131ff, width: 12, shapes: true });
+  assert.deepEqual(loadSettings(storage), { tool: 'text', colour: 0xe03131ff, width: 12, shapes: true, textSize: 24 }, 'settings kept before text sizes');
+  storage.setItem('inkwell.settings', JSON.stringify({ tool: 'laser', colour: -1, width: 1e9, shapes: 'yes', textSize: 17 }));
   assert.deepEqual(loadSettings(storage), { ...defaultSettings(), width: 32 });
   assert.deepEqual(loadSettings(refusing), defaultSettings());
 });

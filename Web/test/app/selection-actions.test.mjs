@@ -150,3 +150,28 @@ test('without a clipboard, the copy kept in the page pastes, but not over someth
   assert.equal(actions.paste(dropped), true);
   assert.equal(board.visibleStrokeCount, 5);
 });
+
+test('text boxes are duplicated, copied and pasted with their text, and the copies selected', () => {
+  const { context, actions, a, board } = setup();
+  const next = context.session.nextChange;
+  const box = strokeId(next, 0);
+  context.session.commit([
+    { op: 'addText', colour: 0x1971c2ff, size: 20, at: [40, 40] },
+    { op: 'insertText', box, after: null, text: 'Hello\nthere' },
+  ]);
+  context.selection.set([a, box]);
+  actions.run('selection:duplicate');
+  const copies = context.selection.ids.map((id) => board.stroke(id));
+  assert.equal(copies.length, 2, 'the stroke’s copy and the box’s are selected');
+  const copy = copies.find((stroke) => stroke.text !== undefined);
+  assert.equal(copy.text, 'Hello\nthere');
+  assert.deepEqual([copy.points, copy.width, copy.transform], [[[40, 40]], 20, [1, 0, 0, 1, 16, 16]]);
+  const data = new Data();
+  context.selection.set([box]);
+  actions.copy(data);
+  assert.match(data.getData('text/plain'), /<tspan x="40" y="60">Hello<\/tspan>/, 'the clipboard’s SVG has the text');
+  const to = toolContext();
+  assert.equal(new SelectionActions(to).paste(data), true);
+  const [pasted] = to.selection.ids.map((id) => to.session.board.stroke(id));
+  assert.equal(pasted.text, 'Hello\nthere');
+});

@@ -139,6 +139,21 @@ test('typing into one box joins one step, which one undo takes back whole, newes
   assert.equal(history.oldestOpen.seq, 3);
 });
 
+test('a pause in typing, or the editor closing, ends a burst', () => {
+  const history = new UndoHistory();
+  const id = (seq) => ({ replica: '01'.repeat(16), seq });
+  history.record(id(1), 'box', 1_000);
+  history.join(id(2), 'box', 6_000);
+  history.join(id(3), 'box', 11_001);
+  assert.deepEqual(history.undo(), [{ op: 'undo', change: id(3) }], 'more than five seconds apart');
+  history.redo();
+  history.endBurst();
+  history.join(id(4), 'box', 11_002);
+  assert.deepEqual(history.undo(), [{ op: 'undo', change: id(4) }], 'the editor closed in between');
+  assert.deepEqual(history.undo(), [{ op: 'undo', change: id(3) }]);
+  assert.deepEqual(history.undo(), [2, 1].map((seq) => ({ op: 'undo', change: id(seq) })));
+});
+
 test('a burst of typing into a new box is one undo step, rebuilt alike after a reload', async () => {
   const { resumeAuthor } = await import('../../js/sync/resume-author.js');
   const replica = '02'.repeat(16);

@@ -19,8 +19,8 @@ export class ReplicaSession {
   /**
    * @param {Random} random
    * @param {number} replicas
-   * @param {{text?: boolean}} [options] `text`: a quarter of the changes are about text boxes (off, a seed
-   *   makes the same session as it always has)
+   * @param {{text?: boolean}} [options] `text`: a quarter of the changes are about text boxes, one in five of
+   *   those a new image (off, a seed makes the same session as it always has)
    */
   constructor(random, replicas, { text = false } = {}) {
     this.random = random;
@@ -36,6 +36,8 @@ export class ReplicaSession {
       strokes: [],
       /** Every text box it has heard added. @type {string[]} */
       boxes: [],
+      /** Every image it has heard added. @type {string[]} */
+      images: [],
     }));
   }
 
@@ -76,6 +78,7 @@ export class ReplicaSession {
     change.operations.forEach((op, index) => {
       if (op.op === 'addStroke') replica.strokes.push(strokeOf(change, index));
       if (op.op === 'addText') replica.boxes.push(strokeOf(change, index));
+      if (op.op === 'addImage') replica.images.push(strokeOf(change, index));
     });
   }
 
@@ -160,9 +163,12 @@ export class ReplicaSession {
   /**
    * A change about text boxes: a new box, typing or deleting at random carets of a box it sees, and now and
    * then something aimed at a box that is gone, or at the wrong kind of element, which the board ignores.
+   * One in five places an image instead, as Swift's `BoardModel.randomText`; once placed, an image is a
+   * target like any stroke it sees.
    */
-  #randomTextOperations({ view, strokes, boxes }) {
+  #randomTextOperations({ view, strokes, boxes, images }) {
     const { random } = this;
+    if (random.int(0, 4) === 0) return [this.#randomImage()];
     const shown = view.strokes().filter((stroke) => stroke.text !== undefined);
     const box = shown.length > 0 ? random.pick(shown) : null;
     const roll = random.int(0, 99);
@@ -178,9 +184,10 @@ export class ReplicaSession {
       const operations = view.deleteTextOperations(box.id, from, random.int(from, Math.min(length, from + 4)));
       if (operations.length > 0) return operations;
     }
-    if (roll < 80 && (boxes.length > 0 || strokes.length > 0)) {
-      // On any box ever heard of (hidden, dead or another's), or on a stroke.
-      const target = boxes.length > 0 && random.bool() ? random.pick(boxes) : random.pick([...boxes, ...strokes]);
+    if (roll < 80 && (boxes.length > 0 || strokes.length > 0 || images.length > 0)) {
+      // On any box ever heard of (hidden, dead or another's), or on a stroke or an image.
+      const others = [...boxes, ...strokes, ...images];
+      const target = boxes.length > 0 && random.bool() ? random.pick(boxes) : random.pick(others);
       return [
         random.pick([
           { op: 'insertText', box: target, after: null, text: random.pick(words) },
@@ -194,6 +201,15 @@ export class ReplicaSession {
     }
     const at = [random.int(0, 2000) / 4, random.int(0, 2000) / 4];
     return [{ op: 'addText', colour: random.int(0, 0xffffffff), size: random.int(8, 96) / 2, at }];
+  }
+
+  /** An `addImage` of a random blob, type and box, at a random corner, as Swift's `BoardModel` makes one. */
+  #randomImage() {
+    const { random } = this;
+    const [width, height, x, y] = Array.from({ length: 4 }, () => random.int(8, 400));
+    const blob = Array.from({ length: 32 }, () => random.int(0, 255).toString(16).padStart(2, '0')).join('');
+    const type = random.pick(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+    return { op: 'addImage', blob, bytes: random.int(1, 1_000_000), type, at: [x, y], width, height };
   }
 
   /**
