@@ -38,11 +38,15 @@ import Testing
         return Int(String(number.reversed())) ?? 0
     }
 
-    /// Seeds that once failed in a long run, each for a bug since fixed: 3543, a device's snapshot that
-    /// stood for a change it held past a gap (a room whose quota refused an author's change and took the
-    /// next, which it no longer does), so the log dropped the change's pack; 7187, a device that took a snapshot in place of dropped
-    /// packs (a rebase) and then made one that left out what the first stood for.
-    @Test(arguments: [3543, 7187] as [UInt64])
+    /// Seeds that once failed in a long run, each for a bug since fixed:
+    /// - 3543, a device's snapshot that stood for a change it held past a gap (a room whose quota refused an
+    ///   author's change and took the next, which it no longer does), so the log dropped the change's pack;
+    /// - 7187, a device that took a snapshot in place of dropped packs (a rebase) and then made one that left
+    ///   out what the first stood for;
+    /// - 51272 and 53250, a device whose full disk failed to take acknowledged changes off its outbox while
+    ///   its cursor, kept across the reconnection, had passed their pack: the pack never came back, and its
+    ///   snapshot stood for that position without its own changes, so the log dropped them.
+    @Test(arguments: [3543, 7187, 51272, 53250] as [UInt64])
     func aSeedThatOnceFailedPasses(_ seed: UInt64) throws {
         let run = try InkwellProcess.run(["simulate", "--seed", "\(seed)"])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")

@@ -107,9 +107,13 @@ import Testing
 
         #expect(
             session.received(.ack(room: "room", pack: id, serverSeq: 1)) == [
-                .persistWatermark(room: "room", position: 1),
-                .acknowledge(queued.map(\.id)),
-                .readOutbox(limit: 8 * 512),
+                .acknowledge(queued.map(\.id), room: "room", position: 1)
+            ],
+            "the cursor passes the pack only once its changes are off the outbox"
+        )
+        #expect(
+            session.acknowledgementStored(room: "room", position: 1) == [
+                .persistWatermark(room: "room", position: 1), .readOutbox(limit: 8 * 512),
             ]
         )
         #expect(session.inFlight.isEmpty)
@@ -148,8 +152,11 @@ import Testing
         var position: [String: UInt64] = [:]
         for index in acked.sorted() {
             position[pushed[index].room, default: 0] += 1
-            _ = session.received(
-                .ack(room: pushed[index].room, pack: ids[index], serverSeq: position[pushed[index].room]!)
+            _ = Self.storingAcknowledgements(
+                session.received(
+                    .ack(room: pushed[index].room, pack: ids[index], serverSeq: position[pushed[index].room]!)
+                ),
+                in: &session
             )
         }
         #expect(session.disconnected(closeCode: nil, reason: nil).isEmpty)
@@ -178,6 +185,35 @@ import Testing
         #expect(fresh.isEmpty)
     }
 
+    @Test func anAckWhoseChangesTheStoreDidNotTakeOffTheOutboxLeavesTheCursorBeforeItsPack() throws {
+        var random = SeededGenerator(seed: seed("anAckWhoseChangesTheStoreDidNotTakeOffTheOutbox"))
+        var session = Self.session(maximumChanges: 3, inFlight: 2)
+        _ = session.join("r", watermark: 0)
+        _ = Self.open(&session)
+        let key = AuthorKey(using: &random)
+        let queued = [queuedChange(room: "r", replica: key.replica, seq: 1, payloadBytes: 8, using: &random)]
+        _ = session.plan(outbox: queued, keys: [key.replica: key])
+        let ack = session.received(.ack(room: "r", pack: session.inFlight[0].id, serverSeq: 1))
+        #expect(ack == [.acknowledge(queued.map(\.id), room: "r", position: 1)])
+        // The store failed (a full disk): the connection ends, and the next subscription asks for the pack again.
+        _ = session.disconnected(closeCode: nil, reason: nil)
+        #expect(Self.open(&session).first == .send(.subscribe(room: "r", after: 0, capability: "")))
+    }
+
+    /// `actions`, with what follows once the store took their acknowledged changes off the outbox.
+    static func storingAcknowledgements(
+        _ actions: [ClientSession.Action],
+        in session: inout ClientSession
+    )
+        -> [ClientSession.Action]
+    {
+        var all = actions
+        for case .acknowledge(_, let room, let position) in actions {
+            all += session.acknowledgementStored(room: room, position: position)
+        }
+        return all
+    }
+
     @Test func theNumberOfPacksInFlightIsBounded() {
         var random = SeededGenerator(seed: seed("theNumberOfPacksInFlightIsBounded"))
         var session = Self.session(maximumChanges: 3, inFlight: 2)
@@ -191,7 +227,10 @@ import Testing
         #expect(first.count == 2)
         #expect(session.outboxChanged().isEmpty, "no room in flight: nothing to read")
         let id = session.inFlight[0].id
-        let actions = session.received(.ack(room: "r", pack: id, serverSeq: 1))
+        let actions = Self.storingAcknowledgements(
+            session.received(.ack(room: "r", pack: id, serverSeq: 1)),
+            in: &session
+        )
         #expect(actions.last == .readOutbox(limit: 3 + 3), "one pack still in flight, room for one more")
         let next = Self.pushes(session.plan(outbox: Array(queued.dropFirst(3)), keys: [key.replica: key]))
         #expect(next.count == 1)
@@ -227,7 +266,7 @@ import Testing
             var seen: Set<UInt64> = []
             var persisted = start
             for arrival in arrivals {
-                let actions =
+                var actions =
                     if let pack = arrival.ack {
                         session.received(.ack(room: "room", pack: pack, serverSeq: arrival.position))
                     } else {
@@ -238,6 +277,10 @@ import Testing
                             head: start + UInt64(count)
                         )
                     }
+                // The store took the acknowledged changes off the outbox: the cursor passes their pack.
+                for case .acknowledge(_, let room, let position) in actions {
+                    actions += session.acknowledgementStored(room: room, position: position)
+                }
                 seen.insert(arrival.position)
                 for case .persistWatermark(_, let position) in actions {
                     #expect(position > persisted, "watermarks only move forward")

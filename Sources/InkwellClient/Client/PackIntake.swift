@@ -68,6 +68,10 @@ package struct PackIntake: Sendable {
         let key = try store.credentials(room: room)?.key
         try startTracking(room)
         var snapshotChanges: [(change: EncodedChange, bytes: [UInt8])] = []
+        // This device's own changes that came back in packs (a catch-up after an acknowledgement was lost):
+        // the server holds them, so they leave the outbox, as an acknowledgement would take them.
+        let own = try store.replica(for: room)
+        var ownStored: [ChangeID] = []
         for stored in packs {
             result.packBytes += UInt64(stored.bytes.count)
             let pack: ReceivedPack
@@ -101,6 +105,7 @@ package struct PackIntake: Sendable {
                 do {
                     let change = try ChangeCodec.decode(entry)
                     newest = max(newest, change.id.seq)
+                    if pack.author == own { ownStored.append(change.id) }
                     guard change.stamp.wallMilliseconds <= latestAcceptable else {
                         try store.storeAside(entry, schemaVersion: pack.schemaVersion, room: room)
                         result.setAside += 1
@@ -134,6 +139,9 @@ package struct PackIntake: Sendable {
             )
         }
         let inserted = try append(changes, result: &result, logger: logger)
+        // Before the caller stores a watermark past them (a snapshot made after reads its own timeline off
+        // what the outbox no longer holds).
+        if !ownStored.isEmpty { try store.acknowledge(ownStored) }
         result.inserted = inserted.compactMap { id in
             decoded[id].map { ClientChange(room: room, change: $0, origin: .remote) }
         }

@@ -104,10 +104,11 @@ extension SyncClient {
                     // Only costs a longer catch-up next time: the packs after the stored watermark come again.
                     logger.error("could not store the watermark: \(error)", metadata: ["room": "\(room)"])
                 }
-            case .acknowledge(let changes):
+            case .acknowledge(let changes, let room, let position):
                 do {
                     try store.acknowledge(changes)
                     statistics.changesAcknowledged += changes.count
+                    queue.append(contentsOf: session.acknowledgementStored(room: room, position: position))
                 } catch {
                     // They stay queued, and the next connection pushes them again (the server stores them
                     // once): nothing else would, on a device that makes no more changes.

@@ -14,8 +14,9 @@ package struct ClientSession: Sendable {
         case send(ClientMessage)
         /// Store the room's watermark (``Store/setWatermark(room:to:)``).
         case persistWatermark(room: String, position: UInt64)
-        /// The server holds these changes durably: take them off the outbox.
-        case acknowledge([ChangeID])
+        /// The server holds these changes durably, the pack at `position` of `room`: take them off the outbox,
+        /// then tell ``acknowledgementStored(room:position:)``.
+        case acknowledge([ChangeID], room: String, position: UInt64)
         /// Read up to `limit` queued changes, oldest first, and hand them to ``plan(outbox:keys:)``.
         case readOutbox(limit: Int)
         /// Hand presence from another device to the app.
@@ -420,17 +421,29 @@ package struct ClientSession: Sendable {
     }
 
     private mutating func acknowledged(room: String, pack: PackID, serverSeq: UInt64) -> [Action] {
-        var actions: [Action] = []
-        if rooms[room]?.cursor.see(serverSeq) == true {
-            actions.append(.persistWatermark(room: room, position: rooms[room]!.cursor.watermark))
-        }
         // A repeated ack (the pack was pushed again) has nothing left in flight.
-        guard let index = inFlight.firstIndex(where: { $0.id == pack && $0.room == room }) else { return actions }
+        guard let index = inFlight.firstIndex(where: { $0.id == pack && $0.room == room }) else {
+            return see(serverSeq, in: room)
+        }
         let acknowledged = inFlight.remove(at: index)
         inFlightChanges.subtract(acknowledged.changes)
-        actions.append(.acknowledge(acknowledged.changes))
+        // The cursor passes the pack only once its changes are off the outbox: a store that fails, or a
+        // process that stops, in between must not leave a cursor (kept across reconnections) or a watermark
+        // past the pack while its changes still read as unacknowledged. The next subscription would start
+        // after it, the pack would never come back, and a snapshot made next would stand for its position
+        // without them.
+        return [.acknowledge(acknowledged.changes, room: room, position: serverSeq)]
+    }
+
+    /// The changes of the pack acknowledged at `position` are off the outbox: the cursor passes it.
+    package mutating func acknowledgementStored(room: String, position: UInt64) -> [Action] {
         // After the acknowledgement, so the outbox read no longer holds the acknowledged changes.
-        return actions + outboxChanged()
+        see(position, in: room) + outboxChanged()
+    }
+
+    private mutating func see(_ position: UInt64, in room: String) -> [Action] {
+        guard rooms[room]?.cursor.see(position) == true else { return [] }
+        return [.persistWatermark(room: room, position: rooms[room]!.cursor.watermark)]
     }
 
     private mutating func fail(_ message: String) -> [Action] {

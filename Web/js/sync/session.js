@@ -1499,10 +1499,16 @@ export class Session extends EventTarget {
         case 'encode':
           void this.#encode(action.pack);
           break;
-        case 'acknowledge':
+        case 'acknowledge': {
           for (const key of action.changeKeys) this.#unsaved.delete(key);
-          this.#writes.write('clearing an acknowledged pack', () => this.#store.acknowledgePack(this.#room, action.hex));
+          const { hex, watermark } = action;
+          this.#writes.write('clearing an acknowledged pack', async () => {
+            await this.#store.acknowledgePack(this.#room, hex);
+            // Only once the pack is off the queue (sync-machine.js `#acknowledged`).
+            if (watermark !== null && watermark !== undefined) await this.#store.setWatermark(this.#room, watermark);
+          });
           break;
+        }
         case 'plan':
           this.#pump();
           break;

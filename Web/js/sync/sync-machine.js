@@ -54,7 +54,7 @@ import {
  *   {type: 'send', frame: ClientFrame} |
  *   {type: 'persistWatermark', position: number} |
  *   {type: 'encode', pack: PlannedPack} |
- *   {type: 'acknowledge', hex: string, changeKeys: string[]} |
+ *   {type: 'acknowledge', hex: string, changeKeys: string[], watermark: number | null} |
  *   {type: 'plan'} |
  *   {type: 'joined'} |
  *   {type: 'deliver', presence: import('../wire/sync.js').PresenceFrame} |
@@ -569,20 +569,18 @@ export class SyncMachine {
   }
 
   #acknowledged(hex, serverSeq, ownChangesStored) {
-    /** @type {Action[]} */
-    const actions = [];
-    if (ownChangesStored && this.cursor.see(serverSeq)) {
-      actions.push({ type: 'persistWatermark', position: this.cursor.watermark });
-    } else {
-      this.cursor.learn(serverSeq);
-    }
+    const advanced = ownChangesStored && this.cursor.see(serverSeq);
+    if (!advanced) this.cursor.learn(serverSeq);
+    const watermark = advanced ? this.cursor.watermark : null;
     // A repeated ack (the pack was pushed again) has nothing left in flight.
     const index = this.inFlight.findIndex((pack) => pack.hex === hex);
-    if (index < 0) return actions;
+    if (index < 0) return watermark === null ? [] : [{ type: 'persistWatermark', position: watermark }];
     const [pack] = this.inFlight.splice(index, 1);
     for (const key of pack.changeKeys) this.#inFlightKeys.delete(key);
-    actions.push({ type: 'acknowledge', hex, changeKeys: pack.changeKeys }, { type: 'plan' });
-    return actions;
+    // The watermark goes with the acknowledgement, stored only once the pack is: a store that fails, or a
+    // page that closes, between the two must not keep a watermark past the pack while its changes still
+    // read as unacknowledged, or a snapshot made next would stand for its position without them.
+    return [{ type: 'acknowledge', hex, changeKeys: pack.changeKeys, watermark }, { type: 'plan' }];
   }
 
   /** Gives up for good: reconnecting cannot help. @param {SyncError} error */
