@@ -9,10 +9,13 @@ public enum OperationJSON {
     public static func operation(_ operation: BoardOperation) -> [String: Any] {
         switch operation {
         case .addStroke(let style, let points, let pressures):
-            return [
+            var json: [String: Any] = [
                 "op": "addStroke", "colour": style.colour.rgba, "width": style.width, "points": Self.points(points),
                 "pressures": pressures.map { $0.map(Double.init) } as Any? ?? NSNull(),
             ]
+            // A pen's strokes say nothing of it, as before brushes.
+            if style.brush != .pen { json["brush"] = style.brush.name }
+            return json
         case .appendPoints(let id, let points, let pressures):
             return [
                 "op": "appendPoints", "stroke": id.description, "points": Self.points(points),
@@ -67,6 +70,7 @@ public enum OperationJSON {
         case .transform(let t): ["attribute": "transform", "value": [t.a, t.b, t.c, t.d, t.tx, t.ty]]
         case .zOrder(let z): ["attribute": "zOrder", "value": z]
         case .deleted(let deleted): ["attribute": "deleted", "value": deleted]
+        case .fill(let fill): ["attribute": "fill", "value": fill.rgba]
         }
     }
 }

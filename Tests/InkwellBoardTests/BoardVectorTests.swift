@@ -139,6 +139,7 @@ import Testing
         cases.append(contentsOf: settleCases())
         cases.append(contentsOf: textCases())
         cases.append(contentsOf: imageCases())
+        cases.append(contentsOf: brushCases())
         cases.append(Case(name: "random session", changes: randomSession(seed: 17)))
         return cases
     }
@@ -293,6 +294,34 @@ import Testing
         return cases
     }
 
+    /// Highlighters beneath everything else whatever their z-order, and fills set, cleared and undone.
+    static func brushCases() -> [Case] {
+        var cases: [Case] = []
+        var iris = Author(16)
+        let yellow = Colour(red: 250, green: 220, blue: 0, alpha: 96)
+        let marker = StrokeStyle(colour: yellow, width: 18, brush: .highlighter)
+        let pen = iris.change(add(line(4, y: 400)))
+        let highlight = iris.change(.addStroke(marker, points: line(4, y: 402), pressures: nil))
+        let second = iris.change(.addStroke(marker, points: line(3, y: 404), pressures: [0.5, 0.75, 1]))
+        let lifted = iris.change(.set(stroke(of: highlight), .zOrder(9)), .set(stroke(of: second), .zOrder(-9)))
+        cases.append(
+            Case(name: "highlighters beneath ink whatever their z-order", changes: [lifted, second, pen, highlight])
+        )
+
+        let box = iris.change(add([Point(0, 420), Point(40, 420), Point(40, 460), Point(0, 460), Point(0, 420)]))
+        let filled = iris.change(.set(stroke(of: box), .fill(Colour(red: 0, green: 120, blue: 255, alpha: 64))))
+        let cleared = iris.change(.set(stroke(of: box), .fill(Colour(rgba: 0))))
+        let undoCleared = iris.change(.undo(cleared.id))
+        let cut = iris.change(.erase(stroke(of: box), [interval(1, 2)]))
+        cases.append(Case(name: "a fill, cut outline and all", changes: [cut, filled, box]))
+        cases.append(Case(name: "a fill cleared", changes: [box, filled, cleared]))
+        cases.append(Case(name: "a fill cleared, then undone", changes: [undoCleared, cleared, box, filled]))
+        let text = iris.change(.addText(TextStyle(colour: .black, size: 12), at: Point(0, 480)))
+        let fillText = iris.change(.set(stroke(of: text), .fill(yellow)))
+        cases.append(Case(name: "text takes no fill", changes: [fillText, text]))
+        return cases
+    }
+
     /// Images: placed, moved, restacked and deleted like strokes; what an image ignores; what is malformed.
     static func imageCases() -> [Case] {
         var cases: [Case] = []
@@ -380,7 +409,7 @@ import Testing
         switch operation {
         case .addStroke(let style, let points, let pressures):
             return .addStroke(
-                StrokeStyle(colour: style.colour, width: (style.width * 4).rounded() / 4 + 0.25),
+                StrokeStyle(colour: style.colour, width: (style.width * 4).rounded() / 4 + 0.25, brush: style.brush),
                 points: round(points),
                 pressures: round(pressures)
             )
@@ -449,6 +478,8 @@ enum VectorJSON {
             "pieces": stroke.pieces.map { [$0.lower, $0.upper] },
         ]
         if let text = stroke.text { json["text"] = text }
+        if stroke.brush != .pen { json["brush"] = stroke.brush.name }
+        if let fill = stroke.fill { json["fill"] = fill.rgba }
         if let image = stroke.image {
             json["image"] = [
                 "blob": image.blobHex, "bytes": image.byteCount, "type": image.type, "width": image.width,

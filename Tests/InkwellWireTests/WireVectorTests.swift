@@ -319,6 +319,38 @@ enum WireVectors {
                 )
             ),
             (
+                "a highlighter and fills",
+                change(
+                    alice,
+                    16,
+                    [
+                        .addStroke(
+                            StrokeStyle(colour: Colour(rgba: 0xFFDD_0060), width: 18, brush: .highlighter),
+                            points: [Point(0, 0), Point(8, 1)],
+                            pressures: nil
+                        ),
+                        .set(own, .fill(Colour(rgba: 0x0078_FF40))),
+                        .set(own, .fill(Colour(rgba: 0))),
+                    ]
+                )
+            ),
+            (
+                "a brush of a newer schema decodes as unknown",
+                change(
+                    bob,
+                    8,
+                    [
+                        .unknown(
+                            kind: 1,
+                            bytes: Proto.bytes(
+                                1,
+                                Proto.bytes(3, Proto.varint(1, 8) + Proto.bytes(2, [0, 0])) + Proto.varint(4, 7)
+                            )
+                        )
+                    ]
+                )
+            ),
+            (
                 "an image, and one the board ignores",
                 change(
                     bob,

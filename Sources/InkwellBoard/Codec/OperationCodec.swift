@@ -13,6 +13,7 @@ enum OperationCodec {
             add.colour = style.colour.rgba
             add.width = style.width
             add.points = encode(points, pressures)
+            add.brush = style.brush.rawValue
             wire.kind = .addStroke(add)
         case .appendPoints(let stroke, let points, let pressures):
             var append = WireAppendPoints()
@@ -38,6 +39,7 @@ enum OperationCodec {
                 set.value = .transform(transform)
             case .zOrder(let z): set.value = .zOrder(z)
             case .deleted(let deleted): set.value = .deleted(deleted)
+            case .fill(let fill): set.value = .fill(fill.rgba)
             }
             wire.kind = .setAttribute(set)
         case .undo(let target):
@@ -82,8 +84,9 @@ enum OperationCodec {
         switch wire.kind {
         case .addStroke(let add):
             let (points, pressures) = try decode(add.points)
+            guard let brush = Brush(rawValue: add.brush) else { throw .invalidField("addStroke.brush") }
             return .addStroke(
-                StrokeStyle(colour: Colour(rgba: add.colour), width: add.width),
+                StrokeStyle(colour: Colour(rgba: add.colour), width: add.width, brush: brush),
                 points: points,
                 pressures: pressures
             )
@@ -105,6 +108,7 @@ enum OperationCodec {
                 return .set(stroke, .transform(Transform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty)))
             case .zOrder(let z): return .set(stroke, .zOrder(z))
             case .deleted(let deleted): return .set(stroke, .deleted(deleted))
+            case .fill(let rgba): return .set(stroke, .fill(Colour(rgba: rgba)))
             case nil: return nil
             }
         case .undo(let reference):

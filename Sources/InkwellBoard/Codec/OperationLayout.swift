@@ -35,7 +35,7 @@ struct OperationLayout {
     /// - Complexity: O(points) for ink; O(size of the operation) otherwise.
     init(_ operation: BoardOperation, in change: ChangeID) {
         switch operation {
-        case .addStroke(let style, let points, let pressures):
+        case .addStroke(let style, let points, let pressures) where style.brush == .pen:
             let layout = PointsLayout(points, pressures)
             let inner =
                 (style.colour.rgba == 0 ? 0 : 5) + (style.width.bitPattern == 0 ? 0 : 9)

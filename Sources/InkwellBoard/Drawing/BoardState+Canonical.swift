@@ -11,7 +11,9 @@ extension BoardState {
     /// and y as doubles; a varint 0, or 1 followed by one double per point for pressures, or for a text
     /// box 2 followed by the varint length of its text's UTF-8 bytes and the bytes, or for an image 3
     /// followed by the varint length of its blob's name and the name, its byte count as a varint, the
-    /// varint length of its type's UTF-8 bytes and the bytes, and its height; a varint piece count
+    /// varint length of its type's UTF-8 bytes and the bytes, and its height (each of these forms written 8
+    /// higher for a highlighter's stroke or a filled one, which then writes its brush as a varint, 0 pen or
+    /// 1 highlighter, and a varint 0, or 1 followed by its fill colour as a varint); a varint piece count
     /// and each piece's lower and upper as doubles. Varints are LEB128.
     public func canonicalEncoding() -> [UInt8] {
         canonicalEncoder().bytes
@@ -37,20 +39,33 @@ extension BoardState {
                 encoder.write(point.x)
                 encoder.write(point.y)
             }
+            // A highlighter's stroke, or one with a fill, says so after its form; others are as they
+            // were before brushes and fills.
+            let styled = stroke.brush != .pen || stroke.fill != nil
+            let extra: UInt64 = styled ? 8 : 0
             if let image = stroke.image {
-                encoder.writeVarint(3)
+                encoder.writeVarint(3 + extra)
                 encoder.writeBytes(image.blob)
                 encoder.writeVarint(image.byteCount)
                 encoder.writeBytes(image.type.utf8)
                 encoder.write(image.height)
             } else if let text = stroke.text {
-                encoder.writeVarint(2)
+                encoder.writeVarint(2 + extra)
                 encoder.writeBytes(text.utf8)
             } else if let pressures = stroke.pressures {
-                encoder.writeVarint(1)
+                encoder.writeVarint(1 + extra)
                 for pressure in pressures { encoder.write(Double(pressure)) }
             } else {
-                encoder.writeVarint(0)
+                encoder.writeVarint(0 + extra)
+            }
+            if styled {
+                encoder.writeVarint(UInt64(stroke.brush.rawValue))
+                if let fill = stroke.fill {
+                    encoder.writeVarint(1)
+                    encoder.writeVarint(UInt64(fill.rgba))
+                } else {
+                    encoder.writeVarint(0)
+                }
             }
             encoder.writeVarint(UInt64(stroke.pieces.count))
             for piece in stroke.pieces {

@@ -23,6 +23,12 @@ extension BoardState {
         var colour = added.style.colour
         var width = added.style.width
         var transform = Transform.identity
+        var fill: Colour?
+        if added.kind == .ink, case .fill(let value) = record.attributes[.fill]?.current(isActive: isActive),
+            value.alpha > 0
+        {
+            fill = value
+        }
         // An image shows its own colours at its box's size, scaled only by its transform.
         if added.kind != .image {
             if case .colour(let value) = record.attributes[.colour]?.current(isActive: isActive) { colour = value }
@@ -41,7 +47,9 @@ extension BoardState {
             pressures: record.pressures,
             pieces: record.pieces,
             text: added.isText ? texts[id]?.shown ?? "" : nil,
-            image: added.kind == .image ? images[id] : nil
+            image: added.kind == .image ? images[id] : nil,
+            brush: added.style.brush,
+            fill: fill
         )
     }
 

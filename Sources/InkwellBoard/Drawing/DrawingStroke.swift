@@ -21,6 +21,10 @@ public struct DrawingStroke: Hashable, Sendable {
     /// An image: its blob and the box it fills (its one point the box's corner, its width the box's), or
     /// `nil` for anything else.
     public let image: BoardImage?
+    /// What draws it: a highlighter's strokes come first in the drawing, beneath everything else.
+    public let brush: Brush
+    /// Paint inside its closed outline, beneath its ink; `nil` for none (and always for text and images).
+    public let fill: Colour?
 
     /// A text box's lines, or `nil` for ink.
     public var layout: TextLayout? {

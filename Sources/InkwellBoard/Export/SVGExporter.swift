@@ -65,6 +65,16 @@ public struct SVGExporter: Sendable {
                 + "\(paint("fill", stroke.colour))\(transform)/>\n"
         }
         let curve = SmoothCurve(points: stroke.points)
+        var filled = ""
+        if let fill = stroke.fill, stroke.points.count > 2 {
+            // The whole outline, closed, whatever is erased of the ink: erasing cuts the line, not the paint.
+            let beziers = curve.beziers(in: ParameterInterval(0, Double(stroke.points.count - 1)))
+            var outline = "M\(pair(stroke.points[0]))"
+            for bezier in beziers {
+                outline += "C\(pair(bezier.control1)) \(pair(bezier.control2)) \(pair(bezier.end))"
+            }
+            filled = "<path\(id) d=\"\(outline)Z\"\(paint("fill", fill))\(transform)/>\n"
+        }
         var path = ""
         for piece in stroke.pieces {
             let beziers = curve.beziers(in: piece)
@@ -74,8 +84,8 @@ public struct SVGExporter: Sendable {
                 path += "C\(pair(bezier.control1)) \(pair(bezier.control2)) \(pair(bezier.end))"
             }
         }
-        return
-            "<path\(id) d=\"\(path)\"\(paint("stroke", stroke.colour)) stroke-width=\"\(number(width))\"\(transform)/>\n"
+        return filled
+            + "<path\(id) d=\"\(path)\"\(paint("stroke", stroke.colour)) stroke-width=\"\(number(width))\"\(transform)/>\n"
     }
 
     /// An image: its bytes as a data URL filling its box, or a grey box where they are not at hand.

@@ -207,6 +207,9 @@ nonisolated struct WireAddStroke: Sendable {
   /// Clears the value of `points`. Subsequent reads from it will return its default value.
   mutating func clearPoints() {self._points = nil}
 
+  /// 0 a pen; 1 a highlighter, drawn beneath every other element. Any other value is a newer schema's.
+  var brush: UInt32 = 0
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -326,6 +329,15 @@ nonisolated struct WireSetAttribute: Sendable {
     set {value = .deleted(newValue)}
   }
 
+  /// 0xRRGGBBAA painted inside the stroke's closed outline, beneath its ink; alpha 0 is no fill.
+  var fill: UInt32 {
+    get {
+      if case .fill(let v)? = value {return v}
+      return 0
+    }
+    set {value = .fill(newValue)}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum OneOf_Value: Equatable, Sendable {
@@ -334,6 +346,8 @@ nonisolated struct WireSetAttribute: Sendable {
     case transform(WireTransform)
     case zOrder(Double)
     case deleted(Bool)
+    /// 0xRRGGBBAA painted inside the stroke's closed outline, beneath its ink; alpha 0 is no fill.
+    case fill(UInt32)
 
   }
 
@@ -876,7 +890,7 @@ nonisolated extension WireChangeRef: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
 nonisolated extension WireAddStroke: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".AddStroke"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}colour\0\u{1}width\0\u{1}points\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}colour\0\u{1}width\0\u{1}points\0\u{1}brush\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -887,6 +901,7 @@ nonisolated extension WireAddStroke: SwiftProtobuf.Message, SwiftProtobuf._Messa
       case 1: try { try decoder.decodeSingularFixed32Field(value: &self.colour) }()
       case 2: try { try decoder.decodeSingularDoubleField(value: &self.width) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._points) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.brush) }()
       default: break
       }
     }
@@ -906,6 +921,9 @@ nonisolated extension WireAddStroke: SwiftProtobuf.Message, SwiftProtobuf._Messa
     try { if let v = self._points {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    if self.brush != 0 {
+      try visitor.visitSingularUInt32Field(value: self.brush, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -913,6 +931,7 @@ nonisolated extension WireAddStroke: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if lhs.colour != rhs.colour {return false}
     if lhs.width != rhs.width {return false}
     if lhs._points != rhs._points {return false}
+    if lhs.brush != rhs.brush {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -998,7 +1017,7 @@ nonisolated extension WireErase: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
 
 nonisolated extension WireSetAttribute: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SetAttribute"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}stroke\0\u{1}colour\0\u{1}width\0\u{1}transform\0\u{3}z_order\0\u{1}deleted\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}stroke\0\u{1}colour\0\u{1}width\0\u{1}transform\0\u{3}z_order\0\u{1}deleted\0\u{1}fill\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1052,6 +1071,14 @@ nonisolated extension WireSetAttribute: SwiftProtobuf.Message, SwiftProtobuf._Me
           self.value = .deleted(v)
         }
       }()
+      case 7: try {
+        var v: UInt32?
+        try decoder.decodeSingularFixed32Field(value: &v)
+        if let v = v {
+          if self.value != nil {try decoder.handleConflictingOneOf()}
+          self.value = .fill(v)
+        }
+      }()
       default: break
       }
     }
@@ -1085,6 +1112,10 @@ nonisolated extension WireSetAttribute: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .deleted?: try {
       guard case .deleted(let v)? = self.value else { preconditionFailure() }
       try visitor.visitSingularBoolField(value: v, fieldNumber: 6)
+    }()
+    case .fill?: try {
+      guard case .fill(let v)? = self.value else { preconditionFailure() }
+      try visitor.visitSingularFixed32Field(value: v, fieldNumber: 7)
     }()
     case nil: break
     }

@@ -74,6 +74,6 @@ extension StrokeRecord {
             if case .deleted(true) = attributes[.deleted]?.current(isActive: { isActive($0) }) { return nil }
             if case .zOrder(let value) = attributes[.zOrder]?.current(isActive: { isActive($0) }) { z = value }
         }
-        return StackEntry(z: z, position: added.position, id: id)
+        return StackEntry(z: z, position: added.position, id: id, layer: added.layer)
     }
 }

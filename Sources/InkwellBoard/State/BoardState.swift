@@ -106,18 +106,28 @@ enum Effects: Hashable, Sendable {
     }
 }
 
-/// A visible stroke's place in the stack: by z-order, then by when it was added.
+/// A visible stroke's place in the stack: highlighters beneath everything else, then by z-order, then by
+/// when it was added.
 struct StackEntry: Comparable, Sendable {
+    /// 0 for a highlighter's stroke, 1 for every other element.
+    let layer: UInt8
     let z: Double
     let position: OpStamp
     let id: StrokeID
 
+    init(z: Double, position: OpStamp, id: StrokeID, layer: UInt8 = 1) {
+        self.layer = layer
+        self.z = z
+        self.position = position
+        self.id = id
+    }
+
     static func < (lhs: StackEntry, rhs: StackEntry) -> Bool {
-        (lhs.z, lhs.position) < (rhs.z, rhs.position)
+        (lhs.layer, lhs.z, lhs.position) < (rhs.layer, rhs.z, rhs.position)
     }
 
     static func == (lhs: StackEntry, rhs: StackEntry) -> Bool {
-        lhs.z == rhs.z && lhs.position == rhs.position
+        lhs.layer == rhs.layer && lhs.z == rhs.z && lhs.position == rhs.position
     }
 }
 

@@ -14,6 +14,8 @@ struct StrokeRecord: Sendable {
         var kind = ElementKind.ink
 
         var isText: Bool { kind == .text }
+        /// Its layer in the stack: a highlighter's strokes beneath everything else.
+        var layer: UInt8 { style.brush == .highlighter ? 0 : 1 }
         /// One point standing for a box, not ink.
         var isBox: Bool { kind != .ink }
     }
@@ -52,7 +54,7 @@ struct StrokeRecord: Sendable {
     /// rest of an entry is the record's own: a record is a fifth smaller, and a board of many strokes
     /// touches that much less memory as it loads.
     var stacked: StackEntry? {
-        get { stackedZ.map { StackEntry(z: $0, position: added!.position, id: id) } }
+        get { stackedZ.map { StackEntry(z: $0, position: added!.position, id: id, layer: added!.layer) } }
         set {
             assert(
                 newValue.map { $0.position == added?.position && $0.id == id } ?? true,

@@ -60,6 +60,7 @@ public enum BoardHistory {
             if now.colour != was.colour { edits.append(.set(now.id, .colour(was.colour))) }
             if now.width != was.width { edits.append(.set(now.id, .width(was.width))) }
             if now.transform != was.transform { edits.append(.set(now.id, .transform(was.transform))) }
+            if now.fill != was.fill { edits.append(.set(now.id, .fill(was.fill ?? Colour(rgba: 0)))) }
         }
         var operations = SelectionEdits.copies(of: copies, dx: 0, dy: 0, change: change)
         operations += edits

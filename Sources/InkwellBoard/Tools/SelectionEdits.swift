@@ -49,6 +49,15 @@ public enum SelectionEdits {
         strokes.sorted { $0.id < $1.id }.filter { $0.colour != colour }.map { .set($0.id, .colour(colour)) }
     }
 
+    /// Fills the ink strokes not already filled with `colour`; a colour of alpha 0 takes their fill away.
+    /// Text and images take no fill.
+    public static func fill(_ strokes: [DrawingStroke], with colour: Colour) -> [BoardOperation] {
+        let wanted: Colour? = colour.alpha == 0 ? nil : colour
+        return strokes.sorted { $0.id < $1.id }
+            .filter { $0.text == nil && $0.image == nil && $0.fill != wanted }
+            .map { .set($0.id, .fill(colour)) }
+    }
+
     /// Gives the strokes not already `width` that width; nothing for a width no stroke may have.
     public static func setWidth(of strokes: [DrawingStroke], to width: Double) -> [BoardOperation] {
         guard AttributeValue.width(width).isValid else { return [] }
@@ -111,11 +120,12 @@ public enum SelectionEdits {
             } else {
                 adds.append(
                     .addStroke(
-                        StrokeStyle(colour: stroke.colour, width: stroke.width),
+                        StrokeStyle(colour: stroke.colour, width: stroke.width, brush: stroke.brush),
                         points: stroke.points,
                         pressures: stroke.pressures
                     )
                 )
+                if let fill = stroke.fill { rest.append(.set(id, .fill(fill))) }
             }
             // A dot in the drawing is whole; a longer stroke hides what lies between its pieces.
             if stroke.points.count > 1 {

@@ -69,9 +69,10 @@ struct BoardModel: ReplicatedModel {
             let pressures =
                 Bool.random(using: &generator) ? points.map { _ in Float.random(in: 0...1, using: &generator) } : nil
             let colour = Colour(rgba: UInt32.random(in: 0...UInt32.max, using: &generator))
+            let brush: Brush = Int.random(in: 0..<6, using: &generator) == 0 ? .highlighter : .pen
             operations.append(
                 .addStroke(
-                    StrokeStyle(colour: colour, width: Double.random(in: 0.5...20, using: &generator)),
+                    StrokeStyle(colour: colour, width: Double.random(in: 0.5...20, using: &generator), brush: brush),
                     points: points,
                     pressures: pressures
                 )
@@ -102,6 +103,7 @@ struct BoardModel: ReplicatedModel {
                     .zOrder(Double(Int.random(in: -3...3, using: &generator))),
                     .deleted(Bool.random(using: &generator)),
                     .transform(.translation(Double.random(in: -9...9, using: &generator), 0)),
+                    .fill(Colour(rgba: UInt32.random(in: 0...UInt32.max, using: &generator) & 0xFFFF_FF0F)),
                 ]
                 operations.append(.set(target.id, values.randomElement(using: &generator)!))
             }

@@ -70,8 +70,8 @@ function applyOperation(state, operation, at, delta) {
     case 'addStroke': {
       const id = strokeId(at, at.index);
       const record = recordFor(state, id);
-      const { colour, width, points, pressures } = operation;
-      record.added = { kind: 'ink', position: at, colour, width, points, pressures };
+      const { colour, width, brush, points, pressures } = operation;
+      record.added = { kind: 'ink', position: at, colour, width, brush, points, pressures };
       layOutPoints(record);
       recomputeVisibility(record, state.isActive);
       note(state, at.key, { kind: 'stroke', id });
@@ -105,7 +105,8 @@ function applyOperation(state, operation, at, delta) {
       const id = strokeId(at, at.index);
       const record = recordFor(state, id);
       const { colour, size, at: corner } = operation;
-      record.added = { kind: 'text', position: at, colour, width: size, points: [corner], pressures: null };
+      const points = [corner];
+      record.added = { kind: 'text', position: at, colour, width: size, brush: 'pen', points, pressures: null };
       layOutPoints(record);
       recomputeVisibility(record, state.isActive);
       note(state, at.key, { kind: 'stroke', id });
@@ -122,6 +123,7 @@ function applyOperation(state, operation, at, delta) {
         position: at,
         colour: BLACK,
         width: image.width,
+        brush: 'pen',
         points: [corner],
         pressures: null,
         image,

@@ -7,9 +7,12 @@
 // varint 0, or 1 followed by one double per point for pressures, or for a text box 2 followed by the
 // varint length of its text's UTF-8 bytes and the bytes, or for an image 3 followed by the varint length of
 // its blob's name and the name, its byte count as a varint, the varint length of its type's UTF-8 bytes and
-// the bytes, and its height; a varint piece count and each piece's lower and upper as doubles. Varints are
-// LEB128.
+// the bytes, and its height (each of these forms written 8 higher for a highlighter's stroke or a filled
+// one, which then writes its brush as a varint, 0 pen or 1 highlighter, and a varint 0, or 1 followed by
+// its fill colour as a varint); a varint piece count and each piece's lower and upper as doubles. Varints
+// are LEB128.
 
+import { BRUSHES } from './board-brush.js';
 import { drawingStroke } from './board-drawing.js';
 import { blobBytes } from './board-image.js';
 import { CanonicalEncoder } from './canonical-encoder.js';
@@ -42,12 +45,16 @@ export function encodeDrawing(state) {
       encoder.writeDouble(x);
       encoder.writeDouble(y);
     }
+    // A highlighter's stroke, or one with a fill, says so after its form; others are as they were before
+    // brushes and fills, so their bytes and the board's hash did not change.
+    const styled = stroke.brush !== undefined || stroke.fill !== undefined;
+    const extra = styled ? 8 : 0;
     if (stroke.image !== undefined) {
       // An image has no pressures either: what it names goes there (its width is the stroke's).
       const { bytes, type, height } = stroke.image;
       const name = blobBytes(stroke.image);
       const typeBytes = utf8.encode(type);
-      encoder.writeVarint(3);
+      encoder.writeVarint(3 + extra);
       encoder.writeVarint(name.length);
       encoder.writeRaw(name);
       encoder.writeVarint(bytes);
@@ -57,14 +64,23 @@ export function encodeDrawing(state) {
     } else if (stroke.text !== undefined) {
       // A box has no pressures: its text goes where they would.
       const bytes = utf8.encode(stroke.text);
-      encoder.writeVarint(2);
+      encoder.writeVarint(2 + extra);
       encoder.writeVarint(bytes.length);
       encoder.writeRaw(bytes);
     } else if (stroke.pressures === null) {
-      encoder.writeVarint(0);
+      encoder.writeVarint(0 + extra);
     } else {
-      encoder.writeVarint(1);
+      encoder.writeVarint(1 + extra);
       for (const pressure of stroke.pressures) encoder.writeDouble(pressure);
+    }
+    if (styled) {
+      encoder.writeVarint(BRUSHES.indexOf(stroke.brush ?? 'pen'));
+      if (stroke.fill === undefined) {
+        encoder.writeVarint(0);
+      } else {
+        encoder.writeVarint(1);
+        encoder.writeVarint(stroke.fill);
+      }
     }
     encoder.writeVarint(stroke.pieces.length);
     for (const [lower, upper] of stroke.pieces) {

@@ -1,6 +1,7 @@
 // The drawing: visible strokes as a renderer needs them, as Sources/InkwellBoard/Drawing/BoardState+Drawing.swift.
 
 import { currentValue } from './attribute-history.js';
+import { showsFill } from './board-brush.js';
 import { shownText } from './box-text.js';
 import { isText } from './stroke-record.js';
 
@@ -9,12 +10,15 @@ import { isText } from './stroke-record.js';
  * board's own: read them, never change them; a later apply may replace or extend them. A text box has
  * `text`, the text as it shows (possibly empty), its corner as its one point and its font size as its
  * width; an image has `image` (its blob and box, frozen), its corner as its one point, its box's width as
- * its width and black as its colour, whatever `set` says of either; ink has neither key at all.
+ * its width and black as its colour, whatever `set` says of either; ink has neither key at all. A
+ * highlighter's stroke has `brush: 'highlighter'` (it comes before every other element in the drawing);
+ * ink painted inside has `fill`, a colour 0xRRGGBBAA of alpha above 0, for the closed outline of all its
+ * points whatever is erased of them; neither key is there otherwise (a pen's ink, no fill, text, images).
  * @typedef {{
  *   id: string, colour: number, width: number, z: number,
  *   transform: [number, number, number, number, number, number],
  *   points: [number, number][], pressures: number[] | null, pieces: [number, number][],
- *   text?: string, image?: import('./board-image.js').BoardImage
+ *   text?: string, image?: import('./board-image.js').BoardImage, brush?: 'highlighter', fill?: number
  * }} DrawingStroke
  */
 
@@ -54,5 +58,9 @@ export function drawingStroke(state, id) {
   };
   if (isText(record)) stroke.text = shownText(record, state.isActive);
   else if (added.kind === 'image') stroke.image = added.image;
+  if (added.brush !== 'pen') stroke.brush = added.brush;
+  // Only ink takes a fill; a fill of alpha 0 is none.
+  const fill = added.kind === 'ink' ? currentValue(attributes.get('fill'), state.isActive) : undefined;
+  if (fill !== undefined && showsFill(fill)) stroke.fill = fill;
   return stroke;
 }

@@ -43,12 +43,13 @@ export function boardAt(history, count, board) {
 
 /**
  * The operations of one change that make `current` show what `past` showed: strokes shown now and not
- * then are deleted; a stroke shown both times gets back its colour, width and transform, and loses what it
- * shows now that it did not then (an erase, or for a text box a delete of the characters typed since); a
- * stroke shown then that is gone now, or that shows now less than it did (someone erased it since), or has
- * more points (appended since), or a box that lost characters, comes back as a copy of how it was (no one
- * may undo another's change, so the restorer draws it again). When copies come back, or the strokes kept
- * stack otherwise than they did, every restored stroke gets a z-order in the past's stacking order.
+ * then are deleted; a stroke shown both times gets back its colour, width, transform and fill, and loses
+ * what it shows now that it did not then (an erase, or for a text box a delete of the characters typed
+ * since); a stroke shown then that is gone now, or that shows now less than it did (someone erased it
+ * since), or has more points (appended since), or a box that lost characters, comes back as a copy of how
+ * it was, brush and fill too (no one may undo another's change, so the restorer draws it again). When
+ * copies come back, or the strokes kept stack otherwise than they did, every restored stroke gets a z-order
+ * in the past's stacking order.
  *
  * The copies' `addStroke`s come first, so the i-th is the change's operation i, named `newStroke(i)`.
  * @param {Board} current
@@ -89,6 +90,8 @@ export function restoreOperations(current, past, newStroke) {
     if (!now.transform.every((value, i) => value === was.transform[i])) {
       edits.push({ op: 'set', stroke: now.id, attribute: 'transform', value: [...was.transform] });
     }
+    // No fill then is a fill of colour 0 now.
+    if (now.fill !== was.fill) edits.push({ op: 'set', stroke: now.id, attribute: 'fill', value: was.fill ?? 0 });
   }
   const operations = copyOperations(copies, [0, 0], newStroke);
   operations.push(...edits);

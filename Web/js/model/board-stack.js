@@ -2,6 +2,7 @@
 // changes apply (binary search to place a stroke), so reading the drawing never sorts.
 
 import { currentValue } from './attribute-history.js';
+import { layerOf } from './board-brush.js';
 import { comparePositions } from './ids.js';
 
 /**
@@ -11,11 +12,12 @@ import { comparePositions } from './ids.js';
  */
 
 /**
- * Stack order: by z, then by when the stroke was added.
+ * Stack order: highlighters beneath everything else, then by z, then by when the stroke was added.
  * @param {StackEntry} a
  * @param {StackEntry} b
  */
 export function compareEntries(a, b) {
+  if (a.layer !== b.layer) return a.layer - b.layer;
   if (a.z < b.z) return -1;
   if (b.z < a.z) return 1;
   return comparePositions(a.position, b.position);
@@ -80,15 +82,15 @@ export function stackEntry(state, id) {
     const value = currentValue(record.attributes.get('zOrder'), state.isActive);
     if (value !== undefined) z = value;
   }
-  return { z, position: added.position, id };
+  return { layer: layerOf(added.brush), z, position: added.position, id };
 }
 
 /**
- * Swift's `StackEntry ==`: equal z (so −0 equals 0) and the same add position.
+ * Swift's `StackEntry ==`: the same layer, equal z (so −0 equals 0) and the same add position.
  * @param {StackEntry | null} a
  * @param {StackEntry | null} b
  */
 export function sameEntry(a, b) {
   if (a === null || b === null) return a === b;
-  return a.z === b.z && comparePositions(a.position, b.position) === 0;
+  return a.layer === b.layer && a.z === b.z && comparePositions(a.position, b.position) === 0;
 }

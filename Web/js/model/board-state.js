@@ -11,7 +11,8 @@ import { ZERO_STAMP } from './stamp.js';
  *   {kind: 'attribute', id: string, attribute: string} |
  *   {kind: 'clear'}
  * )} Effect
- * @typedef {{z: number, position: Position, id: string}} StackEntry
+ * @typedef {{layer: number, z: number, position: Position, id: string}} StackEntry `layer` 0 for a
+ *   highlighter's stroke, 1 for every other element (board-brush.js)
  * @typedef {{seq: number, stroke: number, id: string}} AppendEntry an append in change `seq` to the stroke
  *   `id`, added in change `stroke` of the same replica
  * @typedef {{
@@ -72,7 +73,7 @@ export function newBoardState(board) {
     /** Every clear, sorted; the latest active one hides strokes added before it. */
     clears: [],
     latestActiveClear: null,
-    /** Visible strokes, bottom to top, sorted by (z, add position). */
+    /** Visible strokes, bottom to top, sorted by (layer, z, add position). */
     stack: [],
     stackEntries: new Map(),
     isActive: (key) => !state.inactive.has(key),

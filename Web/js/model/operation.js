@@ -4,6 +4,7 @@
 // these are the checks of Sources/InkwellBoard (BoardLimits, AttributeValue.isValid, the erase filter).
 // An operation this code does not know, or one that is malformed, reads as null: ignored, never an error.
 
+import { readBrush } from './board-brush.js';
 import { readImage } from './board-image.js';
 import { parseChangeId, parseStrokeId, strokeId } from './ids.js';
 import { MAXIMUM_RUN_LENGTH } from './text-sequence.js';
@@ -17,8 +18,8 @@ export const LIMITS = Object.freeze({
   maximumSettledInactive: 100_000,
 });
 
-/** The attribute names of `set` operations, in Swift's `Attribute` order (its raw values 1…5). */
-export const ATTRIBUTES = Object.freeze(['colour', 'width', 'transform', 'zOrder', 'deleted']);
+/** The attribute names of `set` operations, in Swift's `Attribute` order (its raw values 1…6). */
+export const ATTRIBUTES = Object.freeze(['colour', 'width', 'transform', 'zOrder', 'deleted', 'fill']);
 
 /**
  * @typedef {import('./ids.js').StrokeRef} StrokeRef
@@ -27,7 +28,8 @@ export const ATTRIBUTES = Object.freeze(['colour', 'width', 'transform', 'zOrder
  * @typedef {import('./text-sequence.js').Anchor} Anchor
  * @typedef {[number, number]} Pair
  * @typedef {(
- *   {kind: 'addStroke', colour: number, width: number, points: Pair[], pressures: number[] | null} |
+ *   {kind: 'addStroke', colour: number, width: number, brush: import('./board-brush.js').Brush, points: Pair[],
+ *     pressures: number[] | null} |
  *   {kind: 'appendPoints', stroke: StrokeRef, id: string, points: Pair[], pressures: number[] | null} |
  *   {kind: 'erase', stroke: StrokeRef, id: string, intervals: Pair[]} |
  *   {kind: 'addText', colour: number, size: number, at: Pair} |
@@ -52,9 +54,11 @@ export function readOperation(op) {
   if (op === null || typeof op !== 'object') return null;
   switch (op.op) {
     case 'addStroke': {
+      // A brush this version does not know is a newer schema's: the stroke is not read at all.
       const ink = readInk(op.points, op.pressures);
-      if (ink === null || !isColour(op.colour) || !isValidWidth(op.width)) return null;
-      return { kind: 'addStroke', colour: op.colour, width: op.width, ...ink };
+      const brush = readBrush(op.brush);
+      if (ink === null || brush === null || !isColour(op.colour) || !isValidWidth(op.width)) return null;
+      return { kind: 'addStroke', colour: op.colour, width: op.width, brush, ...ink };
     }
     case 'appendPoints': {
       const stroke = parseStrokeId(op.stroke);
@@ -217,7 +221,7 @@ function isValidInterval(interval) {
 
 /**
  * An attribute's value if it has the attribute's type and is one a well-behaved client could send,
- * else undefined. A transform is `[a, b, c, d, tx, ty]`; copied so the board owns it.
+ * else undefined. A transform is `[a, b, c, d, tx, ty]`; copied so the board owns it. A fill is a colour.
  */
 function readAttributeValue(attribute, value) {
   switch (attribute) {
@@ -231,6 +235,9 @@ function readAttributeValue(attribute, value) {
       return Number.isFinite(value) ? value : undefined;
     case 'deleted':
       return typeof value === 'boolean' ? value : undefined;
+    case 'fill':
+      // Any colour: one of alpha 0 takes the fill away.
+      return isColour(value) ? value : undefined;
     default:
       return undefined;
   }

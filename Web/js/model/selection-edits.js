@@ -8,6 +8,7 @@
 // moves with the ink), a concurrent recolour or width change is another attribute and both hold, and of
 // two concurrent transforms of one stroke the later in the total order wins whole (last writer wins).
 
+import { showsFill } from './board-brush.js';
 import { IDENTITY } from './board-drawing.js';
 import { gaps } from '../geometry/intervals.js';
 import { LIMITS } from './operation.js';
@@ -95,6 +96,21 @@ export function colourOperations(strokes, colour) {
 }
 
 /**
+ * The operations that fill the ink strokes with `colour`: none for a stroke already so filled, nor for text
+ * boxes and images, which take no fill. A colour of alpha 0 takes the fill away (none for a stroke without
+ * one). Swift's `SelectionEdits.fill`.
+ * @param {DrawingStroke[]} strokes
+ * @param {number} colour 0xRRGGBBAA
+ */
+export function fillOperations(strokes, colour) {
+  if (!(Number.isInteger(colour) && colour >= 0 && colour <= 0xffff_ffff)) return [];
+  const wanted = showsFill(colour) ? colour : undefined;
+  return byId(strokes)
+    .filter((stroke) => stroke.text === undefined && stroke.image === undefined && stroke.fill !== wanted)
+    .map((stroke) => ({ op: 'set', stroke: stroke.id, attribute: 'fill', value: colour }));
+}
+
+/**
  * The operations that give the strokes a width: none for a stroke already that wide.
  * @param {DrawingStroke[]} strokes
  * @param {number} width
@@ -144,16 +160,16 @@ export function backOperations(selected, stack) {
 
 /**
  * The operations that copy strokes as new ones of one change, moved by `offset`: each an `addStroke` of
- * the same ink and style, then an erase of what the original hides and its transform after the move, so
- * the copy looks exactly like the original did; a text box as an `addText` of its corner and size, then an
- * insert of its text as one run; an image as an `addImage` of the same blob and box (the bytes are the
- * room's already, so a copy uploads nothing). `newStroke(i)` is the id the change gives its i-th add
- * (`<replica>-<seq>-<i>`). Strokes come in the order given (bottom to top), and stay in it above every
- * stroke of `stack` (a copy with no z-order would sit below strokes brought to the front); one longer than
- * an operation may carry is left out.
+ * the same ink, style and brush (then its fill, when it has one), then an erase of what the original hides
+ * and its transform after the move, so the copy looks exactly like the original did; a text box as an
+ * `addText` of its corner and size, then an insert of its text as one run; an image as an `addImage` of the
+ * same blob and box (the bytes are the room's already, so a copy uploads nothing). `newStroke(i)` is the id
+ * the change gives its i-th add (`<replica>-<seq>-<i>`). Strokes come in the order given (bottom to top),
+ * and stay in it above every stroke of `stack` (a copy with no z-order would sit below strokes brought to
+ * the front); one longer than an operation may carry is left out.
  * @param {{colour: number, width: number, points: [number, number][], pressures: number[] | null,
  *   pieces: [number, number][], transform: Matrix, text?: string,
- *   image?: import('./board-image.js').BoardImage}[]} strokes
+ *   image?: import('./board-image.js').BoardImage, brush?: 'highlighter', fill?: number}[]} strokes
  * @param {[number, number]} offset
  * @param {(index: number) => string} newStroke
  * @param {{z: number}[]} [stack] every visible stroke of the board pasted into
@@ -169,6 +185,8 @@ export function copyOperations(strokes, offset, newStroke, stack = []) {
     const id = newStroke(index);
     // A box: its text as one run.
     if (stroke.text) rest.push({ op: 'insertText', box: id, after: null, text: stroke.text });
+    // Ink: its fill, which its add cannot carry.
+    if (stroke.fill !== undefined) rest.push({ op: 'set', stroke: id, attribute: 'fill', value: stroke.fill });
     // A dot in the drawing is whole; a longer stroke hides what lies between its pieces.
     const hidden = stroke.points.length === 1 ? [] : gaps(stroke.pieces, 0, stroke.points.length - 1);
     if (hidden.length > 0) rest.push({ op: 'erase', stroke: id, intervals: hidden });
@@ -189,13 +207,15 @@ function addOf(stroke) {
     return { op: 'addImage', blob, bytes, type, at, width, height };
   }
   if (stroke.text !== undefined) return { op: 'addText', colour: stroke.colour, size: stroke.width, at };
-  return {
+  const add = {
     op: 'addStroke',
     colour: stroke.colour,
     width: stroke.width,
     points: stroke.points.map(([x, y]) => [x, y]),
     pressures: stroke.pressures === null ? null : [...stroke.pressures],
   };
+  // A pen's add names no brush, as before brushes.
+  return stroke.brush === undefined ? add : { ...add, brush: stroke.brush };
 }
 
 /** The strokes in id order (Swift's `StrokeID` order), so that equal selections make equal changes. */

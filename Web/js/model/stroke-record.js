@@ -18,9 +18,10 @@ import { gaps as intervalGaps, insertInterval, setContains as intervalSetContain
  * @typedef {import('../geometry/intervals.js').Interval} Interval
  * @typedef {import('./ids.js').Position} Position
  * @typedef {{
- *   kind: 'ink' | 'text' | 'image', position: Position, colour: number, width: number, points: Interval[],
- *   pressures: number[] | null, image?: import('./board-image.js').BoardImage
- * }} Added
+ *   kind: 'ink' | 'text' | 'image', position: Position, colour: number, width: number,
+ *   brush: import('./board-brush.js').Brush, points: Interval[], pressures: number[] | null,
+ *   image?: import('./board-image.js').BoardImage
+ * }} Added a box's brush is always a pen
  * @typedef {{key: string, seq: number, points: Interval[], pressures: number[] | null, firstIndex: number}} Append
  * @typedef {{
  *   id: string, added: Added | null, appends: Append[],

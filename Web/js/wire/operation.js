@@ -14,10 +14,12 @@ import * as schema from './schema.js';
 
 /**
  * @typedef {{replica: string, seq: number}} ChangeId
- * @typedef {{op: 'addStroke', colour: number, width: number, points: [number, number][], pressures: number[] | null}
+ * @typedef {{op: 'addStroke', colour: number, width: number, points: [number, number][], pressures: number[] | null,
+ *     brush?: 'pen' | 'highlighter'}
  *   | {op: 'appendPoints', stroke: string, points: [number, number][], pressures: number[] | null}
  *   | {op: 'erase', stroke: string, intervals: [number, number][]}
- *   | {op: 'set', stroke: string, attribute: 'colour' | 'width' | 'transform' | 'zOrder' | 'deleted', value: any}
+ *   | {op: 'set', stroke: string, attribute: 'colour' | 'width' | 'transform' | 'zOrder' | 'deleted' | 'fill',
+ *     value: any}
  *   | {op: 'undo' | 'redo', change: ChangeId}
  *   | {op: 'clear'}
  *   | {op: 'settle', through: number, inactive: number[]}
@@ -30,6 +32,11 @@ import * as schema from './schema.js';
  */
 
 const MAX_UINT64 = (1n << 64n) - 1n;
+/**
+ * The brushes at their numbers in `AddStroke.brush`. A pen's stroke decodes with no `brush` key, as before
+ * brushes, so its JSON is Swift's.
+ */
+const BRUSHES = Object.freeze(['pen', 'highlighter']);
 /** The most ranges a `deleteText` may hide (Swift's `BoardLimits.maximumRangesPerTextDelete`). */
 const MAXIMUM_TEXT_RANGES = 10_000;
 
@@ -51,6 +58,7 @@ export function encodeOperation(operation, replica) {
           colour: colour(operation.colour),
           width: number(operation.width, 'add_stroke.width'),
           points: pointsMessage(operation.points, operation.pressures ?? null),
+          brush: brush(operation.brush),
         },
       };
       break;
@@ -185,8 +193,11 @@ function decodeKnown(wire, replica) {
   const value = kind.value;
   switch (kind.case) {
     case 'addStroke': {
+      // A brush of a newer schema: the stroke is kept as unknown, bytes intact, as Swift keeps it.
+      if (!(value.brush < BRUSHES.length)) throw WireError.invalidField('add_stroke.brush');
       const { points, pressures } = inkFromMessage(value.points ?? pointsDefaults());
-      return { op: 'addStroke', colour: value.colour, width: value.width, points, pressures };
+      const add = { op: 'addStroke', colour: value.colour, width: value.width, points, pressures };
+      return value.brush === 0 ? add : { ...add, brush: BRUSHES[value.brush] };
     }
     case 'appendPoints': {
       const { points, pressures } = inkFromMessage(value.points ?? pointsDefaults());
@@ -306,7 +317,8 @@ function attribute(operation) {
   const { attribute: name, value } = operation;
   switch (name) {
     case 'colour':
-      return { case: 'colour', value: colour(value) };
+    case 'fill':
+      return { case: name, value: colour(value) };
     case 'width':
     case 'zOrder':
       return { case: name, value: number(value, `set.${name}`) };
@@ -320,6 +332,13 @@ function attribute(operation) {
     }
   }
   throw WireError.invalidField('set.attribute');
+}
+
+/** A brush's number: a pen when none is named. @param {unknown} name */
+function brush(name) {
+  const number = name === undefined ? 0 : BRUSHES.indexOf(/** @type {any} */ (name));
+  if (number === -1) throw WireError.invalidField('add_stroke.brush');
+  return number;
 }
 
 /** @param {unknown} change */

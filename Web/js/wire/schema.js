@@ -47,10 +47,12 @@ export const Transform = descriptor('transform', [
   field(6, 'ty', 'double'),
 ]);
 
+// `brush`: 0 a pen, 1 a highlighter; any other is a newer schema's (operation.js keeps it as unknown).
 export const AddStroke = descriptor('add_stroke', [
   field(1, 'colour', 'fixed32'),
   field(2, 'width', 'double'),
   field(3, 'points', 'message', of(() => Points)),
+  field(4, 'brush', 'uint32'),
 ]);
 
 export const AppendPoints = descriptor('append_points', [
@@ -70,6 +72,8 @@ export const SetAttribute = descriptor('set_attribute', [
   field(4, 'transform', 'message', of(() => Transform, { oneof: 'value' })),
   field(5, 'zOrder', 'double', { oneof: 'value' }),
   field(6, 'deleted', 'bool', { oneof: 'value' }),
+  // 0xRRGGBBAA inside the stroke's closed outline; alpha 0 is no fill (and is written, as any member is).
+  field(7, 'fill', 'fixed32', { oneof: 'value' }),
 ]);
 
 export const Clear = descriptor('clear', []);

@@ -28,7 +28,8 @@ function randomSession(random, steps) {
     if (roll < 28) {
       const ink = points();
       const pressures = random.bool() ? ink.map(() => random.int(0, 8) / 8) : null;
-      operations.push(add(ink, { colour: random.int(0, 0xffffffff), width: random.int(1, 80) / 4, pressures }));
+      const brush = random.pick([undefined, undefined, undefined, undefined, 'pen', 'highlighter']);
+      operations.push(add(ink, { colour: random.int(0, 0xffffffff), width: random.int(1, 80) / 4, pressures, brush }));
       if (random.int(0, 9) === 0) operations.push(add(points()));
     } else if (roll < 42 && target) {
       // Mostly to my own strokes, the only appends that count: settles may have made them void.
@@ -51,6 +52,7 @@ function randomSession(random, steps) {
           { op: 'set', stroke: target.id, attribute: 'zOrder', value: random.int(-3, 3) },
           { op: 'set', stroke: target.id, attribute: 'deleted', value: random.bool() },
           { op: 'set', stroke: target.id, attribute: 'transform', value: [1, 0, 0, 1, random.int(-36, 36) / 4, 0] },
+          { op: 'set', stroke: target.id, attribute: 'fill', value: random.pick([0, 0x0078ff40, 0x12345600]) },
         ]),
       );
     } else if (roll < 93) {
@@ -63,7 +65,8 @@ function randomSession(random, steps) {
     } else if (roll < 97) {
       operations.push({ op: 'clear' });
     } else if (roll < 100) {
-      operations.push({ op: 'unknown', kind: 77, bytes: '01' }, add([[NaN, 1]]));
+      const marker = add([[1, 1]], { brush: 'marker' });
+      operations.push({ op: 'unknown', kind: 77, bytes: '01' }, add([[NaN, 1]]), marker);
     } else {
       operations.push(...randomSettles(random, model, author));
     }

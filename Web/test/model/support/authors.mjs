@@ -19,9 +19,10 @@ export function line(count, y = 0) {
   return Array.from({ length: count }, (_, i) => [i * 10, y]);
 }
 
-/** An addStroke operation in black, width 2, unless told otherwise. */
-export function add(points, { colour = 0x000000ff, width = 2, pressures = null } = {}) {
-  return { op: 'addStroke', colour, width, points, pressures };
+/** An addStroke operation in black, width 2, by a pen (naming no brush), unless told otherwise. */
+export function add(points, { colour = 0x000000ff, width = 2, pressures = null, brush = undefined } = {}) {
+  const op = { op: 'addStroke', colour, width, points, pressures };
+  return brush === undefined ? op : { ...op, brush };
 }
 
 /** The id of the stroke added by `change`'s operation `index`. */

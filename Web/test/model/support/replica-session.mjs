@@ -98,9 +98,11 @@ export class ReplicaSession {
     const roll = random.int(0, 99);
     const operations = [];
     if (roll < 30) {
+      // One stroke in six by a highlighter, beneath everything else.
       const ink = points();
       const pressures = random.bool() ? ink.map(() => random.int(0, 8) / 8) : null;
-      operations.push(add(ink, { colour: random.int(0, 0xffffffff), width: random.int(2, 80) / 4, pressures }));
+      const brush = random.int(0, 5) === 0 ? 'highlighter' : undefined;
+      operations.push(add(ink, { colour: random.int(0, 0xffffffff), width: random.int(2, 80) / 4, pressures, brush }));
     } else if (roll < 45) {
       // Appends to another's stroke are ignored, which the rule must see too.
       if (target !== null) {
@@ -127,6 +129,8 @@ export class ReplicaSession {
             { op: 'set', stroke: id, attribute: 'zOrder', value: random.int(-3, 3) },
             { op: 'set', stroke: id, attribute: 'deleted', value: random.bool() },
             { op: 'set', stroke: id, attribute: 'transform', value: [1, 0, 0, 1, random.int(-36, 36) / 4, 0] },
+            // Alpha 0 (no fill) one time in sixteen.
+            { op: 'set', stroke: id, attribute: 'fill', value: (random.int(0, 0xffffffff) & 0xffffff0f) >>> 0 },
           ]),
         );
       }
