@@ -2,13 +2,17 @@
  * Strokes on the clipboard: what a copy writes, what a paste reads back, and where pasted strokes land.
  * Pure; selection-actions.js moves the text in and out of clipboard events.
  *
- * The data is `{"inkwell": 1, "strokes": [{colour, width, points, pressures, pieces, transform, text?}]}`,
- * bottom to top; a text box has its `text`, its corner as its one point and its font size as its width.
- * Whatever a paste finds under that type may come from anywhere (another site can put any text there), so
- * it is read as hostile: bounded in size, every number checked, a malformed stroke dropped.
+ * The data is `{"inkwell": 1, "room"?, "strokes": [{colour, width, points, pressures, pieces, transform,
+ * text?, image?}]}`, bottom to top; a text box has its `text`, its corner as its one point and its font size
+ * as its width; an image has `image` (its blob, size, type and box) and its corner as its one point. `room`
+ * says where the strokes were copied: an image's blob belongs to its room, so a paste into another room
+ * uploads the image there again. Whatever a paste finds under that type may come from anywhere (another
+ * site can put any text there), so it is read as hostile: bounded in size, every number checked, a
+ * malformed stroke dropped.
  */
 
 import { intervalUnion } from '../geometry/index.js';
+import { readImage } from '../model/board-image.js';
 import { LIMITS } from '../model/operation.js';
 import { MAXIMUM_RUN_LENGTH } from '../model/text-sequence.js';
 import { WireLimits } from '../wire/limits.js';
@@ -32,16 +36,18 @@ const MAXIMUM_POINTS = 1_000_000;
 /**
  * @typedef {{colour: number, width: number, points: [number, number][], pressures: number[] | null,
  *   pieces: [number, number][], transform: [number, number, number, number, number, number],
- *   text?: string}} CopiedStroke
+ *   text?: string, image?: import('../model/board-image.js').BoardImage}} CopiedStroke
  */
 
 /**
  * What a copy of `strokes` puts on the clipboard: the JSON of the strokes, and an SVG of them for other
- * applications (as plain text too, which every application reads).
+ * applications (as plain text too, which every application reads), with the images' bytes at hand.
  * @param {import('../model/board-drawing.js').DrawingStroke[]} strokes bottom to top
+ * @param {{room?: string, imageBytes?: import('./export-svg.js').SVGOptions['imageBytes']}} [options] the
+ *   room copied from
  * @returns {{json: string, svg: string}}
  */
-export function clipboardPayload(strokes) {
+export function clipboardPayload(strokes, { room, imageBytes } = {}) {
   const copied = strokes.map((stroke) => ({
     colour: stroke.colour,
     width: stroke.width,
@@ -50,8 +56,9 @@ export function clipboardPayload(strokes) {
     pieces: stroke.pieces,
     transform: stroke.transform,
     ...(stroke.text === undefined ? {} : { text: stroke.text }),
+    ...(stroke.image === undefined ? {} : { image: stroke.image }),
   }));
-  return { json: JSON.stringify({ inkwell: FORMAT, strokes: copied }), svg: boardSVG(strokes) };
+  return { json: JSON.stringify({ inkwell: FORMAT, ...(room === undefined ? {} : { room }), strokes: copied }), svg: boardSVG(strokes, { imageBytes }) };
 }
 
 /**
@@ -61,14 +68,25 @@ export function clipboardPayload(strokes) {
  * @returns {CopiedStroke[]}
  */
 export function readClipboard(text) {
-  if (typeof text !== 'string' || text.length === 0 || text.length > MAXIMUM_TEXT) return [];
+  return readClipboardData(text).strokes;
+}
+
+/**
+ * The strokes in clipboard text (as `readClipboard`) and the room they were copied from, if it says.
+ * @param {unknown} text
+ * @returns {{strokes: CopiedStroke[], room: string | null}}
+ */
+export function readClipboardData(text) {
+  const none = { strokes: [], room: null };
+  if (typeof text !== 'string' || text.length === 0 || text.length > MAXIMUM_TEXT) return none;
   let value;
   try {
     value = JSON.parse(text);
   } catch {
-    return [];
+    return none;
   }
-  if (value === null || typeof value !== 'object' || value.inkwell !== FORMAT || !Array.isArray(value.strokes)) return [];
+  if (value === null || typeof value !== 'object' || value.inkwell !== FORMAT || !Array.isArray(value.strokes)) return none;
+  const room = typeof value.room === 'string' ? value.room : null;
   const strokes = [];
   let points = 0;
   for (const candidate of value.strokes.slice(0, MAXIMUM_STROKES)) {
@@ -78,13 +96,13 @@ export function readClipboard(text) {
     if (points > MAXIMUM_POINTS) break;
     strokes.push(stroke);
   }
-  return strokes;
+  return { strokes, room };
 }
 
 /** @returns {CopiedStroke | null} */
 function readStroke(value) {
   if (value === null || typeof value !== 'object') return null;
-  const { colour, width, points, pressures, pieces, transform, text } = value;
+  const { colour, width, points, pressures, pieces, transform, text, image } = value;
   if (!Number.isInteger(colour) || colour < 0 || colour > 0xffff_ffff) return null;
   if (!(Number.isFinite(width) && width > 0 && width <= LIMITS.maximumWidth)) return null;
   if (!Array.isArray(points) || points.length === 0 || points.length > LIMITS.maximumPointsPerOperation) return null;
@@ -107,6 +125,12 @@ function readStroke(value) {
     pieces: shown,
     transform: /** @type {CopiedStroke['transform']} */ ([...transform]),
   };
+  if (image !== undefined) {
+    // An image: one corner, and a blob and box the board takes.
+    if (text !== undefined || points.length !== 1 || readPressures !== null || image === null || typeof image !== 'object') return null;
+    const read = readImage(image);
+    return read === null ? null : { ...stroke, image: read };
+  }
   if (text === undefined) return stroke;
   // A text box: its text goes in one insert, so it may be no longer than one.
   if (typeof text !== 'string' || points.length !== 1 || readPressures !== null || [...text].length > MAXIMUM_RUN_LENGTH) return null;

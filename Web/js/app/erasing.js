@@ -4,7 +4,8 @@
  * Both are asked once per pointer move with the move's path; the tools add up the answers and commit them
  * as one change at pointer-up, so one drag is one undo step. A text box cannot be cut (the board ignores an
  * erase aimed at one), so the partial eraser passes over it; the stroke eraser takes it whole when its
- * circle touches the box's lines.
+ * circle touches the box's lines. An image likewise: passed over, or taken whole where the circle touches
+ * the box it fills.
  */
 
 import { cutCurve, intervalUnion, strokeHit, sweptPath } from '../geometry/index.js';
@@ -32,7 +33,8 @@ export function partialCuts(scene, path, radius) {
 }
 
 /**
- * The visible strokes whose ink the eraser touches along `path`, and the text boxes with text it touches.
+ * The visible strokes whose ink the eraser touches along `path`, and the text boxes with text and the
+ * images it touches.
  * @param {import('./scene.js').Scene} scene
  * @param {[number, number][]} path
  * @param {number} radius
@@ -65,7 +67,7 @@ export function eraseOperations(cuts, board) {
   const operations = [];
   for (const id of [...cuts.keys()].sort()) {
     const stroke = board.stroke(id);
-    if (stroke === null || stroke.text !== undefined) continue;
+    if (stroke === null || stroke.text !== undefined || stroke.image !== undefined) continue;
     const union = intervalUnion(cuts.get(id));
     const intervals = stroke.points.length === 1 ? union : overlap(union, stroke.pieces);
     if (intervals.length > 0) operations.push({ op: 'erase', stroke: id, intervals });

@@ -1,18 +1,22 @@
 /**
  * What a board shows as SVG, the same text Swift's `SVGExporter` writes (Sources/InkwellBoard/Export):
  * visible strokes bottom to top, each visible piece as a smooth path, a dot as a circle, a text box as
- * text (svg-text.js), in its current colour, width and transform.
+ * text (svg-text.js), an image as its bytes or a grey box (svg-image.js), in its current colour, width and
+ * transform.
  */
 
 import { curveBeziers, smoothCurve } from '../geometry/index.js';
 import { colourHex } from './colour.js';
+import { imageElement } from './svg-image.js';
 import { textElement } from './svg-text.js';
 import { boundingPoints, boxCorners, estimatedRect } from './text-layout.js';
 
 /**
  * @typedef {import('../model/board-drawing.js').DrawingStroke} DrawingStroke
- * @typedef {{margin?: number, background?: number | null, decimals?: number}} SVGOptions
- *   margin around the drawing in board pixels (16), a background colour (none), decimals kept (2)
+ * @typedef {{margin?: number, background?: number | null, decimals?: number,
+ *   imageBytes?: (image: import('../model/board-image.js').BoardImage) => Uint8Array | null}} SVGOptions
+ *   margin around the drawing in board pixels (16), a background colour (none), decimals kept (2), and
+ *   images' bytes where they are at hand (none: grey boxes)
  */
 
 /**
@@ -22,7 +26,7 @@ import { boundingPoints, boxCorners, estimatedRect } from './text-layout.js';
  * @returns {string}
  * - Complexity: O(visible points).
  */
-export function boardSVG(strokes, { margin = 16, background = null, decimals = 2 } = {}) {
+export function boardSVG(strokes, { margin = 16, background = null, decimals = 2, imageBytes = () => null } = {}) {
   const number = (value) => formatNumber(value, decimals);
   let bounds = null;
   for (const stroke of strokes) {
@@ -43,18 +47,19 @@ export function boardSVG(strokes, { margin = 16, background = null, decimals = 2
       `height="${number(height)}"${paint('fill', background, number)}/>\n`;
   }
   svg += '<g fill="none" stroke-linecap="round" stroke-linejoin="round">\n';
-  for (const stroke of strokes) svg += strokeElement(stroke, number);
+  for (const stroke of strokes) svg += strokeElement(stroke, number, imageBytes);
   svg += '</g>\n</svg>\n';
   return svg;
 }
 
-/** One stroke: a path with a subpath per visible piece, or a circle for a dot; or a text box. */
-function strokeElement(stroke, number) {
+/** One stroke: a path with a subpath per visible piece, or a circle for a dot; or a text box, or an image. */
+function strokeElement(stroke, number, imageBytes) {
   const width = stroke.width * averagePressure(stroke.pressures);
   const t = stroke.transform;
   const identity = t[0] === 1 && t[1] === 0 && t[2] === 0 && t[3] === 1 && t[4] === 0 && t[5] === 0;
   const transform = identity ? '' : ` transform="matrix(${t.map(number).join(' ')})"`;
   if (stroke.text !== undefined) return textElement(stroke, number, paint('fill', stroke.colour, number), transform);
+  if (stroke.image !== undefined) return imageElement(stroke, number, transform, imageBytes(stroke.image) ?? null);
   const id = ` data-stroke="${stroke.id}"`;
   if (stroke.points.length === 1) {
     const [x, y] = stroke.points[0];
@@ -90,12 +95,20 @@ function paint(property, colour, number) {
 /**
  * The stroke's bounds after its transform, grown by half its width: Swift's `DrawingStroke.bounds`. A text
  * box's are its estimated layout's corners after its transform, as Swift's (no font to measure there);
- * what the page draws and selects is measured (selecting.js `elementBounds`).
+ * what the page draws and selects is measured (selecting.js `elementBounds`). An image's are the corners of
+ * the box it fills after its transform.
  * @param {DrawingStroke} stroke
  */
 export function strokeBounds(stroke) {
   if (stroke.points.length === 0) return null;
   const t = stroke.transform;
+  if (stroke.image !== undefined) {
+    // Swift's corner order, as for a text box.
+    const [x, y] = stroke.points[0];
+    const { width, height } = stroke.image;
+    const corners = [[x, y], [x + width, y], [x, y + height], [x + width, y + height]];
+    return boundingPoints(corners.map(([px, py]) => [t[0] * px + t[2] * py + t[4], t[1] * px + t[3] * py + t[5]]));
+  }
   if (stroke.text !== undefined) {
     // Swift's corner order (min/max of equal values may differ in the sign of a zero).
     const [topLeft, topRight, bottomRight, bottomLeft] = boxCorners(t, estimatedRect(stroke));

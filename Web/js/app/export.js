@@ -1,6 +1,7 @@
 /**
  * Exports: SVG (the same text as Swift's exporter, see export-svg.js) and PNG (the scene painted once at
- * full size in the stored colours on white), saved as downloads named after the room.
+ * full size in the stored colours on white), saved as downloads named after the room. Images go in with
+ * the bytes and pixels the page has; the caller fetches what it can first (image-loading.js).
  */
 
 import { boardSVG } from './export-svg.js';
@@ -16,20 +17,22 @@ const MARGIN = 16;
  * The board as an SVG blob: every stroke, or the strokes of `only` (a selection).
  * @param {import('../model/board.js').Board} board
  * @param {Set<string> | null} [only]
+ * @param {import('./export-svg.js').SVGOptions['imageBytes']} [imageBytes] images' bytes at hand
  */
-export function svgBlob(board, only = null) {
+export function svgBlob(board, only = null, imageBytes = undefined) {
   const strokes = board.strokes().filter((stroke) => only === null || only.has(stroke.id));
-  return new Blob([boardSVG(strokes)], { type: 'image/svg+xml' });
+  return new Blob([boardSVG(strokes, { imageBytes })], { type: 'image/svg+xml' });
 }
 
 /**
  * The board as a PNG blob, at device resolution when it fits (so it looks as sharp as on screen): every
  * stroke, or the strokes of `only` (a selection), framed by them.
  * @param {import('./scene.js').Scene} scene
- * @param {{only?: Set<string> | null, pixelRatio?: number, document?: Document}} [options]
+ * @param {{only?: Set<string> | null, pixelRatio?: number, document?: Document,
+ *   images?: import('./stroke-painter.js').ImageSource}} [options] `images`: their pixels (placeholders without)
  * @returns {Promise<Blob>}
  */
-export async function pngBlob(scene, { only = null, pixelRatio = globalThis.devicePixelRatio || 1, document = globalThis.document } = {}) {
+export async function pngBlob(scene, { only = null, pixelRatio = globalThis.devicePixelRatio || 1, document = globalThis.document, images = undefined } = {}) {
   const bounds = (only === null ? scene.bounds() : boundsOf(scene.board, only)) ?? { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   const width = bounds.maxX - bounds.minX + 2 * MARGIN;
   const height = bounds.maxY - bounds.minY + 2 * MARGIN;
@@ -46,7 +49,7 @@ export async function pngBlob(scene, { only = null, pixelRatio = globalThis.devi
     if (!styles.has(colour)) styles.set(colour, inkStyle(colour, 'light'));
     return styles.get(colour);
   };
-  paintStrokes(ctx, scene.sort([...scene.strokes()].filter((stroke) => only === null || only.has(stroke.id))), style);
+  paintStrokes(ctx, scene.sort([...scene.strokes()].filter((stroke) => only === null || only.has(stroke.id))), style, Infinity, images);
   return new Promise((resolve, reject) => {
     canvas.toBlob((blob) => (blob === null ? reject(new Error('the browser could not encode a PNG')) : resolve(blob)), 'image/png');
   });

@@ -26,6 +26,7 @@ export function helpSections(mac) {
         [[key('tool:eraser')], 'Eraser: rub out parts of strokes'],
         [[key('tool:stroke-eraser')], 'Stroke eraser: whole strokes'],
         [[key('tool:text')], 'Text: click to type, click a text box to edit it (Esc: done)'],
+        [[key('image')], 'Image: pick a picture to add (or paste one, or drop it on the board)'],
         [[key('tool:select')], 'Select: click, Shift+click, or drag a box'],
         [[key('tool:lasso')], 'Lasso: draw a loop around strokes'],
         [[key('toggle:shapes')], 'Recognise shapes on or off'],

@@ -11,7 +11,7 @@ import { strokeId } from '../model/ids.js';
 
 /** What a change is told by when it does several things: what shows most first. */
 const TOLD_FIRST = Object.freeze([
-  'cleared the board', 'drew', 'added text', 'typed', 'deleted text', 'erased',
+  'cleared the board', 'added an image', 'drew', 'added text', 'typed', 'deleted text', 'erased',
   'deleted', 'moved', 'recoloured', 'resized', 'restacked', 'undid', 'redid',
 ]);
 
@@ -33,6 +33,8 @@ function operationKind(operation) {
     case 'addStroke':
     case 'appendPoints':
       return 'drew';
+    case 'addImage':
+      return 'added an image';
     case 'erase':
       return 'erased';
     // A new text box comes with its first text; typing over a selection deletes and inserts: both typed.

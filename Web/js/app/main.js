@@ -21,6 +21,9 @@
  *       text(id),        // the text a text box shows, or null if `id` is not a box here
  *       editing(),       // the text box being typed in: {box (null until its first character), value,
  *                        //   caret (Unicode scalars)}, or null
+ *       images(),        // the live board's images, bottom to top: {id, blob, bytes, type, arrived (its
+ *                        //   bytes are here), decoded (its pixels are ready to draw)}
+ *       imageProgress(), // what the sync indicator says of images (image-progress.js `ImageSummary`)
  *     }
  *
  * The address says which board and with what access (board-access.js): `/` makes a new encrypted board and
@@ -38,6 +41,11 @@
  * double-click on a box with the select tool, in an editor laid over the board (text-editor.js); each
  * input is one change, so others see the typing live. Boxes are selected, moved, restyled, erased whole,
  * copied and exported like strokes.
+ *
+ * Images are added by a paste, a drop on the board or the Image button (I): uploaded as a blob of the room
+ * first, then placed in one change (image-adder.js). The board's images are fetched apart from the changes,
+ * those in view first, and kept offline (image-loading.js); until an image's pixels are here a grey box
+ * stands in, and the sync indicator says how far they have got, apart from the changes it reports.
  *
  * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
  * (default 30 s; 0 holds every catch-up after the first, for tests).
@@ -73,6 +81,12 @@ import { Viewport } from './viewport.js';
 import { boardSVG } from './export-svg.js';
 import { download, exportFilename, pngBlob, svgBlob } from './export.js';
 import { keepPageOffline } from './offline.js';
+import { ImageLoading } from './image-loading.js';
+import { ImageAdder } from './image-adder.js';
+import { ImagePicker, acceptDrops } from './image-input.js';
+import { filesIn } from './image-files.js';
+import { loadingBars } from './image-overlay.js';
+import { STROKES_TYPE } from './clipboard.js';
 import { KnownPeople, ReviewBanner, reviewSummary } from './review.js';
 import { HistoryPanel } from './history-panel.js';
 import { HelpSheet } from './help-sheet.js';
@@ -125,6 +139,11 @@ async function start() {
   const viewport = new Viewport(loadView(room));
   viewport.resize(surface.clientWidth, surface.clientHeight);
 
+  // The images' offline cache, opened before the session: from its opening on, the page must hear every
+  // event the session sends.
+  const { openBlobCache } = await import('../blobs/blob-cache.js');
+  const { downloadBlob } = await import('../blobs/blob-transfer.js');
+  const blobCache = await openBlobCache();
   const { openSession } = await import('../sync/session.js');
   const session = await openSession({
     room,
@@ -140,13 +159,28 @@ async function start() {
   const board = session.board;
 
   const scene = new Scene(board);
+  /** The board's images: fetched apart from the changes, those in view first, and kept offline. */
+  const images = new ImageLoading({
+    // The access is read for each download: a replaced link changes the capability.
+    download: (image, onProgress) => downloadBlob({ ...session.blobAccess, blob: image.blob, bytes: image.bytes, onProgress }),
+    cache: blobCache,
+    scene,
+    view: () => viewport.visibleRect(),
+    invalidate: (rects) => renderer.invalidate(rects),
+  });
   const renderer = new Renderer({
     scene,
     viewport,
     base: /** @type {HTMLCanvasElement} */ (surface.querySelector('canvas.base')),
     overlay: /** @type {HTMLCanvasElement} */ (surface.querySelector('canvas.overlay')),
     theme,
+    images: (stroke) => images.pixels(stroke),
   });
+  // Whatever the board shows, or the view takes in, the loader hears of, and fetches what is in view first.
+  renderer.onSceneChange(() => images.refresh());
+  renderer.onViewChange(() => images.refresh());
+  images.refresh();
+  renderer.addLayer(loadingBars({ scene, images }));
   new ResizeObserver(() => renderer.resize(surface.clientWidth, surface.clientHeight)).observe(surface);
   renderer.resize(surface.clientWidth, surface.clientHeight);
   /**
@@ -240,7 +274,11 @@ async function start() {
     text: new TextTool(context, editor),
   };
   const selecting = () => settings.tool === 'select' || settings.tool === 'lasso';
-  const selectionActions = new SelectionActions(context, { selectTool: () => selecting() || setTool('select') });
+  const selectionActions = new SelectionActions(context, {
+    selectTool: () => selecting() || setTool('select'),
+    imageBytes: (image) => images.bytesAtHand(image),
+    rehome: (strokes) => adder.rehome(strokes),
+  });
   /** What pointer input drives on a view link: nothing is drawn; the view still pans and zooms. */
   const looking = { cursor: 'default', active: false, down() {}, move() {}, up() {}, cancel() {}, layer() {} };
   let readOnly = false;
@@ -294,6 +332,11 @@ async function start() {
     },
   });
   indicator.show(session.status);
+  images.addEventListener('progress', () => {
+    indicator.showImages(images.summary());
+    renderer.overlayChanged();
+  });
+  images.addEventListener('decoded', () => renderer.overlayChanged());
   // A board the server does not know yet: a calm note for as long as the session waits for it.
   let waiting = false;
   const showWaiting = (status) => {
@@ -455,7 +498,12 @@ async function start() {
       // The live board, also while previewing held changes: they are not part of it yet. With strokes
       // selected, only they.
       const only = selection.size > 0 ? new Set(selection.ids) : null;
-      const blob = kind === 'svg' ? svgBlob(board, only) : await pngBlob(preview === null ? scene : new Scene(board), { only });
+      // The images' bytes and pixels first, from memory or the offline cache: what is not here is a grey box.
+      const exported = board.strokes().filter((stroke) => only === null || only.has(stroke.id));
+      const blob =
+        kind === 'svg'
+          ? svgBlob(board, only, await images.bytesFor(exported))
+          : await pngBlob(preview === null ? scene : new Scene(board), { only, images: await images.pixelsFor(exported) });
       download(blob, exportFilename(room, kind));
       if (only !== null) showNotice(`Exported the ${only.size} selected ${only.size === 1 ? 'stroke' : 'strokes'}`);
     } catch (error) {
@@ -529,6 +577,8 @@ async function start() {
         renderer.setTheme(theme);
         editor.place();
         return showSettings();
+      case 'image':
+        return picker.open();
       case 'export-png':
         return void exportAs('png');
       case 'export-svg':
@@ -560,8 +610,40 @@ async function start() {
     if (ours(event) && canEdit() && selectionActions.cut(event.clipboardData)) event.preventDefault();
   });
   document.addEventListener('paste', (event) => {
-    if (ours(event) && canEdit() && selectionActions.paste(event.clipboardData)) event.preventDefault();
+    if (!ours(event)) return;
+    // An image copied elsewhere (a screenshot, a picture from another page) is added; strokes copied from a
+    // board carry their own type and are pasted as strokes, images among them.
+    const files = filesIn(event.clipboardData);
+    if (files.length > 0 && ![...(event.clipboardData?.types ?? [])].includes(STROKES_TYPE)) {
+      event.preventDefault();
+      void adder.add(files, pointer);
+      return;
+    }
+    if (canEdit() && selectionActions.paste(event.clipboardData)) event.preventDefault();
   });
+  /** The board point under the mouse while it is over the board: where a pasted image goes. */
+  let pointer = /** @type {[number, number] | null} */ (null);
+  surface.addEventListener('pointermove', (event) => {
+    const bounds = surface.getBoundingClientRect();
+    pointer = viewport.toBoard(event.clientX - bounds.left, event.clientY - bounds.top);
+  });
+  surface.addEventListener('pointerleave', () => (pointer = null));
+  /** Images from files: a paste, a drop, the Image button's picker. */
+  const adder = new ImageAdder({
+    session,
+    images,
+    viewport,
+    commit: (operations) => context.commit(operations),
+    notify: (text, options) => showNotice(text, options),
+    canAdd() {
+      if (historyPanel.open) return 'Close the history to add images (Esc)';
+      if (!readOnly) return null;
+      // A refused link keeps saying why; a view link says what it allows.
+      return session.status.denied ? session.status.detail : 'View only: this link lets you look at the board, not add images';
+    },
+  });
+  acceptDrops({ surface, viewport, add: (files, centre) => void adder.add(files, centre) });
+  const picker = new ImagePicker(/** @type {HTMLInputElement} */ (byId('image-file')), (files) => void adder.add(files));
   // A press on the board outside the text being typed finishes it (the text tool decides for itself: a press
   // on another box edits that one).
   surface.addEventListener(
@@ -648,7 +730,7 @@ async function start() {
     frameStats: renderer.stats,
     viewport,
     requestFrame: () => renderer.requestFrame(),
-    exportSVG: () => boardSVG(board.strokes()),
+    exportSVG: () => boardSVG(board.strokes(), { imageBytes: (image) => images.bytesAtHand(image) }),
     review: reviewState,
     shownHash: () => scene.board.hash(),
     readOnly: () => readOnly,
@@ -656,6 +738,9 @@ async function start() {
     selection: () => selection.ids,
     text: (id) => board.text(id),
     editing: () => editor.state(),
+    images: () =>
+      board.images().map(({ id, blob, bytes, type }) => ({ id, blob, bytes, type, arrived: images.arrived(blob), decoded: images.decoded(blob) })),
+    imageProgress: () => images.summary(),
   });
   Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });
   document.documentElement.dataset.ready = 'true';
@@ -667,7 +752,7 @@ async function start() {
 const WAITING = 'Waiting for this board to reach the server… It opens here by itself once whoever made it connects.';
 
 /** The actions that change the board, or the drawing settings: none runs on a view link. */
-const DRAWING_ACTIONS = /^(tool:|undo$|redo$|clear$|toggle:shapes$|width:|cancel$|selection:|nudge:|select-all$|cut$|paste$)/;
+const DRAWING_ACTIONS = /^(tool:|undo$|redo$|clear$|toggle:shapes$|width:|cancel$|selection:|nudge:|select-all$|cut$|paste$|image$)/;
 
 /** The actions selection-actions.js runs. */
 const SELECTION_ACTIONS = /^(selection:|nudge:|select-all$|copy$|cut$|paste$)/;

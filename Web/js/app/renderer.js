@@ -5,12 +5,15 @@
  *
  * Board changes are queued and folded into the scene at the start of the next frame, so a burst of
  * remote changes costs one scene update and one composite.
+ *
+ * Images are painted into the tiles like strokes, with the pixels at hand (a placeholder otherwise); the page
+ * says when an image's pixels come (`invalidate` its box), so no frame ever waits for one.
  */
 
 import { emptyDelta } from '../model/board-state.js';
 import { inkStyle } from './colour.js';
 import { FrameStats } from './frame-stats.js';
-import { paintStrokes } from './stroke-painter.js';
+import { noImages, paintStrokes } from './stroke-painter.js';
 import { TileCache, needsWork } from './tile-cache.js';
 import { TILE_PIXELS, tileDestination, tileRange, visibleTiles } from './tile-grid.js';
 
@@ -44,6 +47,8 @@ export class Renderer {
   #layers = [];
   /** @type {((renderer: Renderer) => void)[]} */
   #viewListeners = [];
+  /** @type {((renderer: Renderer) => void)[]} */
+  #sceneListeners = [];
   #styles = new Map();
   #theme = 'light';
   #window;
@@ -54,11 +59,14 @@ export class Renderer {
   /**
    * @param {{
    *   scene: import('./scene.js').Scene, viewport: import('./viewport.js').Viewport,
-   *   base: HTMLCanvasElement, overlay: HTMLCanvasElement, window?: Window, theme?: 'light' | 'dark'
-   * }} options
+   *   base: HTMLCanvasElement, overlay: HTMLCanvasElement, window?: Window, theme?: 'light' | 'dark',
+   *   images?: import('./stroke-painter.js').ImageSource
+   * }} options `images` gives the pixels of the images at hand
    */
-  constructor({ scene, viewport, base, overlay, window: win = globalThis.window, theme = 'light' }) {
+  constructor({ scene, viewport, base, overlay, window: win = globalThis.window, theme = 'light', images = noImages }) {
     this.scene = scene;
+    /** The pixels of images at hand, for every painter of the board. */
+    this.images = images;
     this.viewport = viewport;
     this.#base = base;
     this.#overlay = overlay;
@@ -78,7 +86,12 @@ export class Renderer {
     // Drawing one pixel of a tile elsewhere makes the browser rasterise what was recorded on it.
     const probe = createCanvas(1, 1).getContext('2d');
     const flush = (canvas) => probe.drawImage(canvas, 0, 0, 1, 1, 0, 0, 1, 1);
-    this.tiles = new TileCache({ scene, createCanvas, flush, paint: (ctx, strokes, scale) => paintStrokes(ctx, strokes, this.style, scale) });
+    this.tiles = new TileCache({
+      scene,
+      createCanvas,
+      flush,
+      paint: (ctx, strokes, scale) => paintStrokes(ctx, strokes, this.style, scale, this.images),
+    });
   }
 
   /** The theme strokes are drawn for. */
@@ -153,6 +166,11 @@ export class Renderer {
   /** Calls `listener` after each frame in which the view moved or the surface was resized. */
   onViewChange(listener) {
     this.#viewListeners.push(listener);
+  }
+
+  /** Calls `listener` each time board changes were folded into the scene (before the frame paints). */
+  onSceneChange(listener) {
+    this.#sceneListeners.push(listener);
   }
 
   /** Something on the overlay moved: redraw it next frame. */
@@ -237,6 +255,7 @@ export class Renderer {
       for (const rect of this.scene.clearPreview()) this.tiles.invalidate(rect);
     }
     this.#baseDirty = true;
+    for (const listener of this.#sceneListeners) listener(this);
   }
 
   /** Paints the ring of tiles just off screen with time left over, so a pan finds them ready. */

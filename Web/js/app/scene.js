@@ -2,7 +2,7 @@
  * What the renderer and the erasers need of the board, kept up to date from each delta: per visible stroke
  * its smooth curve, its visible pieces, its painted bounds, its place in the stack, and a spatial index of
  * where its ink lies (Swift's `StrokeIndex`, plus what a renderer needs). A text box is there too, with its
- * lines' measured box (text-layout.js) in place of a curve.
+ * lines' measured box (text-layout.js) in place of a curve; an image too, with the box it fills.
  *
  * It also holds the eraser's preview: parts cut or strokes taken away while the pointer is still down,
  * shown at once but committed as one change at pointer-up; and the text box being edited, which the
@@ -10,6 +10,7 @@
  */
 
 import { chunkBounds, gaps, intervalUnion, isDotVisible, smoothCurve, SpatialIndex } from '../geometry/index.js';
+import { imageCorners } from '../model/board-images.js';
 import { LINE_HEIGHT, boundingPoints, boxCorners, layoutRect, measureLine } from './text-layout.js';
 
 /**
@@ -21,12 +22,14 @@ import { LINE_HEIGHT, boundingPoints, boxCorners, layoutRect, measureLine } from
  *   curve: import('../geometry/smooth-curve.js').SmoothCurve | null,
  *   hitCurve: import('../geometry/smooth-curve.js').SmoothCurve | null,
  *   pieces: [number, number][], shown: [number, number][], bounds: Rect, boxes: Rect[], spacing: number,
- *   text?: string, layout?: Rect, corners?: [number, number][]
+ *   text?: string, layout?: Rect, corners?: [number, number][],
+ *   image?: import('../model/board-image.js').BoardImage
  * }} SceneStroke `pieces` are the board's visible pieces, `shown` those minus the eraser's preview (what
  *   to paint); `curve` is in the stroke's own coordinates (paint it under `transform`), `hitCurve` in board
  *   coordinates (what erasers test, as Swift's `StrokeIndex`); `spacing` is the mean distance between its
  *   points, which tells a painter when segments are too small to show as curves. A text box has `text`, no
- *   curves, `layout` (its lines' box before the transform) and `corners` (that box on the board).
+ *   curves, `layout` (its lines' box before the transform) and `corners` (that box on the board). An image
+ *   has `image` (its blob and box), no curves, and `corners`, the box it fills on the board.
  * @typedef {{dirty: Rect[], added: string[], everything: boolean}} SceneChange what to repaint
  */
 
@@ -46,6 +49,8 @@ export class Scene {
   #extent = null;
   /** @type {string | null} the text box the editor shows: tiles leave it out */
   #editing = null;
+  /** @type {Set<string>} the images among the strokes: what the page fetches */
+  #images = new Set();
 
   /**
    * @param {import('../model/board.js').Board} board
@@ -65,6 +70,7 @@ export class Scene {
   /** Re-reads every visible stroke. O(visible points). */
   rebuild() {
     this.#strokes.clear();
+    this.#images.clear();
     this.#index = new SpatialIndex({ cellSize: 256 });
     this.#extent = null;
     for (const stroke of this.board.strokes()) this.#refresh(stroke);
@@ -90,6 +96,7 @@ export class Scene {
       if (stroke === null) {
         if (old === undefined) continue;
         this.#strokes.delete(id);
+        this.#images.delete(id);
         this.#index.remove(id);
         dirty.push(old.bounds);
         this.#ranks = null;
@@ -120,6 +127,16 @@ export class Scene {
   /** Every stroke in the scene, in no particular order. */
   strokes() {
     return this.#strokes.values();
+  }
+
+  /** The images in the scene, in no particular order. @returns {SceneStroke[]} */
+  images() {
+    const images = [];
+    for (const id of this.#images) {
+      const stroke = this.#strokes.get(id);
+      if (stroke !== undefined) images.push(stroke);
+    }
+    return images;
   }
 
   /**
@@ -271,6 +288,7 @@ export class Scene {
   /** @param {DrawingStroke} stroke */
   #refresh(stroke) {
     if (stroke.text !== undefined) return this.#refreshBox(stroke);
+    if (stroke.image !== undefined) return this.#refreshImage(stroke);
     const identity = isIdentity(stroke.transform);
     const curve = smoothCurve(stroke.points);
     const t = stroke.transform;
@@ -336,9 +354,43 @@ export class Scene {
     return this.#keep(record);
   }
 
+  /**
+   * An image: the box it fills on the board, bounds grown for anti-aliasing at its edges.
+   * @param {DrawingStroke} stroke
+   */
+  #refreshImage(stroke) {
+    const t = stroke.transform;
+    const corners = imageCorners(stroke);
+    const bounds = grown(boundingPoints(corners), SLACK);
+    /** @type {SceneStroke} */
+    const record = {
+      id: stroke.id,
+      colour: stroke.colour,
+      width: stroke.width,
+      z: stroke.z,
+      points: stroke.points,
+      pointCount: stroke.points.length,
+      pressures: null,
+      transform: t,
+      identity: isIdentity(t),
+      curve: null,
+      hitCurve: null,
+      pieces: stroke.pieces,
+      shown: stroke.pieces,
+      bounds,
+      boxes: [bounds],
+      spacing: 0,
+      image: stroke.image,
+      corners,
+    };
+    return this.#keep(record);
+  }
+
   /** Puts a record in the scene and its boxes in the index. @param {SceneStroke} record */
   #keep(record) {
     const boxes = record.boxes;
+    if (record.image !== undefined) this.#images.add(record.id);
+    else this.#images.delete(record.id);
     const previewed = this.#preview.get(record.id);
     if (previewed !== undefined) record.shown = shownPieces(record, previewed);
     this.#strokes.set(record.id, record);
@@ -376,6 +428,7 @@ function looksTheSame(record, stroke) {
     record.pointCount === stroke.points.length &&
     record.pressures === stroke.pressures &&
     record.text === stroke.text &&
+    record.image === stroke.image &&
     record.colour === stroke.colour &&
     record.width === stroke.width &&
     record.z === stroke.z &&

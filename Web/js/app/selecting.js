@@ -4,7 +4,8 @@
  *
  * Only strokes the board shows count; each answer lists ids sorted, so equal gestures make equal
  * selections. A text box is its lines' box (text-hits.js): a click inside picks it, a box dragged around
- * all its corners or a loop around its corners or its middle takes it.
+ * all its corners or a loop around its corners or its middle takes it. An image is the box it fills, taken
+ * the same way.
  */
 
 import { lasso, lassoContains, lassoSelects, strokeHit, sweptPath, unionRect } from '../geometry/index.js';

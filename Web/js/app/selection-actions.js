@@ -6,6 +6,9 @@
  *
  * A copy also stays here, so pasting works where the clipboard does not hold it (a paste asked for without
  * a clipboard event, or a browser that drops custom types).
+ *
+ * Images copied from another room are pasted once their bytes are uploaded to this one (`rehome`): a blob
+ * belongs to its room, and another room's name for it opens nothing here.
  */
 
 import { strokeId } from '../model/ids.js';
@@ -18,7 +21,7 @@ import {
   translation,
   widthOperations,
 } from '../model/selection-edits.js';
-import { COPY_OFFSET, STROKES_TYPE, clipboardPayload, pasteOffset, readClipboard } from './clipboard.js';
+import { COPY_OFFSET, STROKES_TYPE, clipboardPayload, pasteOffset, readClipboardData } from './clipboard.js';
 import { deleteOperations } from './erasing.js';
 
 /** Arrow keys' steps, in board pixels: one, or ten with Shift. */
@@ -39,12 +42,20 @@ export class SelectionActions {
 
   /**
    * @param {import('./main.js').ToolContext} context
-   * @param {{selectTool?: () => void}} [options] `selectTool` picks a tool that shows a selection (after
-   *   a paste or Ctrl+A, from another tool)
+   * @param {{
+   *   selectTool?: () => void,
+   *   imageBytes?: import('./export-svg.js').SVGOptions['imageBytes'],
+   *   rehome?: (strokes: import('./clipboard.js').CopiedStroke[]) => Promise<import('./clipboard.js').CopiedStroke[]>,
+   * }} [options] `selectTool` picks a tool that shows a selection (after a paste or Ctrl+A, from another
+   *   tool); `imageBytes` gives the bytes of images for the clipboard's SVG; `rehome` uploads the images
+   *   among pasted strokes to this room and names them as it does (without it, strokes from another room
+   *   are pasted without their images)
    */
-  constructor(context, { selectTool = () => {} } = {}) {
+  constructor(context, { selectTool = () => {}, imageBytes, rehome } = {}) {
     this.context = context;
     this.selectTool = selectTool;
+    this.imageBytes = imageBytes;
+    this.rehome = rehome;
   }
 
   get selection() {
@@ -105,15 +116,20 @@ export class SelectionActions {
   /** Recolours the selection, if there is one. @param {number} colour @returns {boolean} whether there was */
   recolour(colour) {
     if (this.selection.size === 0) return false;
-    this.#commit(colourOperations(this.selection.strokes(), colour));
+    this.#commit(colourOperations(this.#styled(), colour));
     return true;
   }
 
   /** Gives the selection a width, if there is one. @param {number} width @returns {boolean} whether there was */
   setWidth(width) {
     if (this.selection.size === 0) return false;
-    this.#commit(widthOperations(this.selection.strokes(), width));
+    this.#commit(widthOperations(this.#styled(), width));
     return true;
+  }
+
+  /** The selected strokes a colour or a width changes: an image shows its own colours at its own size. */
+  #styled() {
+    return this.selection.strokes().filter((stroke) => stroke.image === undefined);
   }
 
   /**
@@ -123,7 +139,7 @@ export class SelectionActions {
    */
   copy(data) {
     if (this.selection.size === 0) return false;
-    const payload = clipboardPayload(this.selection.stacked());
+    const payload = clipboardPayload(this.selection.stacked(), { room: this.context.session.room, imageBytes: this.imageBytes });
     data?.setData('text/plain', payload.svg);
     data?.setData('image/svg+xml', payload.svg);
     data?.setData(STROKES_TYPE, payload.json);
@@ -149,12 +165,18 @@ export class SelectionActions {
     if (text === '' && this.#copied !== null && (data === null || data.getData('text/plain') === this.#copied.svg)) {
       text = this.#copied.json;
     }
-    const strokes = readClipboard(text);
+    const { strokes, room } = readClipboardData(text);
     if (strokes.length === 0) return false;
     this.#pasted = { text, times: this.#pasted.text === text ? this.#pasted.times + 1 : 1 };
     const offset = pasteOffset(strokes, this.context.viewport.visibleRect(), this.#pasted.times);
     this.selectTool();
-    this.#placeCopies(strokes, offset);
+    if (room === (this.context.session.room ?? null) || !strokes.some((stroke) => stroke.image !== undefined)) {
+      this.#placeCopies(strokes, offset);
+    } else if (this.rehome !== undefined) {
+      void this.rehome(strokes).then((moved) => this.#placeCopies(moved, offset));
+    } else {
+      this.#placeCopies(strokes.filter((stroke) => stroke.image === undefined), offset);
+    }
     return true;
   }
 
@@ -168,7 +190,7 @@ export class SelectionActions {
     const next = this.context.session.nextChange;
     const newStroke = (index) => strokeId(next, index);
     const operations = copyOperations(strokes, offset, newStroke, this.board.strokes());
-    const added = operations.filter((op) => op.op === 'addStroke' || op.op === 'addText').length;
+    const added = operations.filter((op) => op.op === 'addStroke' || op.op === 'addText' || op.op === 'addImage').length;
     if (this.#commit(operations) === null) return;
     this.selection.set(Array.from({ length: added }, (_, index) => newStroke(index)));
   }

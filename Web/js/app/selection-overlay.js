@@ -89,7 +89,7 @@ export function drawMarquee(ctx, polygon, renderer) {
  */
 export function drawMovedStrokes(ctx, strokes, matrix, renderer) {
   for (const stroke of strokes) {
-    paintStroke(ctx, { ...stroke, shown: stroke.pieces, transform: compose(matrix, stroke.transform), identity: false }, renderer.style);
+    paintStroke(ctx, { ...stroke, shown: stroke.pieces, transform: compose(matrix, stroke.transform), identity: false }, renderer.style, renderer.images);
   }
 }
 

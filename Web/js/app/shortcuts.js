@@ -16,6 +16,7 @@ export const SHORTCUT_LABELS = Object.freeze({
   'tool:eraser': 'E',
   'tool:stroke-eraser': 'X',
   'tool:text': 'T',
+  image: 'I',
   'selection:delete': 'Delete',
   'selection:duplicate': 'Ctrl+D',
   'selection:front': 'Ctrl+]',
@@ -97,6 +98,8 @@ export function shortcutFor(event) {
       return 'tool:stroke-eraser';
     case 't':
       return 'tool:text';
+    case 'i':
+      return 'image';
     case 's':
       return 'toggle:shapes';
     case 'h':

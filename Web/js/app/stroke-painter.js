@@ -10,6 +10,7 @@
 
 import { pieceInto } from '../geometry/bezier.js';
 import { forEachRange } from '../geometry/curve-pieces.js';
+import { paintImage } from './image-painter.js';
 import { paintText } from './text-painter.js';
 
 /** Segments shorter than this many device pixels are drawn as a simplified polyline. */
@@ -21,14 +22,23 @@ const PRESSURE_STEPS = 24;
 const scratch = new Float64Array(8);
 
 /**
- * Paints strokes bottom to top, text boxes among them (text-painter.js). The context's transform maps
- * board coordinates to its pixels.
+ * The decoded pixels of an image of the board, or null while they are not at hand (a placeholder shows).
+ * @typedef {(stroke: {image?: import('../model/board-image.js').BoardImage}) => import('./image-painter.js').Pixels | null} ImageSource
+ */
+
+/** No image's pixels: every image a placeholder. @type {ImageSource} */
+export const noImages = () => null;
+
+/**
+ * Paints strokes bottom to top, text boxes (text-painter.js) and images (image-painter.js) among them. The
+ * context's transform maps board coordinates to its pixels.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
  * @param {Iterable<import('./scene.js').SceneStroke>} strokes
  * @param {(colour: number) => string} style the CSS colour for a stroke colour (the theme's)
  * @param {number} [pixelScale] device pixels per board pixel; Infinity (the default) always draws curves
+ * @param {ImageSource} [image] images' pixels; without, placeholders
  */
-export function paintStrokes(ctx, strokes, style, pixelScale = Infinity) {
+export function paintStrokes(ctx, strokes, style, pixelScale = Infinity, image = noImages) {
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
   let batchColour = -1;
@@ -46,6 +56,11 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity) {
     if (stroke.text !== undefined) {
       flush();
       paintText(ctx, stroke, style);
+      continue;
+    }
+    if (stroke.image !== undefined) {
+      flush();
+      paintImage(ctx, stroke, image(stroke));
       continue;
     }
     const simple = stroke.identity && stroke.pressures === null && stroke.pointCount > 1;
@@ -69,17 +84,19 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity) {
 }
 
 /**
- * Paints one stroke, whatever it is: a dot, with pressure, under a transform; or a text box.
+ * Paints one stroke, whatever it is: a dot, with pressure, under a transform; or a text box, or an image.
  * @param {CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D} ctx
  * @param {{curve: import('../geometry/smooth-curve.js').SmoothCurve | null, shown: [number, number][],
  *   colour: number, width: number, pressures: number[] | null, transform?: number[], identity?: boolean,
- *   text?: string, points?: [number, number][]}} stroke
+ *   text?: string, points?: [number, number][], image?: import('../model/board-image.js').BoardImage}} stroke
  * @param {(colour: number) => string} style
+ * @param {ImageSource} [image]
  */
-export function paintStroke(ctx, stroke, style) {
+export function paintStroke(ctx, stroke, style, image = noImages) {
   const { curve, shown, width, pressures } = stroke;
   if (shown.length === 0) return;
   if (stroke.text !== undefined) return paintText(ctx, /** @type {any} */ (stroke), style);
+  if (stroke.image !== undefined) return paintImage(ctx, /** @type {any} */ (stroke), image(stroke));
   if (curve === null || curve.points.length === 0) return;
   const transformed = stroke.identity === false;
   if (transformed) {

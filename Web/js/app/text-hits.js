@@ -58,8 +58,13 @@ export function boxAt(scene, point, tolerance = 0) {
   const reach = { minX: point[0] - tolerance, minY: point[1] - tolerance, maxX: point[0] + tolerance, maxY: point[1] + tolerance };
   const hits = scene
     .near(reach)
-    .filter((stroke) => stroke.corners !== undefined && stroke.text !== '' && stroke.shown.length > 0 && boxContains(stroke.corners, point, tolerance));
+    .filter((stroke) => isBox(stroke) && stroke.text !== '' && stroke.shown.length > 0 && boxContains(stroke.corners, point, tolerance));
   return hits.length === 0 ? null : scene.sort(hits)[hits.length - 1].id;
+}
+
+/** Whether a scene stroke is a text box (an image has corners too, and no text). */
+function isBox(stroke) {
+  return stroke.corners !== undefined && stroke.text !== undefined;
 }
 
 /**

@@ -22,6 +22,7 @@ test('letters pick tools, whatever the keyboard layout', () => {
   assert.equal(shortcutFor(key('x')), 'tool:stroke-eraser');
   assert.equal(shortcutFor(key('s')), 'toggle:shapes');
   assert.equal(shortcutFor(key('t')), 'tool:text');
+  assert.equal(shortcutFor(key('i')), 'image', 'I opens the image picker');
   assert.equal(shortcutFor(key('T', { shiftKey: true })), 'theme');
   assert.equal(shortcutFor({ key: 'я', code: 'KeyZ', ctrlKey: true }), 'undo', 'a Cyrillic layout still undoes');
   assert.equal(shortcutFor({ key: 'з', code: 'KeyP' }), 'tool:pen');

@@ -48,6 +48,11 @@ export class FakeSession extends EventTarget {
     return { replica: this.author.replica, seq: this.author.seq + 1 };
   }
 
+  /** Ends the burst of typing in progress, as the session's `endTyping`. */
+  endTyping() {
+    this.author.history(this.board).endBurst();
+  }
+
   undo() {
     const change = this.author.undo(this.board);
     return change === null ? null : this.#record(change);
