@@ -6,7 +6,11 @@ Web/bench/pan-zoom.html, which builds the board in the page with the page's own 
 Renderer, moves the view one step per animation frame, and times requestAnimationFrame. Needs Chromium,
 chromedriver and Selenium (Scripts/install-browser.sh).
 
-    python3 Benchmarks/web-pan-zoom.py [--strokes 10000] [--points 50] [--size 1440x900] [--runs 1] [--json]
+    python3 Benchmarks/web-pan-zoom.py [--strokes 10000] [--points 50] [--images 0] [--texts 0]
+        [--size 1440x900] [--runs 1] [--json]
+
+--images and --texts add that many images (each its own blob, its bytes made in the page) and text boxes
+among the strokes.
 """
 
 import argparse
@@ -31,7 +35,8 @@ def run_once(server, args):
     width, height = (int(v) for v in args.size.split("x"))
     driver = harness.chrome(width, height)
     try:
-        driver.get(f"{server.url}/bench/pan-zoom.html?strokes={args.strokes}&points={args.points}&seed={args.seed}")
+        driver.get(f"{server.url}/bench/pan-zoom.html?strokes={args.strokes}&points={args.points}"
+                   f"&images={args.images}&texts={args.texts}&seed={args.seed}")
         deadline = time.monotonic() + args.timeout
         result = None
         while time.monotonic() < deadline:
@@ -55,6 +60,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--strokes", type=int, default=10_000)
     parser.add_argument("--points", type=int, default=50, help="points per stroke")
+    parser.add_argument("--images", type=int, default=0, help="images among the strokes")
+    parser.add_argument("--texts", type=int, default=0, help="text boxes among the strokes")
     parser.add_argument("--size", default="1440x900", help="viewport in CSS pixels")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=1)
@@ -72,7 +79,8 @@ def main():
         print(json.dumps(results, indent=2))
         return
     for number, result in enumerate(results, 1):
-        print(f"run {number}: {result['points']:,} points ({result['strokes']:,} strokes × {result['pointsPerStroke']}), "
+        print(f"run {number}: {result['points']:,} points ({result['strokes']:,} strokes × {result['pointsPerStroke']}, "
+              f"{result['images']:,} images, {result['texts']:,} text boxes), "
               f"board {result['boardSide']} px square, viewport {result['viewport'][0]}×{result['viewport'][1]} "
               f"at ratio {result['devicePixelRatio']}")
         print(f"  build {result['buildMs']} ms, scene {result['sceneMs']} ms, first paint at 100 % {result['firstPaintMs']} ms, "

@@ -1,8 +1,12 @@
 /**
  * The pan and zoom benchmark (see pan-zoom.html): a big board drawn by the page's own renderer while the
  * view moves every frame. Figures are from requestAnimationFrame timestamps, as the issue asks.
+ *
+ * `?images=N&texts=M` add N images and M text boxes among the strokes (bench-elements.js); the images'
+ * bytes are made in the page and held by the page's own image loading, as an uploading page's are.
  */
 
+import { addImages, addTexts, imageLoading } from './bench-elements.js';
 import { Author } from '../js/model/author.js';
 import { Board } from '../js/model/board.js';
 import { summarise } from '../js/app/frame-stats.js';
@@ -16,6 +20,8 @@ const params = new URLSearchParams(location.search);
 const STROKES = Number(params.get('strokes') ?? 10_000);
 const POINTS = Number(params.get('points') ?? 50);
 const SEED = Number(params.get('seed') ?? 1);
+const IMAGES = Number(params.get('images') ?? 0);
+const TEXTS = Number(params.get('texts') ?? 0);
 const report = document.getElementById('report');
 
 /** A small seeded generator (mulberry32), so every run draws the same board. */
@@ -52,7 +58,15 @@ function buildBoard() {
     const width = [2, 3, 4, 6][Math.floor(next() * 4)];
     board.apply(author.makeChange(board, [{ op: 'addStroke', colour, width, points, pressures: null }]));
   }
-  return { board, side };
+  addTexts(add, TEXTS, side, next);
+  return { board, side, add, next };
+
+  /** Applies one change of the benchmark's author; returns it. */
+  function add(operations) {
+    const change = author.makeChange(board, operations);
+    board.apply(change);
+    return change;
+  }
 }
 
 /** Runs `steps` animation frames, calling `move(i)` before each is drawn; returns the frame intervals. */
@@ -91,22 +105,30 @@ async function settle(renderer) {
 
 async function run() {
   const t0 = performance.now();
-  const { board, side } = buildBoard();
+  const { board, side, add, next } = buildBoard();
+  const images = await addImages(add, IMAGES, side, next);
   const buildMs = performance.now() - t0;
   const t1 = performance.now();
   const scene = new Scene(board);
   const sceneMs = performance.now() - t1;
   const surface = document.getElementById('surface');
   const viewport = new Viewport();
+  // The page's image loading, told of each image's bytes and pixels as an uploading page is.
+  const loading = imageLoading(scene, viewport, (rects) => renderer.invalidate(rects));
   const renderer = new Renderer({
     scene,
     viewport,
     base: surface.querySelector('canvas.base'),
     overlay: surface.querySelector('canvas.overlay'),
+    images: (stroke) => loading.pixels(stroke),
   });
+  for (const { image, bytes, bitmap } of images) loading.hold(image, bytes, bitmap);
+  renderer.onSceneChange(() => loading.refresh());
+  renderer.onViewChange(() => loading.refresh());
+  loading.refresh();
   renderer.resize(surface.clientWidth, surface.clientHeight);
   // For looking at the board by hand after a run (move the viewport, then bench.renderer.requestFrame()).
-  window.bench = { board, scene, viewport, renderer };
+  window.bench = { board, scene, viewport, renderer, loading };
   viewport.centreOn(side / 2, side / 2);
   const firstPaintMs = await settle(renderer);
 
@@ -155,6 +177,8 @@ async function run() {
   }
   const result = {
     strokes: STROKES,
+    images: IMAGES,
+    texts: TEXTS,
     pointsPerStroke: POINTS,
     points: STROKES * POINTS,
     boardSide: Math.round(side),

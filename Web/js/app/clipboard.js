@@ -3,7 +3,8 @@
  * Pure; selection-actions.js moves the text in and out of clipboard events.
  *
  * The data is `{"inkwell": 1, "room"?, "strokes": [{colour, width, points, pressures, pieces, transform,
- * text?, image?}]}`, bottom to top; a text box has its `text`, its corner as its one point and its font size
+ * text?, image?, brush?, fill?}]}`, bottom to top; a highlighter's ink has `brush: "highlighter"`, filled ink its
+ * `fill`; a text box has its `text`, its corner as its one point and its font size
  * as its width; an image has `image` (its blob, size, type and box) and its corner as its one point. `room`
  * says where the strokes were copied: an image's blob belongs to its room, so a paste into another room
  * uploads the image there again. Whatever a paste finds under that type may come from anywhere (another
@@ -28,15 +29,15 @@ export const COPY_OFFSET = 16;
 
 /** Longer text is not even parsed. */
 const MAXIMUM_TEXT = 32 * 1024 * 1024;
-/** Each pasted stroke may take four operations (add, erase, transform, z-order) of one change. */
-const MAXIMUM_STROKES = Math.floor(WireLimits.maximumOperationsPerChange / 4);
+/** Each pasted stroke may take five operations (add, fill, erase, transform, z-order) of one change. */
+const MAXIMUM_STROKES = Math.floor(WireLimits.maximumOperationsPerChange / 5);
 /** Points over all pasted strokes: more could not fit one change anyway. */
 const MAXIMUM_POINTS = 1_000_000;
 
 /**
  * @typedef {{colour: number, width: number, points: [number, number][], pressures: number[] | null,
  *   pieces: [number, number][], transform: [number, number, number, number, number, number],
- *   text?: string, image?: import('../model/board-image.js').BoardImage}} CopiedStroke
+ *   text?: string, image?: import('../model/board-image.js').BoardImage, brush?: 'highlighter', fill?: number}} CopiedStroke
  */
 
 /**
@@ -57,6 +58,8 @@ export function clipboardPayload(strokes, { room, imageBytes } = {}) {
     transform: stroke.transform,
     ...(stroke.text === undefined ? {} : { text: stroke.text }),
     ...(stroke.image === undefined ? {} : { image: stroke.image }),
+    ...(stroke.brush === undefined ? {} : { brush: stroke.brush }),
+    ...(stroke.fill === undefined ? {} : { fill: stroke.fill }),
   }));
   return { json: JSON.stringify({ inkwell: FORMAT, ...(room === undefined ? {} : { room }), strokes: copied }), svg: boardSVG(strokes, { imageBytes }) };
 }
@@ -102,7 +105,7 @@ export function readClipboardData(text) {
 /** @returns {CopiedStroke | null} */
 function readStroke(value) {
   if (value === null || typeof value !== 'object') return null;
-  const { colour, width, points, pressures, pieces, transform, text, image } = value;
+  const { colour, width, points, pressures, pieces, transform, text, image, brush, fill } = value;
   if (!Number.isInteger(colour) || colour < 0 || colour > 0xffff_ffff) return null;
   if (!(Number.isFinite(width) && width > 0 && width <= LIMITS.maximumWidth)) return null;
   if (!Array.isArray(points) || points.length === 0 || points.length > LIMITS.maximumPointsPerOperation) return null;
@@ -131,10 +134,22 @@ function readStroke(value) {
     const read = readImage(image);
     return read === null ? null : { ...stroke, image: read };
   }
-  if (text === undefined) return stroke;
+  if (text === undefined) return withInkStyle(stroke, brush, fill);
   // A text box: its text goes in one insert, so it may be no longer than one.
   if (typeof text !== 'string' || points.length !== 1 || readPressures !== null || [...text].length > MAXIMUM_RUN_LENGTH) return null;
   return { ...stroke, text };
+}
+
+/**
+ * Ink with its brush and fill where they are well formed: an unknown brush or a fill that is no colour is
+ * left out (the ink still pastes, as a pen's, unfilled), and a fill of alpha 0 is none.
+ * @param {CopiedStroke} stroke
+ */
+function withInkStyle(stroke, brush, fill) {
+  const styled = { ...stroke };
+  if (brush === 'highlighter') styled.brush = 'highlighter';
+  if (Number.isInteger(fill) && fill > 0 && fill <= 0xffff_ffff && (fill & 0xff) !== 0) styled.fill = fill;
+  return styled;
 }
 
 /** The visible pieces within the stroke's parameters, merged; null when none shows or they are malformed. */

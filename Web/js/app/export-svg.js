@@ -2,7 +2,7 @@
  * What a board shows as SVG, the same text Swift's `SVGExporter` writes (Sources/InkwellBoard/Export):
  * visible strokes bottom to top, each visible piece as a smooth path, a dot as a circle, a text box as
  * text (svg-text.js), an image as its bytes or a grey box (svg-image.js), in its current colour, width and
- * transform.
+ * transform; filled ink has, before its path, a closed path through all its points painted with its fill.
  */
 
 import { curveBeziers, smoothCurve } from '../geometry/index.js';
@@ -67,6 +67,13 @@ function strokeElement(stroke, number, imageBytes) {
   }
   const curve = smoothCurve(stroke.points);
   const pair = (x, y) => `${number(x)} ${number(y)}`;
+  let filled = '';
+  if (stroke.fill !== undefined && stroke.points.length > 2) {
+    // The whole outline, closed, whatever is erased of the ink: erasing cuts the line, not the paint.
+    let outline = `M${pair(stroke.points[0][0], stroke.points[0][1])}`;
+    for (const b of curveBeziers(curve, [0, stroke.points.length - 1])) outline += `C${pair(b[2], b[3])} ${pair(b[4], b[5])} ${pair(b[6], b[7])}`;
+    filled = `<path${id} d="${outline}Z"${paint('fill', stroke.fill, number)}${transform}/>\n`;
+  }
   let path = '';
   for (const piece of stroke.pieces) {
     const beziers = curveBeziers(curve, piece);
@@ -74,7 +81,7 @@ function strokeElement(stroke, number, imageBytes) {
     path += `M${pair(beziers[0][0], beziers[0][1])}`;
     for (const b of beziers) path += `C${pair(b[2], b[3])} ${pair(b[4], b[5])} ${pair(b[6], b[7])}`;
   }
-  return `<path${id} d="${path}"${paint('stroke', stroke.colour, number)} stroke-width="${number(width)}"${transform}/>\n`;
+  return `${filled}<path${id} d="${path}"${paint('stroke', stroke.colour, number)} stroke-width="${number(width)}"${transform}/>\n`;
 }
 
 /** SVG has no variable width: a stroke with pressure is drawn at its mean pressure (summed as `Float`). */

@@ -23,6 +23,7 @@ export function helpSections(mac) {
       title: 'Tools',
       rows: [
         [[key('tool:pen')], 'Pen'],
+        [[key('tool:highlighter')], 'Highlighter: wide, see-through ink that stays beneath everything'],
         [[key('tool:eraser')], 'Eraser: rub out parts of strokes'],
         [[key('tool:stroke-eraser')], 'Stroke eraser: whole strokes'],
         [[key('tool:text')], 'Text: click to type, click a text box to edit it (Esc: done)'],
@@ -43,6 +44,7 @@ export function helpSections(mac) {
         [[key('selection:duplicate')], 'Duplicate'],
         [[`${mod}C`, `${mod}X`, `${mod}V`], 'Copy, cut, paste (also into another board)'],
         [[key('selection:front'), key('selection:back')], 'Bring to front, send to back'],
+        [['Fill', 'No fill'], 'Paint inside the selected ink in the current colour, or take the paint away (toolbar)'],
         [[key('select-all')], 'Select everything'],
         [['Esc'], 'Let go of the selection'],
       ],

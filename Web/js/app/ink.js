@@ -59,12 +59,14 @@ export function simulatedPressure(previous, distance) {
  * The operations that commit a finished stroke, and the shape it was recognised as (`none` for ink).
  * @param {[number, number][]} points in drawing order
  * @param {number[] | null} pressures one per point, or null (mouse, touch)
- * @param {{colour: number, width: number}} style
+ * @param {{colour: number, width: number, brush?: 'pen' | 'highlighter'}} style a highlighter's ink says so
  * @param {boolean} recognizesShapes
  * @returns {{operations: object[], shape: import('../geometry/recognizer.js').RecognizedShape}}
  */
 export function penUpOperations(points, pressures, style, recognizesShapes) {
   const shape = recognizesShapes && points.length >= 2 ? recognizeShape(points) : { kind: 'none' };
+  // A pen's stroke names no brush, so it encodes exactly as before brushes.
+  const brush = style.brush === 'highlighter' ? { brush: 'highlighter' } : {};
   if (shape.kind === 'none') {
     return {
       operations: [
@@ -74,11 +76,12 @@ export function penUpOperations(points, pressures, style, recognizesShapes) {
           width: style.width,
           points: points.map(snapPoint),
           pressures: pressures === null ? null : pressures.map(snapPressure),
+          ...brush,
         },
       ],
       shape,
     };
   }
   const outline = shapePolyline(shape).map(snapPoint);
-  return { operations: [{ op: 'addStroke', colour: style.colour, width: style.width, points: outline, pressures: null }], shape };
+  return { operations: [{ op: 'addStroke', colour: style.colour, width: style.width, points: outline, pressures: null, ...brush }], shape };
 }

@@ -54,6 +54,7 @@
  */
 
 import { PenTool } from './tools/pen.js';
+import { HighlighterTool } from './tools/highlighter.js';
 import { EraserTool } from './tools/eraser.js';
 import { StrokeEraserTool } from './tools/stroke-eraser.js';
 import { SelectTool } from './tools/select.js';
@@ -269,6 +270,7 @@ async function start() {
     select: new SelectTool(context),
     lasso: new LassoTool(context),
     pen: new PenTool(context),
+    highlighter: new HighlighterTool(context),
     eraser: new EraserTool(context),
     'stroke-eraser': new StrokeEraserTool(context),
     text: new TextTool(context, editor),
@@ -465,7 +467,7 @@ async function start() {
       if (!live && !currentTool().active) selectionActions.recolour(colour);
     } else if (editor.active) {
       if (!live) editor.restyle({ colour });
-    } else if (settings.tool !== 'pen' && settings.tool !== 'text') {
+    } else if (settings.tool !== 'pen' && settings.tool !== 'highlighter' && settings.tool !== 'text') {
       setTool('pen');
     }
     showSettings();

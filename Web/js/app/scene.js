@@ -23,13 +23,17 @@ import { LINE_HEIGHT, boundingPoints, boxCorners, layoutRect, measureLine } from
  *   hitCurve: import('../geometry/smooth-curve.js').SmoothCurve | null,
  *   pieces: [number, number][], shown: [number, number][], bounds: Rect, boxes: Rect[], spacing: number,
  *   text?: string, layout?: Rect, corners?: [number, number][],
- *   image?: import('../model/board-image.js').BoardImage
+ *   image?: import('../model/board-image.js').BoardImage, fill?: number,
+ *   pressureCache?: {shown: [number, number][], samples: Float64Array[]}
  * }} SceneStroke `pieces` are the board's visible pieces, `shown` those minus the eraser's preview (what
  *   to paint); `curve` is in the stroke's own coordinates (paint it under `transform`), `hitCurve` in board
  *   coordinates (what erasers test, as Swift's `StrokeIndex`); `spacing` is the mean distance between its
  *   points, which tells a painter when segments are too small to show as curves. A text box has `text`, no
  *   curves, `layout` (its lines' box before the transform) and `corners` (that box on the board). An image
  *   has `image` (its blob and box), no curves, and `corners`, the box it fills on the board.
+ *   Filled ink has `fill` (0xRRGGBBAA), painted inside its whole closed curve. `pressureCache` keeps the
+ *   outline of ink with pressure (pressure-outline.js) for as long as the record, which a change that
+ *   alters the stroke's look replaces.
  * @typedef {{dirty: Rect[], added: string[], everything: boolean}} SceneChange what to repaint
  */
 
@@ -296,6 +300,8 @@ export class Scene {
     const reach = (stroke.width / 2) * Math.max(1, transformScale(t)) + SLACK;
     const chunks = chunkBounds(curve);
     const boxes = (identity ? chunks : chunks.map((box) => transformedBox(t, box))).map((box) => grown(box, reach));
+    // A fill covers the inside of the curve, which the chunks' boxes along it need not reach.
+    if (stroke.fill !== undefined && stroke.points.length > 2) boxes.push(unionOf(boxes));
     /** @type {SceneStroke} */
     const record = {
       id: stroke.id,
@@ -315,6 +321,7 @@ export class Scene {
       boxes,
       spacing: meanSpacing(stroke.points),
     };
+    if (stroke.fill !== undefined) record.fill = stroke.fill;
     return this.#keep(record);
   }
 
@@ -429,6 +436,7 @@ function looksTheSame(record, stroke) {
     record.pressures === stroke.pressures &&
     record.text === stroke.text &&
     record.image === stroke.image &&
+    record.fill === stroke.fill &&
     record.colour === stroke.colour &&
     record.width === stroke.width &&
     record.z === stroke.z &&

@@ -1,6 +1,6 @@
 /**
  * What the toolbar, the keys and the clipboard do to the selection: delete, duplicate, bring to front,
- * send to back, recolour, change width, nudge, select all, copy, cut and paste. Every edit is one change,
+ * send to back, recolour, fill, change width, nudge, select all, copy, cut and paste. Every edit is one change,
  * built by selection-edits.js (the operations Swift makes for the same selection), so each is one undo
  * step.
  *
@@ -16,6 +16,7 @@ import {
   backOperations,
   colourOperations,
   copyOperations,
+  fillOperations,
   frontOperations,
   transformOperations,
   translation,
@@ -23,6 +24,7 @@ import {
 } from '../model/selection-edits.js';
 import { COPY_OFFSET, STROKES_TYPE, clipboardPayload, pasteOffset, readClipboardData } from './clipboard.js';
 import { deleteOperations } from './erasing.js';
+import { fillColour } from './fill.js';
 
 /** Arrow keys' steps, in board pixels: one, or ten with Shift. */
 const NUDGE = Object.freeze({ near: 1, far: 10 });
@@ -68,7 +70,7 @@ export class SelectionActions {
 
   /**
    * Runs `action` if it is one of the selection's (`selection:delete`, `selection:duplicate`,
-   * `selection:front`, `selection:back`, `nudge:<left|right|up|down>[:far]`, `select-all`, `copy`, `cut`,
+   * `selection:front`, `selection:back`, `selection:fill`, `selection:unfill`, `nudge:<left|right|up|down>[:far]`, `select-all`, `copy`, `cut`,
    * `paste`).
    * @param {string} action
    * @returns {boolean} whether it was one
@@ -93,6 +95,13 @@ export class SelectionActions {
         return true;
       case 'selection:back':
         this.#commit(backOperations(new Set(this.selection.ids), this.board.strokes()));
+        return true;
+      case 'selection:fill':
+        this.#commit(fillOperations(this.selection.strokes(), fillColour(this.context.settings.colour)));
+        return true;
+      case 'selection:unfill':
+        // A colour of alpha 0 takes the fill away.
+        this.#commit(fillOperations(this.selection.strokes(), 0));
         return true;
       case 'select-all':
         this.selectTool();

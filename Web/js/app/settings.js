@@ -16,7 +16,7 @@ export const PALETTE = Object.freeze([
 ]);
 
 /** The drawing tools, by the name their buttons carry (`tool-<name>`). */
-export const TOOLS = Object.freeze(['select', 'lasso', 'pen', 'eraser', 'stroke-eraser', 'text']);
+export const TOOLS = Object.freeze(['select', 'lasso', 'pen', 'highlighter', 'eraser', 'stroke-eraser', 'text']);
 /** The pen widths offered, in board pixels. */
 export const MINIMUM_WIDTH = 1;
 export const MAXIMUM_WIDTH = 32;

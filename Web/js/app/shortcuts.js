@@ -13,6 +13,7 @@ export const SHORTCUT_LABELS = Object.freeze({
   'tool:select': 'V',
   'tool:lasso': 'L',
   'tool:pen': 'P',
+  'tool:highlighter': 'M',
   'tool:eraser': 'E',
   'tool:stroke-eraser': 'X',
   'tool:text': 'T',
@@ -92,6 +93,8 @@ export function shortcutFor(event) {
       return 'tool:lasso';
     case 'p':
       return 'tool:pen';
+    case 'm':
+      return 'tool:highlighter';
     case 'e':
       return 'tool:eraser';
     case 'x':

@@ -1,6 +1,7 @@
 /**
  * Paints strokes on a 2D canvas context: every visible piece as cubic Béziers (the same curves the SVG
- * export writes), round caps and joins, width scaled by pen pressure where the pen gave it.
+ * export writes), round caps and joins, width following pen pressure where the pen gave it
+ * (pressure-outline.js), and a fill beneath the ink where it has one (its whole curve, closed).
  *
  * Consecutive strokes of the same colour and width without pressure go into one path and one `stroke()`
  * call: on a big board most strokes share a pen, and the per-call cost dominates. Zoomed far out, where a
@@ -11,13 +12,11 @@
 import { pieceInto } from '../geometry/bezier.js';
 import { forEachRange } from '../geometry/curve-pieces.js';
 import { paintImage } from './image-painter.js';
+import { pressureSamples, traceOutline } from './pressure-outline.js';
 import { paintText } from './text-painter.js';
 
 /** Segments shorter than this many device pixels are drawn as a simplified polyline. */
 const DETAIL_PIXELS = 1;
-
-/** Pressure-scaled widths are rounded to this many steps, so a stroke becomes a few runs, not one per segment. */
-const PRESSURE_STEPS = 24;
 
 const scratch = new Float64Array(8);
 
@@ -63,7 +62,8 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity, image =
       paintImage(ctx, stroke, image(stroke));
       continue;
     }
-    const simple = stroke.identity && stroke.pressures === null && stroke.pointCount > 1;
+    // Translucent ink (a highlighter's) is not batched: where two strokes cross, both show, as in the SVG.
+    const simple = stroke.identity && stroke.pressures === null && stroke.pointCount > 1 && stroke.fill === undefined && (stroke.colour & 0xff) === 0xff;
     if (simple) {
       if (!open || stroke.colour !== batchColour || stroke.width !== batchWidth) {
         flush();
@@ -107,6 +107,13 @@ export function paintStroke(ctx, stroke, style, image = noImages) {
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
   const colour = style(stroke.colour);
+  if (stroke.fill !== undefined && curve.points.length > 2) {
+    // Erasing cuts the line, not the paint: the whole curve, closed, beneath the ink.
+    ctx.fillStyle = style(stroke.fill);
+    ctx.beginPath();
+    traceClosed(ctx, curve);
+    ctx.fill();
+  }
   if (curve.segmentCount === 0) {
     const [x, y] = curve.points[0];
     ctx.fillStyle = colour;
@@ -120,8 +127,11 @@ export function paintStroke(ctx, stroke, style, image = noImages) {
     tracePieces(ctx, curve, shown);
     ctx.stroke();
   } else {
-    ctx.strokeStyle = colour;
-    tracePressured(ctx, curve, shown, width, pressures);
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    // Kept on the scene's record; ink in progress is a new object every frame, so nothing outlives it.
+    traceOutline(ctx, pressureSamples(stroke));
+    ctx.fill();
   }
   if (transformed) ctx.restore();
 }
@@ -164,39 +174,10 @@ function traceSimplified(ctx, points, pieces, stride) {
   }
 }
 
-/** Strokes the pieces in runs of segments of equal (rounded) pressure width. */
-function tracePressured(ctx, curve, pieces, width, pressures) {
+/** Adds the whole curve, every segment, as one closed subpath: the outline a fill paints. */
+function traceClosed(ctx, curve) {
   const s = curve.segments;
-  let runWidth = -1;
-  let open = false;
-  const flush = () => {
-    if (open) ctx.stroke();
-    open = false;
-  };
-  for (const piece of pieces) {
-    let continuing = false;
-    forEachRange(curve, piece, (index, t0, t1) => {
-      const p = (pressures[index] + pressures[index + 1]) / 2;
-      const w = (width * Math.max(1, Math.round(p * PRESSURE_STEPS))) / PRESSURE_STEPS;
-      let b = s;
-      let o = 8 * index;
-      if (!(t0 === 0 && t1 === 1)) {
-        pieceInto(s, o, t0, t1, scratch, 0);
-        b = scratch;
-        o = 0;
-      }
-      if (!open || w !== runWidth) {
-        flush();
-        ctx.lineWidth = w;
-        runWidth = w;
-        ctx.beginPath();
-        open = true;
-        continuing = false;
-      }
-      if (!continuing) ctx.moveTo(b[o], b[o + 1]);
-      continuing = true;
-      ctx.bezierCurveTo(b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7]);
-    });
-  }
-  flush();
+  ctx.moveTo(s[0], s[1]);
+  for (let o = 0; o < 8 * curve.segmentCount; o += 8) ctx.bezierCurveTo(s[o + 2], s[o + 3], s[o + 4], s[o + 5], s[o + 6], s[o + 7]);
+  ctx.closePath();
 }

@@ -79,3 +79,33 @@ test('numbers are printf’s %.2f with trailing zeros trimmed, ties to even', ()
 test('export files are named after the room and the day', () => {
   assert.equal(exportFilename('AbCdEfGhIjKlMnOp', 'svg', new Date(2026, 10, 2)), 'inkwell-AbCdEfGhIjKl-2026-11-02.svg');
 });
+
+test('a fill is a closed path through every point before the ink, as Swift writes it', () => {
+  // Centripetal Catmull–Rom through (0,0), (30,0), (30,30), gaps equal: the first control is a third of the
+  // way along, the inner ones (a·far − b·behind + m·near) / 6 with a = b, m = 6a, the last a third back.
+  const session = new FakeSession();
+  const change = session.commit([add([[0, 0], [30, 0], [30, 30]])]);
+  const id = strokeId(change.id, 0);
+  session.commit([{ op: 'set', stroke: id, attribute: 'fill', value: 0x1971c259 }]);
+  session.commit([{ op: 'set', stroke: id, attribute: 'transform', value: [1, 0, 0, 1, 5, 0] }]);
+  const whole = 'M0 0C10 0 25 -5 30 0C35 5 30 20 30 30';
+  const fill = `<path data-stroke="${id}" d="${whole}Z" fill="#1971c2" fill-opacity="0.35" transform="matrix(1 0 0 1 5 0)"/>\n`;
+  const ink = (d) => `<path data-stroke="${id}" d="${d}" stroke="#000000" stroke-width="2" transform="matrix(1 0 0 1 5 0)"/>\n`;
+  assert.ok(boardSVG(session.board.strokes()).includes(fill + ink(whole)));
+  // Erasing cuts the line, not the paint.
+  session.commit([{ op: 'erase', stroke: id, intervals: [[1, 2]] }]);
+  assert.ok(boardSVG(session.board.strokes()).includes(fill + ink('M0 0C10 0 25 -5 30 0')));
+  // No fill: alpha 0.
+  session.commit([{ op: 'set', stroke: id, attribute: 'fill', value: 0 }]);
+  assert.ok(!boardSVG(session.board.strokes()).includes('Z"'));
+});
+
+test('a highlighter goes beneath ink drawn before it, translucent', () => {
+  const session = new FakeSession();
+  const pen = strokeId(session.commit([add(line(3))]).id, 0);
+  const marker = strokeId(session.commit([{ ...add(line(3), { colour: 0xffd43b66, width: 16 }), brush: 'highlighter' }]).id, 0);
+  const drawn = elements(boardSVG(session.board.strokes())).filter((e) => e.attributes['data-stroke'] !== undefined);
+  assert.deepEqual(drawn.map((e) => e.attributes['data-stroke']), [marker, pen]);
+  assert.equal(drawn[0].attributes['stroke-opacity'], '0.4');
+  assert.equal(drawn[0].attributes['stroke-width'], '16');
+});

@@ -44,3 +44,12 @@ test('with recognition on, a rough rectangle becomes its clean outline, without 
   for (const [x, y] of operations[0].points) assert.ok(Number.isInteger(x * 8) && Number.isInteger(y * 8), 'on the grid');
   assert.equal(penUpOperations(rough, null, { colour: 255, width: 2 }, false).operations[0].points.length, rough.length);
 });
+
+test('a highlighter names its brush; a pen names none', () => {
+  const points = [[0, 0], [10, 0]];
+  assert.equal('brush' in penUpOperations(points, null, { colour: 255, width: 2 }, false).operations[0], false);
+  assert.equal(penUpOperations(points, null, { colour: 255, width: 2, brush: 'pen' }, false).operations[0].brush, undefined);
+  const [marker] = penUpOperations(points, null, { colour: 0xffd43b66, width: 16, brush: 'highlighter' }, false).operations;
+  assert.equal(marker.brush, 'highlighter');
+  assert.equal(marker.colour, 0xffd43b66);
+});

@@ -175,3 +175,30 @@ test('text boxes are duplicated, copied and pasted with their text, and the copi
   const [pasted] = to.selection.ids.map((id) => to.session.board.stroke(id));
   assert.equal(pasted.text, 'Hello\nthere');
 });
+
+test('fill paints the selected ink in the current colour at about 35 %; no fill takes it away; undo brings it back', () => {
+  const { context, actions, a, b, board } = setup();
+  context.settings.colour = 0x1971c2ff;
+  context.selection.set([a, b]);
+  actions.run('selection:fill');
+  assert.equal(context.session.committed.at(-1).operations.length, 2, 'one change');
+  assert.deepEqual([board.stroke(a).fill, board.stroke(b).fill], [0x1971c259, 0x1971c259]);
+  actions.run('selection:unfill');
+  assert.equal(board.stroke(a).fill, undefined);
+  context.session.undo();
+  assert.equal(board.stroke(a).fill, 0x1971c259);
+});
+
+test('copy and paste keep a highlighter and a fill', () => {
+  const { context, actions, a, board } = setup();
+  const marker = strokeId(context.session.commit([{ ...add(line(4), { colour: 0xffd43b66, width: 16 }), brush: 'highlighter' }]).id, 0);
+  context.session.commit([{ op: 'set', stroke: a, attribute: 'fill', value: 0x2f9e4459 }]);
+  context.selection.set([a, marker]);
+  const data = new Data();
+  actions.copy(data);
+  actions.paste(data);
+  const pasted = context.selection.ids.map((id) => board.stroke(id));
+  assert.equal(pasted.length, 2);
+  assert.ok(pasted.some((stroke) => stroke.brush === 'highlighter' && stroke.fill === undefined));
+  assert.ok(pasted.some((stroke) => stroke.brush === undefined && stroke.fill === 0x2f9e4459));
+});

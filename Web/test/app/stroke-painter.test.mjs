@@ -38,14 +38,46 @@ test('erased parts are not painted: a subpath per visible piece', () => {
   assert.equal(count(ctx, 'bezierCurveTo'), 1 + 2);
 });
 
-test('pressure paints runs of equal width; a dot is a filled circle', () => {
+test('pressure fills one outline whose width follows it; a dot is a filled circle', () => {
   const { strokes } = sceneWith([add(line(5), { width: 10, pressures: [0.5, 0.5, 0.5, 1, 1] }), add([[50, 50]], { width: 6 })]);
   const ctx = recordingContext();
   paintStrokes(ctx, strokes, style);
-  const widths = ctx.calls.filter((call) => call[0] === '=lineWidth').map((call) => call[1]);
-  assert.deepEqual(widths, [5, 7.5, 10]);
-  assert.equal(count(ctx, 'stroke'), 3);
-  const arc = ctx.calls.find((call) => call[0] === 'arc');
-  assert.deepEqual(arc.slice(1, 4), [50, 50, 3]);
-  assert.equal(count(ctx, 'fill'), 1);
+  assert.equal(count(ctx, 'stroke'), 0);
+  assert.equal(count(ctx, 'fill'), 2, 'the outline, then the dot');
+  const radii = ctx.calls.filter((call) => call[0] === 'arc').map((call) => call[3]);
+  assert.equal(radii[0], 2.5, 'half pressure: half the width');
+  assert.equal(radii.at(-2), 5, 'full pressure at the end');
+  assert.ok(radii.some((r) => r > 2.5 && r < 5), 'swelling smoothly between');
+  assert.deepEqual(ctx.calls.filter((call) => call[0] === 'arc').at(-1).slice(1, 4), [50, 50, 3]);
+});
+
+test('an outline is computed once per stroke and kept until what shows changes', () => {
+  const { strokes } = sceneWith([add(line(5), { width: 10, pressures: [0.5, 0.5, 0.5, 1, 1] })]);
+  paintStrokes(recordingContext(), strokes, style);
+  const kept = strokes[0].pressureCache;
+  assert.ok(kept !== undefined);
+  paintStrokes(recordingContext(), strokes, style);
+  assert.equal(strokes[0].pressureCache, kept, 'a second paint replays it');
+  strokes[0].shown = [[0, 2]];
+  paintStrokes(recordingContext(), strokes, style);
+  assert.notEqual(strokes[0].pressureCache, kept, 'a cut stroke is outlined again');
+});
+
+test('a fill paints the whole closed curve beneath the ink; translucent ink is never batched', () => {
+  const session = new FakeSession();
+  const change = session.commit([add([[0, 0], [40, 0], [40, 40], [0, 40]]), { ...add(line(3, { y: 80 }), { colour: 0xffd43b66 }), brush: 'highlighter' }, { ...add(line(3, { y: 90 }), { colour: 0xffd43b66 }), brush: 'highlighter' }]);
+  const id = `${change.id.replica}-1-0`;
+  session.commit([{ op: 'set', stroke: id, attribute: 'fill', value: 0x1971c259 }]);
+  session.commit([{ op: 'erase', stroke: id, intervals: [[1, 2]] }]);
+  const scene = new Scene(session.board);
+  const strokes = scene.sort([...scene.strokes()]);
+  const ctx = recordingContext();
+  paintStrokes(ctx, strokes, style);
+  const names = ctx.calls.map((call) => call[0]).filter((name) => ['fill', 'stroke', 'closePath'].includes(name));
+  assert.deepEqual(names, ['stroke', 'stroke', 'closePath', 'fill', 'stroke'], 'two highlighters (beneath), then the fill, then its ink');
+  const fillStart = ctx.calls.findIndex((call) => call[0] === '=fillStyle');
+  assert.equal(ctx.calls[fillStart][1], style(0x1971c259));
+  const closed = ctx.calls.slice(fillStart, ctx.calls.findIndex((call) => call[0] === 'closePath'));
+  assert.equal(closed.filter((call) => call[0] === 'bezierCurveTo').length, 3, 'every segment, erased ones too');
+  assert.ok(scene.query({ minX: 18, minY: 18, maxX: 22, maxY: 22 }).some((stroke) => stroke.id === id), 'the inside is where the stroke is');
 });

@@ -39,6 +39,15 @@ export class PenTool {
     this.context = context;
   }
 
+  /**
+   * What new ink looks like: the settings' colour and width, a pen's brush, and pressure kept.
+   * @returns {{colour: number, width: number, brush: 'pen' | 'highlighter', pressure: boolean}}
+   */
+  style() {
+    const { colour, width } = this.context.settings;
+    return { colour, width, brush: 'pen', pressure: true };
+  }
+
   /** Whether a stroke is being drawn. */
   get active() {
     return this.points !== null;
@@ -50,7 +59,7 @@ export class PenTool {
     // Only a pen's pressure means anything (mice report 0.5, most touch screens 0 or 1): other ink gets
     // a pressure from its speed instead.
     this.simulated = point.pointerType !== 'pen';
-    this.pressures = [this.simulated ? SIMULATED_START : point.pressure];
+    this.pressures = this.style().pressure ? [this.simulated ? SIMULATED_START : point.pressure] : null;
     this.lastScreen = [point.sx ?? point.x, point.sy ?? point.y];
     this.context.renderer.overlayChanged();
     this.#sendInk();
@@ -83,8 +92,7 @@ export class PenTool {
   up(point) {
     if (this.points === null) return;
     if (point !== null) this.move([point]);
-    const { colour, width, shapes } = this.context.settings;
-    const { operations, shape } = penUpOperations(this.points, this.pressures, { colour, width }, shapes);
+    const { operations, shape } = penUpOperations(this.points, this.pressures, this.style(), this.context.settings.shapes);
     this.lastShape = shape.kind;
     this.points = null;
     this.pressures = null;
@@ -104,12 +112,12 @@ export class PenTool {
   /** Draws the stroke in progress. @param {CanvasRenderingContext2D} ctx */
   layer(ctx, renderer) {
     if (this.points === null) return;
-    const { colour, width } = this.context.settings;
+    const { colour, width } = this.style();
     paintLive(ctx, this.points, this.pressures, colour, width, renderer.style);
   }
 
   #sendInk() {
-    const { colour, width } = this.context.settings;
+    const { colour, width } = this.style();
     const start = Math.max(0, this.points.length - PRESENCE_POINTS);
     this.context.setInk({
       points: this.points.slice(start),
