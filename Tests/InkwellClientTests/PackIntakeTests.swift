@@ -43,6 +43,27 @@ import Testing
         )
     }
 
+    @Test func thisDevicesOwnChangesThatComeBackInACatchUpLeaveTheOutbox() throws {
+        var random = SeededGenerator(seed: seed("thisDevicesOwnChangesThatComeBackInACatchUpLeaveTheOutbox"))
+        let store = try Store.inMemory()
+        let own = try #require(try store.authorKey(of: try store.replica(for: "room")))
+        let other = AuthorKey(using: &random)
+        let mine = (1...3).map { Self.change(own.replica, $0, using: &random) }
+        try store.append(mine.map { StoredChange($0, room: "room") })
+        try store.enqueue(mine.map(\.id))
+        // The acknowledgement of the first two was lost; they come back in the catch-up, beside another's.
+        let packs = [
+            StoredPack(serverSeq: 1, bytes: Self.pack(Array(mine.prefix(2)), room: "room", by: own)),
+            StoredPack(
+                serverSeq: 2,
+                bytes: Self.pack([Self.change(other.replica, 1, using: &random)], room: "room", by: other)
+            ),
+        ]
+        _ = try PackIntake(store: store, clock: FixedClock()).ingest(room: "room", packs: packs, logger: Self.logger)
+        #expect(try store.outbox().map(\.id) == [mine[2].id], "the third was never stored by the server")
+        #expect(try store.acknowledgedSeq(of: own.replica) == 2)
+    }
+
     @Test func packsAreStoredSetAsideOrSkippedAndAllCountAsSeen() throws {
         var random = SeededGenerator(seed: seed("packsAreStoredSetAsideOrSkippedAndAllCountAsSeen"))
         let store = try Store.inMemory()

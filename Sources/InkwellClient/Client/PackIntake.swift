@@ -69,8 +69,9 @@ package struct PackIntake: Sendable {
         try startTracking(room)
         var snapshotChanges: [(change: EncodedChange, bytes: [UInt8])] = []
         // This device's own changes that came back in packs (a catch-up after an acknowledgement was lost):
-        // the server holds them, so they leave the outbox, as an acknowledgement would take them.
-        let own = try store.replica(for: room)
+        // the server holds them, so they leave the outbox, as an acknowledgement would take them. Whether an
+        // author is this device is one read per author a frame, never a write.
+        var isOwn: [ReplicaID: Bool] = [:]
         var ownStored: [ChangeID] = []
         for stored in packs {
             result.packBytes += UInt64(stored.bytes.count)
@@ -101,11 +102,18 @@ package struct PackIntake: Sendable {
                 continue
             }
             var newest: UInt64 = 0
+            let fromThisDevice: Bool
+            if let known = isOwn[pack.author] {
+                fromThisDevice = known
+            } else {
+                fromThisDevice = try store.authorKey(of: pack.author) != nil
+                isOwn[pack.author] = fromThisDevice
+            }
             for entry in pack.changes {
                 do {
                     let change = try ChangeCodec.decode(entry)
                     newest = max(newest, change.id.seq)
-                    if pack.author == own { ownStored.append(change.id) }
+                    if fromThisDevice { ownStored.append(change.id) }
                     guard change.stamp.wallMilliseconds <= latestAcceptable else {
                         try store.storeAside(entry, schemaVersion: pack.schemaVersion, room: room)
                         result.setAside += 1
