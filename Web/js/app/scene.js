@@ -336,29 +336,7 @@ export class Scene {
     const corners = boxCorners(t, layout);
     const reach = (LINE_HEIGHT - 1) * stroke.width * Math.max(1, transformScale(t)) + SLACK;
     const bounds = grown(boundingPoints(corners), reach);
-    /** @type {SceneStroke} */
-    const record = {
-      id: stroke.id,
-      colour: stroke.colour,
-      width: stroke.width,
-      z: stroke.z,
-      points: stroke.points,
-      pointCount: stroke.points.length,
-      pressures: null,
-      transform: t,
-      identity: isIdentity(t),
-      curve: null,
-      hitCurve: null,
-      pieces: stroke.pieces,
-      shown: stroke.pieces,
-      bounds,
-      boxes: [bounds],
-      spacing: 0,
-      text: stroke.text,
-      layout,
-      corners,
-    };
-    return this.#keep(record);
+    return this.#keep({ ...boxRecord(stroke, bounds, corners), text: stroke.text, layout });
   }
 
   /**
@@ -366,31 +344,9 @@ export class Scene {
    * @param {DrawingStroke} stroke
    */
   #refreshImage(stroke) {
-    const t = stroke.transform;
     const corners = imageCorners(stroke);
     const bounds = grown(boundingPoints(corners), SLACK);
-    /** @type {SceneStroke} */
-    const record = {
-      id: stroke.id,
-      colour: stroke.colour,
-      width: stroke.width,
-      z: stroke.z,
-      points: stroke.points,
-      pointCount: stroke.points.length,
-      pressures: null,
-      transform: t,
-      identity: isIdentity(t),
-      curve: null,
-      hitCurve: null,
-      pieces: stroke.pieces,
-      shown: stroke.pieces,
-      bounds,
-      boxes: [bounds],
-      spacing: 0,
-      image: stroke.image,
-      corners,
-    };
-    return this.#keep(record);
+    return this.#keep({ ...boxRecord(stroke, bounds, corners), image: stroke.image });
   }
 
   /** Puts a record in the scene and its boxes in the index. @param {SceneStroke} record */
@@ -500,4 +456,35 @@ function unionOf(boxes) {
     if (box.maxY > maxY) maxY = box.maxY;
   }
   return { minX, minY, maxX, maxY };
+}
+
+/**
+ * The scene record of a text box or an image: one point, no curve, its box on the board (`corners`, after
+ * its transform) and `bounds` around them; the caller adds what it draws.
+ * @param {DrawingStroke} stroke
+ * @param {Rect} bounds
+ * @param {[number, number][]} corners
+ * @returns {SceneStroke}
+ */
+function boxRecord(stroke, bounds, corners) {
+  const t = stroke.transform;
+  return {
+    id: stroke.id,
+    colour: stroke.colour,
+    width: stroke.width,
+    z: stroke.z,
+    points: stroke.points,
+    pointCount: stroke.points.length,
+    pressures: null,
+    transform: t,
+    identity: isIdentity(t),
+    curve: null,
+    hitCurve: null,
+    pieces: stroke.pieces,
+    shown: stroke.pieces,
+    bounds,
+    boxes: [bounds],
+    spacing: 0,
+    corners,
+  };
 }
