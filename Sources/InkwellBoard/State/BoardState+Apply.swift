@@ -26,16 +26,24 @@ extension BoardState {
     @discardableResult
     ///
     /// A batch at least a quarter the size of the board (a cold open, a long catch-up) rebuilds the stack
-    /// once at its end, in O(strokes log strokes), instead of moving entries one by one.
+    /// once at its end, in O(strokes log strokes), instead of moving entries one by one. Every batch works
+    /// out each text box's text once at its end: a box typed one character a change would otherwise be
+    /// walked whole for each of its characters.
     public mutating func apply(contentsOf changes: some Sequence<BoardChange>) -> BoardDelta {
         let count = changes.underestimatedCount
         reserveCapacity(changes: count)
         let rebuilds = !stackRebuiltAfterBatch && count >= max(Self.batchRebuildingTheStack, records.count / 4)
         if rebuilds { stackRebuiltAfterBatch = true }
-        let delta = changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
+        let refreshesTexts = textsToRefresh == nil
+        if refreshesTexts { textsToRefresh = [] }
+        var delta = changes.reduce(into: BoardDelta()) { $0.formUnion(apply($1)) }
         if rebuilds {
             stackRebuiltAfterBatch = false
             stack = records.values.compactMap(\.stacked).sorted()
+        }
+        if refreshesTexts, let boxes = textsToRefresh {
+            textsToRefresh = nil
+            for box in boxes.sorted() { refreshText(of: box, delta: &delta) }
         }
         return delta
     }
@@ -198,6 +206,10 @@ extension BoardState {
     /// Recomputes the text a box shows, once the box itself has arrived; text aimed at a stroke shows
     /// nowhere.
     mutating func refreshText(of box: StrokeID, delta: inout BoardDelta) {
+        if textsToRefresh != nil {
+            textsToRefresh!.insert(box)
+            return
+        }
         guard records[box]?.added?.isText == true, let index = texts.index(forKey: box) else { return }
         if texts.values[index].recompute(isActive: activeCheck) { delta.touch(box) }
     }

@@ -43,6 +43,8 @@ public struct BoardState: Sendable {
     /// moving entries one by one in a sorted array costs O(strokes) each, which a cold open of a board whose
     /// history deletes a third of its strokes paid hundreds of thousands of times.
     var stackRebuiltAfterBatch = false
+    /// While a batch is applied, the text boxes whose text it touched, worked out once at its end.
+    var textsToRefresh: Set<StrokeID>?
 
     public init(board: BoardID) {
         self.board = board
