@@ -28,6 +28,8 @@ package struct PackIntake: Sendable {
         /// Packs from a newer schema, or changes stamped too far ahead, kept with
         /// ``Store/storeAside(_:schemaVersion:room:)``.
         package var setAside = 0
+        /// This device's own queued changes that came back in the packs, and so left the outbox.
+        package var acknowledged = 0
         /// Packs refused for their signature, author or room: kept aside, never applied.
         package var forged = 0
         /// Changes that did not decode or that the store refused.
@@ -149,7 +151,7 @@ package struct PackIntake: Sendable {
         let inserted = try append(changes, result: &result, logger: logger)
         // Before the caller stores a watermark past them (a snapshot made after reads its own timeline off
         // what the outbox no longer holds).
-        if !ownStored.isEmpty { try store.acknowledge(ownStored) }
+        if !ownStored.isEmpty { result.acknowledged = try store.acknowledge(ownStored) }
         result.inserted = inserted.compactMap { id in
             decoded[id].map { ClientChange(room: room, change: $0, origin: .remote) }
         }

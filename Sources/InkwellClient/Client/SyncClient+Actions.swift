@@ -60,6 +60,7 @@ extension SyncClient {
         }
         statistics.changesStored += result.inserted.count
         statistics.itemsSetAside += result.setAside
+        statistics.changesAcknowledged += result.acknowledged
         statistics.packsRefused += result.forged
         statistics.changesRejected += result.rejected
         took(result.snapshots)
@@ -106,8 +107,8 @@ extension SyncClient {
                 }
             case .acknowledge(let changes, let room, let position):
                 do {
-                    try store.acknowledge(changes)
-                    statistics.changesAcknowledged += changes.count
+                    // Counted as they leave the outbox: a change a catch-up brought back left it already.
+                    statistics.changesAcknowledged += try store.acknowledge(changes)
                     queue.append(contentsOf: session.acknowledgementStored(room: room, position: position))
                 } catch {
                     // They stay queued, and the next connection pushes them again (the server stores them

@@ -21,7 +21,8 @@ public struct SyncStatistics: Hashable, Sendable {
     public var changesRejected = 0
     /// Pushes sent, counting packs pushed again after a reconnection.
     public var packsPushed = 0
-    /// Local changes the server acknowledged.
+    /// Local changes the server acknowledged, each counted once as it left the outbox (by its ack, or by
+    /// coming back in a catch-up).
     public var changesAcknowledged = 0
     /// Room snapshots received whole and found consistent with what this device holds.
     public var snapshotsChecked = 0

@@ -69,14 +69,21 @@ extension Store {
     /// holds goes in the same transaction: it stayed only to be uploaded.
     ///
     /// - Complexity: O(k log n) for k ids, plus decoding each change whose row is removed.
-    public func acknowledge(_ ids: [ChangeID]) throws {
+    ///
+    /// - Returns: how many of them were queued: taken off now, not by an earlier acknowledgement.
+    @discardableResult
+    public func acknowledge(_ ids: [ChangeID]) throws -> Int {
         try write { db in
             let statement = try db.cachedStatement(sql: "DELETE FROM outbox WHERE replica = ? AND seq = ?")
+            var removed = 0
             for id in ids {
                 guard let seq = SQLValues.integer(id.seq) else { continue }
                 try statement.execute(arguments: [SQLValues.replica(id.replica), seq])
-                if configuration.compaction, db.changesCount == 1 { try Self.removeIfCompacted(db, id) }
+                guard db.changesCount == 1 else { continue }
+                removed += 1
+                if configuration.compaction { try Self.removeIfCompacted(db, id) }
             }
+            return removed
         }
     }
 
