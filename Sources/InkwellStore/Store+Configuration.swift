@@ -3,7 +3,9 @@ public import Foundation
 extension Store {
     /// Limits and collaborators of a store; the defaults suit an app.
     public struct Configuration: Sendable {
-        /// The largest change payload accepted. A change is one user action, so this is generous.
+        /// The largest change payload accepted: by default as large as the wire carries
+        /// (`WireLimits.maximumChangeBytes`), since a replica that refused a change others keep would show
+        /// another board than theirs for good.
         public var maximumChangeBytes: Int
         /// The largest snapshot, stored-aside pack or inline blob accepted (SQLite's own limit is 1 GB).
         public var maximumValueBytes: Int
@@ -21,7 +23,7 @@ extension Store {
         public var randomness: (@Sendable () -> UInt64)?
 
         public init(
-            maximumChangeBytes: Int = 1 << 20,
+            maximumChangeBytes: Int = 4 << 20,
             maximumValueBytes: Int = 256 << 20,
             busyTimeout: TimeInterval = 5,
             compaction: Bool = true,

@@ -64,6 +64,30 @@ import Testing
         #expect(try store.acknowledgedSeq(of: own.replica) == 2)
     }
 
+    /// A store keeps every change the wire carries: a page may send a change of up to
+    /// `WireLimits.maximumChangeBytes` (a paste or a restore of thousands of strokes), and a replica that
+    /// refused it would show another board than the page's for good.
+    @Test func aChangeAsLargeAsTheWireAllowsIsStored() throws {
+        var random = SeededGenerator(seed: seed("aChangeAsLargeAsTheWireAllowsIsStored"))
+        let store = try Store.inMemory()
+        let other = AuthorKey(using: &random)
+        let big = BoardChange(
+            id: ChangeID(replica: other.replica, seq: 1),
+            stamp: Stamp(wallMilliseconds: Self.now),
+            payload: randomStroke(count: WireLimits.maximumPointsPerOperation, using: &random)
+        )
+        let bytes = ChangeCodec.encode(big)
+        #expect(bytes.count > 1 << 20 && bytes.count <= WireLimits.maximumChangeBytes, "\(bytes.count) bytes")
+        let pack = StoredPack(serverSeq: 1, bytes: Self.pack([big], room: "room", by: other))
+        let result = try PackIntake(store: store, clock: FixedClock()).ingest(
+            room: "room",
+            packs: [pack],
+            logger: Self.logger
+        )
+        #expect(result.rejected == 0)
+        #expect(try store.change(big.id)?.payload == bytes)
+    }
+
     @Test func packsAreStoredSetAsideOrSkippedAndAllCountAsSeen() throws {
         var random = SeededGenerator(seed: seed("packsAreStoredSetAsideOrSkippedAndAllCountAsSeen"))
         let store = try Store.inMemory()

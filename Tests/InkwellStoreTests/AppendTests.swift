@@ -1,5 +1,6 @@
 import InkwellStore
 import InkwellSync
+import InkwellWire
 import Testing
 
 @Suite struct AppendTests {
@@ -58,6 +59,11 @@ import Testing
         #expect(error?.description == "payload of 65 bytes exceeds 64 bytes (\(big.id))")
         #expect(try store.changes(room: "room", document: "board").isEmpty)
         try store.append([change(a, 1, payload: Array(repeating: 7, count: 64))])
+    }
+
+    /// Refusing a change the wire carries would leave this replica showing another board than its peers'.
+    @Test func byDefaultAStoreKeepsEveryChangeTheWireCarries() {
+        #expect(Store.Configuration().maximumChangeBytes == WireLimits.maximumChangeBytes)
     }
 
     @Test(arguments: StoreKind.allCases)
