@@ -99,12 +99,14 @@ import { snapshotOptionsFrom } from './snapshot-options.js';
  * @typedef {{
  *   session: any, scene: Scene, renderer: Renderer, viewport: Viewport,
  *   settings: import('./settings.js').Settings, selection: Selection,
- *   commit: (operations: object[]) => object | null,
+ *   commit: (operations: object[]) => object[] | null,
  *   commitReplacingPreview: (operations: object[]) => void,
  *   dropPreview: () => void,
  *   setInk: (ink: object | null) => void,
  *   cursorChanged?: () => void,
- * }} ToolContext `cursorChanged` says the tool's `cursor` changed while no button is down
+ * }} ToolContext `commit` gives the changes made (more than one for an edit too large for one change, as
+ *   js/model/change-parts.js cuts it), or null when it could not be saved (the user is told why);
+ *   `cursorChanged` says the tool's `cursor` changed while no button is down
  */
 
 const storage = safeStorage();
@@ -244,7 +246,7 @@ async function start() {
     commit(operations) {
       if (operations.length === 0) return null;
       try {
-        return session.commit(operations);
+        return session.commitAll(operations);
       } catch (error) {
         showNotice(`That change could not be saved: ${error?.message ?? error}`, { alert: true });
         return null;
@@ -389,9 +391,9 @@ async function start() {
   historyPanel = new HistoryPanel({
     root: byId('history-panel'),
     session,
-    show(past) {
+    show(past, delta) {
       scene.board = past ?? preview ?? board;
-      renderer.noteDelta({ strokes: new Set(), reordered: false, everything: true });
+      renderer.noteDelta(delta ?? { strokes: new Set(), reordered: false, everything: true });
       surface.classList.toggle('history', past !== null);
       input.updateCursor();
     },

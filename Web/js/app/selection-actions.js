@@ -29,6 +29,8 @@ import { fillColour } from './fill.js';
 /** Arrow keys' steps, in board pixels: one, or ten with Shift. */
 const NUDGE = Object.freeze({ near: 1, far: 10 });
 const DIRECTIONS = Object.freeze({ left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] });
+/** The operations that add an element: the copies a paste or a duplicate selects. */
+const ADDS = new Set(['addStroke', 'addText', 'addImage']);
 
 /**
  * @typedef {{getData(type: string): string, setData(type: string, data: string): void}} ClipboardData
@@ -197,11 +199,13 @@ export class SelectionActions {
   #placeCopies(strokes, offset) {
     if (strokes.length === 0) return;
     const next = this.context.session.nextChange;
-    const newStroke = (index) => strokeId(next, index);
-    const operations = copyOperations(strokes, offset, newStroke, this.board.strokes());
-    const added = operations.filter((op) => op.op === 'addStroke' || op.op === 'addText' || op.op === 'addImage').length;
-    if (this.#commit(operations) === null) return;
-    this.selection.set(Array.from({ length: added }, (_, index) => newStroke(index)));
+    const operations = copyOperations(strokes, offset, (index) => strokeId(next, index), this.board.strokes());
+    const changes = this.#commit(operations);
+    if (changes === null) return;
+    // Named by the changes made: a paste too large for one change is cut into several.
+    this.selection.set(
+      changes.flatMap((change) => change.operations.flatMap((op, index) => (ADDS.has(op.op) ? [strokeId(change.id, index)] : []))),
+    );
   }
 
   #commit(operations) {

@@ -73,11 +73,12 @@ export class Author {
    * The change is returned, not applied: record it, apply it to the board and send it like any other.
    * @param {BoardRef} board
    * @param {object[]} operations in the JSON form of Conformance/board.json
-   * @param {{undoable?: boolean}} [options]
+   * @param {{undoable?: boolean, continues?: boolean}} [options] `continues`: the change is a later part of
+   *   the action the previous change began (js/model/change-parts.js), so it joins that undo step
    * @returns {Change}
    * @throws {TypeError} for an empty board name or no operations; then no seq or stamp is used up
    */
-  makeChange(board, operations, { undoable = isUndoStep(operations) } = {}) {
+  makeChange(board, operations, { undoable = isUndoStep(operations), continues = false } = {}) {
     const name = boardName(board);
     if (!Array.isArray(operations) || operations.length === 0) throw new TypeError('a change has operations');
     const change = {
@@ -88,7 +89,8 @@ export class Author {
     };
     this.#seq += 1;
     this.unsettled(name).add(change.id.seq);
-    if (undoable) noteStep(this.history(name), change);
+    if (undoable && continues) this.history(name).extend(change.id, change.stamp.wall);
+    else if (undoable) noteStep(this.history(name), change);
     const through = settledBy(change);
     if (through !== null) this.settled(name, through);
     return change;

@@ -101,6 +101,22 @@ export class UndoHistory {
     latest.wall = wall;
   }
 
+  /**
+   * Adds a change to the latest step: a part of the same action, cut into several changes because it was
+   * too large for one (js/model/change-parts.js), which one undo takes back whole.
+   * @param {ChangeId} change
+   * @param {number} [wall] the change's time in milliseconds (its stamp's wall)
+   */
+  extend(change, wall = 0) {
+    const latest = this.#done.at(-1);
+    if (latest === undefined) {
+      this.record(change, null, wall);
+      return;
+    }
+    latest.changes.push({ replica: change.replica, seq: change.seq });
+    latest.wall = wall;
+  }
+
   /** Ends the burst of typing in progress (the editor closed): more typing into its box is a new step. */
   endBurst() {
     const latest = this.#done.at(-1);

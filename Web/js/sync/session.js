@@ -62,10 +62,11 @@
 
 import { timeline } from '../model/board-history.js';
 import { Board } from '../model/board.js';
+import { splitOperations } from '../model/change-parts.js';
 import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
 import { toHex } from '../wire/bytes.js';
 import { encodeChange } from '../wire/change.js';
-import { SCHEMA_VERSION, isValidRoom } from '../wire/limits.js';
+import { SCHEMA_VERSION, WireLimits, isValidRoom } from '../wire/limits.js';
 import { encodePack } from '../wire/pack.js';
 import { packId } from '../wire/pack-id.js';
 import { decodeFrame, encodeFrame } from '../wire/sync.js';
@@ -131,6 +132,8 @@ import { WriteQueue } from './write-queue.js';
 
 /** The board every page edits: rooms hold one board for now (DESIGN §6: a room holds one or more). */
 const BOARD = 'main';
+/** What a real stamp may add to a change encoded with a zero one, measured against the byte limit. */
+const STAMP_BYTES = 16;
 
 /** How long after a sync settles (or the page opens) a compaction pass that is due waits, in ms: off the
  * drawing path, and after the frames and writes that come with a sync. */
@@ -607,12 +610,26 @@ export class Session extends EventTarget {
    *   nothing is made and no seq is used up)
    */
   commit(operations) {
+    return this.commitAll(operations)[0];
+  }
+
+  /**
+   * As `commit`, returning every change made: operations too many or too large for one change are cut
+   * into consecutive changes (js/model/change-parts.js, which renames what they add), one undo step.
+   * @param {object[]} operations
+   * @returns {object[]} the changes, in order
+   * @throws as `commit`; a `RangeError` for one operation too large for any change
+   */
+  commitAll(operations) {
     this.#checkOpen();
-    // Encoded once before the author numbers it, so a change that cannot be encoded uses up no seq.
-    encodeChange({ id: { replica: this.device, seq: this.#author.seq + 1 }, stamp: { wall: 0, counter: 0 }, board: BOARD, operations });
-    const change = this.#record(this.#author.makeChange(this.board, operations));
+    // Encoded before the author numbers them, so operations that cannot be a change use up no seq.
+    const parts = splitOperations(operations, this.nextChange, (part, id) => {
+      const bytes = encodeChange({ id, stamp: { wall: 0, counter: 0 }, board: BOARD, operations: part });
+      return bytes.length + STAMP_BYTES <= WireLimits.maximumChangeBytes;
+    });
+    const changes = parts.map((part, i) => this.#record(this.#author.makeChange(this.board, part, i === 0 ? {} : { continues: true })));
     this.#settleIfDue();
-    return change;
+    return changes;
   }
 
   /**

@@ -71,6 +71,23 @@ test('duplicate adds copies 16 px on, in one change, and selects them', () => {
   assert.deepEqual(context.selection.ids, [], 'undone copies leave the selection');
 });
 
+test('a duplicate too large for one change is cut into several: the copies are all selected, one undo', () => {
+  const { context, actions, a, b, c, board } = setup();
+  context.session.commit([{ op: 'erase', stroke: a, intervals: [[2, 3]] }]);
+  context.session.mostPerChange = 2;
+  const before = context.session.committed.length;
+  context.selection.set([a, b, c]);
+  actions.run('selection:duplicate');
+  assert.ok(context.session.committed.length - before > 1, 'several changes');
+  assert.equal(board.visibleStrokeCount, 6);
+  const copies = context.selection.ids.map((id) => board.stroke(id));
+  assert.equal(copies.length, 3, 'every copy selected, by its id in the change that added it');
+  assert.deepEqual(copies.map((copy) => copy.pieces), [[[0, 2], [3, 10]], [[0, 10]], [[0, 0]]], 'the gap kept across the cut');
+  assert.ok(copies.every((copy) => copy.transform[4] === 16 && copy.transform[5] === 16));
+  context.session.undo();
+  assert.equal(board.visibleStrokeCount, 3, 'one undo takes every part back');
+});
+
 test('front and back restack the selection; recolour, width and nudges are one change each', () => {
   const { context, actions, a, b, c, board } = setup();
   context.selection.set([a]);

@@ -3,6 +3,8 @@
 
 import { Board } from '../../js/model/board.js';
 import { Author } from '../../js/model/author.js';
+import { splitOperations } from '../../js/model/change-parts.js';
+import { WireLimits } from '../../js/wire/limits.js';
 import { Scene } from '../../js/app/scene.js';
 import { Viewport } from '../../js/app/viewport.js';
 import { defaultSettings } from '../../js/app/settings.js';
@@ -39,8 +41,17 @@ export class FakeSession extends EventTarget {
     this.presence = [];
   }
 
+  /** Operations in one change at most: fewer than the wire's make tests cut edits into several. */
+  mostPerChange = WireLimits.maximumOperationsPerChange;
+
   commit(operations) {
-    return this.#record(this.author.makeChange(this.board, operations));
+    return this.commitAll(operations)[0];
+  }
+
+  /** As the session's `commitAll`: cut into several changes when too many for one, one undo step. */
+  commitAll(operations) {
+    const parts = splitOperations(operations, this.nextChange, () => true, this.mostPerChange);
+    return parts.map((part, i) => this.#record(this.author.makeChange(this.board, part, { continues: i > 0 })));
   }
 
   /** The id of this author's next change, as the session's `nextChange`. */
@@ -128,7 +139,7 @@ export function toolContext({ settings = {} } = {}) {
     settings: { ...defaultSettings(), ...settings },
     selection,
     ink,
-    commit: (operations) => (operations.length === 0 ? null : session.commit(operations)),
+    commit: (operations) => (operations.length === 0 ? null : session.commitAll(operations)),
     commitReplacingPreview(operations) {
       if (operations.length === 0) return renderer.dropPreview();
       renderer.clearPreviewWithNextDelta();

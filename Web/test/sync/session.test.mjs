@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeChange } from '../../js/wire/change.js';
+import { decodeChange, encodeChange } from '../../js/wire/change.js';
 import { decodePack, encodePack } from '../../js/wire/pack.js';
 import { encodeMessage } from '../../js/wire/message.js';
 import * as schema from '../../js/wire/schema.js';
@@ -340,4 +340,28 @@ test('a failing local store is shown, and the change still reaches the server', 
 test('options are checked', async () => {
   await assert.rejects(open({ room: 'no spaces', storage: new MemoryStore() }), (error) => error.code === 'invalidRoom');
   await assert.rejects(open({ serverURL: 'ftp://x', storage: new MemoryStore(), WebSocket: class {} }), (error) => error.code === 'invalidOptions');
+});
+
+test('an edit too large for one change is made as several, all synced, and one undo takes it back', async () => {
+  const server = new FakeServer();
+  const alice = await open({ WebSocket: server.WebSocket, storage: new MemoryStore(), name: 'Alice' });
+  const bob = await open({ WebSocket: server.WebSocket, storage: new MemoryStore(), name: 'Bob' });
+  await Promise.all([synced(alice), synced(bob)]);
+  alice.commit([stroke(-10)]);
+  const count = 10_050;
+  const changes = alice.commitAll(Array.from({ length: count }, (_, i) => stroke(i)));
+  assert.deepEqual(changes.map((change) => change.operations.length), [10_000, 50]);
+  assert.deepEqual(changes.map((change) => change.id.seq), [2, 3]);
+  for (const change of changes) assert.equal(decodeChange(encodeChange(change)).operations.length, change.operations.length);
+  await synced(alice);
+  await until(() => bob.board.visibleStrokeCount === count + 1, 'every part reaches the other page');
+  assert.equal(bob.board.hash(), alice.board.hash());
+  const undo = alice.undo();
+  assert.deepEqual(undo.operations, changes.toReversed().map((change) => ({ op: 'undo', change: change.id })));
+  assert.equal(alice.board.visibleStrokeCount, 1, 'one undo takes back every part');
+  alice.redo();
+  assert.equal(alice.board.visibleStrokeCount, count + 1);
+  await synced(alice);
+  await until(() => bob.board.hash() === alice.board.hash(), 'the undo and the redo reach the other page');
+  await Promise.all([alice.close(), bob.close()]);
 });
