@@ -1,6 +1,7 @@
 import Foundation
 import InkwellBoard
 import InkwellClient
+import InkwellGeometry
 import InkwellStore
 import InkwellSync
 import InkwellTesting
@@ -22,6 +23,28 @@ import Testing
             let path = directory.appendingPathComponent("store.sqlite").path
             try body(try Store(path: path), path)
         }
+    }
+
+    /// Every replica refuses a change of more operations than the wire allows: making one would leave it on
+    /// this device alone, so the author refuses it first, and uses up nothing.
+    @Test func anEditNoPeerCouldReadIsRefusedAndNothingIsStored() throws {
+        var random = SeededGenerator(seed: seed("anEditNoPeerCouldReadIsRefusedAndNothingIsStored"))
+        let store = try Store.inMemory()
+        var author = try LocalAuthor(store: store, wallClock: SteppingClock())
+        let dots = (0...WireLimits.maximumOperationsPerChange).map { index in
+            BoardOperation.addStroke(
+                StrokeStyle(colour: .black, width: 2),
+                points: [Point(Double(index), 0)],
+                pressures: nil
+            )
+        }
+        #expect(throws: WireError.tooLarge("operations")) {
+            try author.record(BoardEdit(board: "main", operations: dots), room: "room")
+        }
+        #expect(try store.outboxSize().changes == 0)
+        let next = try author.record(randomStroke(using: &random), room: "room")
+        #expect(next.id.seq == 1, "no seq was used up")
+        _ = try author.record(BoardEdit(board: "main", operations: Array(dots.dropLast())), room: "room")
     }
 
     @Test(arguments: Kind.allCases)
@@ -103,7 +126,7 @@ import Testing
     @Test func aRefusedEditStoresNothing() throws {
         let store = try Store.inMemory()
         var author = try LocalAuthor(store: store, wallClock: SteppingClock())
-        #expect(throws: StoreError.self) {
+        #expect(throws: WireError.invalidField("change.document"), "no peer reads a change of no board") {
             try author.record(BoardEdit(board: "", operations: [.clear]), room: "room")
         }
         #expect(try store.outboxSize().changes == 0)

@@ -27,8 +27,10 @@ public struct LocalAuthor: Sendable {
     /// Stamps `edit` as this device's next change to `room`, stores it and queues it for upload, in one
     /// transaction.
     ///
-    /// - Throws: ``StoreError`` when the store refuses it (an empty document name, a payload over its limit,
-    ///   a failing disk); then nothing is stored and the clock and seq are not used up.
+    /// - Throws: `WireError` for an edit no peer could read (an empty document name, more than
+    ///   `WireLimits.maximumOperationsPerChange` operations or `maximumChangeBytes` bytes: make a large edit
+    ///   as several changes); ``StoreError`` when the store refuses it (a failing disk). Then nothing is
+    ///   stored and the clock and seq are not used up.
     /// - Complexity: O(size of the edit) plus O(log n) in a store of n changes.
     public mutating func record<Edit: DocumentEdit>(_ edit: Edit, room: String) throws -> Change<Edit> {
         let replica = try replica(for: room)
@@ -38,7 +40,10 @@ public struct LocalAuthor: Sendable {
             stamp: next.next(wallMilliseconds: wallClock.millisecondsSince1970()),
             payload: edit
         )
-        try store.append([StoredChange(change, room: room)], enqueue: true)
+        let stored = StoredChange(change, room: room)
+        // Read back as every peer will read it: a change they would refuse must not be made at all.
+        _ = try ChangeCodec.decode(stored.payload)
+        try store.append([stored], enqueue: true)
         clock = next
         return change
     }

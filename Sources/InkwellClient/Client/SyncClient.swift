@@ -115,7 +115,8 @@ public actor SyncClient {
     /// Records a local edit to `room`: stamped, stored and queued in one transaction, then pushed as soon
     /// as the connection allows. Works offline; the edit waits in the outbox.
     ///
-    /// - Throws: ``SyncClientError/invalidRoom``, or ``StoreError`` when the store refuses it (nothing stored).
+    /// - Throws: ``SyncClientError/invalidRoom``; `WireError` for an edit too large for one change (peers
+    ///   would refuse it); ``StoreError`` when the store refuses it. Nothing is stored then.
     @discardableResult
     public func record<Edit: DocumentEdit>(_ edit: Edit, room: String) throws -> Change<Edit> {
         guard SyncProtocol.isValidRoom(room) else { throw SyncClientError.invalidRoom }
