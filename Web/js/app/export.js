@@ -99,3 +99,32 @@ function boundsOf(board, ids) {
   }
   return box;
 }
+
+/**
+ * What an export of a selection held, for the notice: "Exported 3 strokes, a text box and an image".
+ * @param {import('../model/board-drawing.js').DrawingStroke[]} elements
+ */
+export function exportedNotice(elements) {
+  const count = (kind) => elements.filter((element) => kindOf(element) === kind).length;
+  const named = [
+    counted(count('stroke'), 'a stroke', 'strokes'),
+    counted(count('text'), 'a text box', 'text boxes'),
+    counted(count('image'), 'an image', 'images'),
+  ].filter((part) => part !== null);
+  if (named.length === 0) return 'Exported nothing: the selection is empty';
+  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  return `Exported ${list}`;
+}
+
+/** @param {import('../model/board-drawing.js').DrawingStroke} element */
+function kindOf(element) {
+  if (element.image !== undefined) return 'image';
+  return element.text !== undefined ? 'text' : 'stroke';
+}
+
+/** "a stroke", "3 strokes", or null for none. */
+function counted(count, one, many) {
+  if (count === 0) return null;
+  return count === 1 ? one : `${count} ${many}`;
+}
+

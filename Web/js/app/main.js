@@ -80,7 +80,7 @@ import { applyTheme, otherTheme, resolveTheme, storedTheme, storeTheme } from '.
 import { Toolbar } from './toolbar.js';
 import { Viewport } from './viewport.js';
 import { boardSVG } from './export-svg.js';
-import { download, exportFilename, pngBlob, svgBlob } from './export.js';
+import { download, exportedNotice, exportFilename, pngBlob, svgBlob } from './export.js';
 import { keepPageOffline } from './offline.js';
 import { ImageLoading } from './image-loading.js';
 import { ImageAdder } from './image-adder.js';
@@ -509,7 +509,7 @@ async function start() {
           ? svgBlob(board, only, await images.bytesFor(exported))
           : await pngBlob(preview === null ? scene : new Scene(board), { only, images: await images.pixelsFor(exported) });
       download(blob, exportFilename(room, kind));
-      if (only !== null) showNotice(`Exported the ${only.size} selected ${only.size === 1 ? 'stroke' : 'strokes'}`);
+      if (only !== null) showNotice(exportedNotice(exported));
     } catch (error) {
       showNotice(`Export failed: ${error?.message ?? error}`, { alert: true });
     }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { averagePressure, boardSVG, formatNumber } from '../../js/app/export-svg.js';
-import { exportFilename } from '../../js/app/export.js';
+import { exportFilename, exportedNotice } from '../../js/app/export.js';
 import { strokeId } from '../../js/model/ids.js';
 import { FakeSession, add, line } from './support.mjs';
 
@@ -108,4 +108,15 @@ test('a highlighter goes beneath ink drawn before it, translucent', () => {
   assert.deepEqual(drawn.map((e) => e.attributes['data-stroke']), [marker, pen]);
   assert.equal(drawn[0].attributes['stroke-opacity'], '0.4');
   assert.equal(drawn[0].attributes['stroke-width'], '16');
+});
+
+test('the notice after exporting a selection names what it held', () => {
+  const stroke = { id: 's' };
+  const box = { id: 't', text: 'hi' };
+  const image = { id: 'i', image: { blob: 'b' }, text: undefined };
+  assert.equal(exportedNotice([stroke]), 'Exported a stroke');
+  assert.equal(exportedNotice([stroke, stroke, box]), 'Exported 2 strokes and a text box');
+  assert.equal(exportedNotice([image, box, box, stroke]), 'Exported a stroke, 2 text boxes and an image');
+  assert.equal(exportedNotice([image, image]), 'Exported 2 images');
+  assert.equal(exportedNotice([]), 'Exported nothing: the selection is empty');
 });

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HIGHLIGHTER_WIDTH, HighlighterTool, highlighterColour } from '../../js/app/tools/highlighter.js';
+import { HighlighterTool, highlighterColour, highlighterWidth } from '../../js/app/tools/highlighter.js';
 import { PenTool } from '../../js/app/tools/pen.js';
 import { fillColour } from '../../js/app/fill.js';
 import { shortcutFor } from '../../js/app/shortcuts.js';
@@ -24,14 +24,18 @@ test('it commits a wide, translucent highlighter stroke without pressure, beneat
   marker.move([at(20, 10, { pointerType: 'pen', pressure: 0.9 })]);
   const ctx = recordingContext();
   marker.layer(ctx, context.renderer);
-  assert.ok(ctx.calls.some((call) => call[0] === '=lineWidth' && call[1] === HIGHLIGHTER_WIDTH), 'shown wide while drawn');
+  assert.ok(ctx.calls.some((call) => call[0] === '=lineWidth' && call[1] === 12), 'shown wide while drawn: four times the pen');
   assert.ok(ctx.calls.some((call) => call[0] === '=strokeStyle' && call[1] === context.renderer.style(0xe0313166)), 'and translucent');
   assert.equal(context.ink.at(-1).colour, 0xe0313166, 'others see it translucent too');
   marker.up(at(40, 10));
   const [op] = context.session.committed.at(-1).operations;
-  assert.deepEqual([op.brush, op.colour, op.width, op.pressures], ['highlighter', 0xe0313166, HIGHLIGHTER_WIDTH, null]);
+  assert.deepEqual([op.brush, op.colour, op.width, op.pressures], ['highlighter', 0xe0313166, 12, null]);
   const stack = context.session.board.strokes();
   assert.deepEqual(stack.map((stroke) => stroke.brush), ['highlighter', undefined]);
+});
+
+test('its width follows the pen width picked, within 8 and the widest pen', () => {
+  assert.deepEqual([1, 2, 3, 4, 6, 8, 32].map(highlighterWidth), [8, 8, 12, 16, 24, 32, 32]);
 });
 
 test('M picks it', () => {

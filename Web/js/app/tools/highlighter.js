@@ -1,13 +1,24 @@
 /**
- * The highlighter: a pen whose ink is wide, translucent and of the highlighter brush, so the board stacks
+ * The highlighter: a pen whose ink is wide (four times the pen width picked), translucent and of the highlighter brush, so the board stacks
  * it beneath everything else (docs/ARCHITECTURE.md "Highlighters and fills"). It keeps no pressure: a
  * translucent stroke drawn in runs of varying width would darken where the runs overlap.
  */
 
+import { MAXIMUM_WIDTH } from '../settings.js';
 import { PenTool } from './pen.js';
 
-/** A highlighter's width in board pixels: wide enough to mark a line of handwriting. */
-export const HIGHLIGHTER_WIDTH = 16;
+/** A highlighter's width per pixel of the pen's: at the pen's default 4, 16, a line of handwriting. */
+export const HIGHLIGHTER_SCALE = 4;
+/** The narrowest highlighter, in board pixels: thinner, it would read as a translucent pen. */
+export const MINIMUM_HIGHLIGHTER_WIDTH = 8;
+
+/**
+ * The highlighter's width for the pen width picked: four times as wide, within 8 and the widest pen.
+ * @param {number} width the pen's, in board pixels
+ */
+export function highlighterWidth(width) {
+  return Math.min(MAXIMUM_WIDTH, Math.max(MINIMUM_HIGHLIGHTER_WIDTH, width * HIGHLIGHTER_SCALE));
+}
 /** A highlighter's alpha (about 40 %): what it marks shows through. */
 export const HIGHLIGHTER_ALPHA = 0x66;
 
@@ -25,6 +36,6 @@ export class HighlighterTool extends PenTool {
 
   /** @override */
   style() {
-    return { colour: highlighterColour(this.context.settings.colour), width: HIGHLIGHTER_WIDTH, brush: /** @type {const} */ ('highlighter'), pressure: false };
+    return { colour: highlighterColour(this.context.settings.colour), width: highlighterWidth(this.context.settings.width), brush: /** @type {const} */ ('highlighter'), pressure: false };
   }
 }
