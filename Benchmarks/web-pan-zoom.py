@@ -7,10 +7,11 @@ Renderer, moves the view one step per animation frame, and times requestAnimatio
 chromedriver and Selenium (Scripts/install-browser.sh).
 
     python3 Benchmarks/web-pan-zoom.py [--strokes 10000] [--points 50] [--images 0] [--texts 0]
-        [--size 1440x900] [--runs 1] [--json]
+        [--pressure] [--size 1440x900] [--runs 1] [--json]
 
 --images and --texts add that many images (each its own blob, its bytes made in the page) and text boxes
-among the strokes.
+among the strokes. --pressure gives every stroke a pen's pressure, so each is painted as an outline of
+changing width.
 """
 
 import argparse
@@ -36,7 +37,7 @@ def run_once(server, args):
     driver = harness.chrome(width, height)
     try:
         driver.get(f"{server.url}/bench/pan-zoom.html?strokes={args.strokes}&points={args.points}"
-                   f"&images={args.images}&texts={args.texts}&seed={args.seed}")
+                   f"&images={args.images}&texts={args.texts}&pressure={int(args.pressure)}&seed={args.seed}")
         deadline = time.monotonic() + args.timeout
         result = None
         while time.monotonic() < deadline:
@@ -62,6 +63,7 @@ def main():
     parser.add_argument("--points", type=int, default=50, help="points per stroke")
     parser.add_argument("--images", type=int, default=0, help="images among the strokes")
     parser.add_argument("--texts", type=int, default=0, help="text boxes among the strokes")
+    parser.add_argument("--pressure", action="store_true", help="strokes with a pen's pressure")
     parser.add_argument("--size", default="1440x900", help="viewport in CSS pixels")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=1)
@@ -80,7 +82,8 @@ def main():
         return
     for number, result in enumerate(results, 1):
         print(f"run {number}: {result['points']:,} points ({result['strokes']:,} strokes × {result['pointsPerStroke']}, "
-              f"{result['images']:,} images, {result['texts']:,} text boxes), "
+              f"{result['images']:,} images, {result['texts']:,} text boxes, "
+              f"{'with' if result['pressure'] else 'no'} pressure), "
               f"board {result['boardSide']} px square, viewport {result['viewport'][0]}×{result['viewport'][1]} "
               f"at ratio {result['devicePixelRatio']}")
         print(f"  build {result['buildMs']} ms, scene {result['sceneMs']} ms, first paint at 100 % {result['firstPaintMs']} ms, "

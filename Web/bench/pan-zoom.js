@@ -4,13 +4,15 @@
  *
  * `?images=N&texts=M` add N images and M text boxes among the strokes (bench-elements.js); the images'
  * bytes are made in the page and held by the page's own image loading, as an uploading page's are.
+ * `?pressure=1` gives every stroke a pen's pressure, rising and falling along it, so each is painted as an
+ * outline of changing width (pressure-outline.js) rather than a line.
  */
 
 import { addImages, addTexts, imageLoading } from './bench-elements.js';
 import { Author } from '../js/model/author.js';
 import { Board } from '../js/model/board.js';
 import { summarise } from '../js/app/frame-stats.js';
-import { snapPoint } from '../js/app/ink.js';
+import { snapPoint, snapPressure } from '../js/app/ink.js';
 import { Renderer } from '../js/app/renderer.js';
 import { Scene } from '../js/app/scene.js';
 import { Viewport } from '../js/app/viewport.js';
@@ -22,6 +24,7 @@ const POINTS = Number(params.get('points') ?? 50);
 const SEED = Number(params.get('seed') ?? 1);
 const IMAGES = Number(params.get('images') ?? 0);
 const TEXTS = Number(params.get('texts') ?? 0);
+const PRESSURE = params.get('pressure') === '1';
 const report = document.getElementById('report');
 
 /** A small seeded generator (mulberry32), so every run draws the same board. */
@@ -48,15 +51,19 @@ function buildBoard() {
     let y = next() * side;
     let heading = next() * 2 * Math.PI;
     const points = [];
+    const pressures = PRESSURE ? [] : null;
+    const phase = next() * 2 * Math.PI;
     for (let p = 0; p < POINTS; p++) {
       heading += (next() - 0.5) * 0.9;
       x += Math.cos(heading) * 3;
       y += Math.sin(heading) * 3;
       points.push(snapPoint([x, y]));
+      // A pen pressed harder mid-word and lifted at the ends: 0.2 … 0.9.
+      pressures?.push(snapPressure(0.55 + 0.35 * Math.sin(phase + (p / POINTS) * 3 * Math.PI)));
     }
     const { colour } = PALETTE[Math.floor(next() * next() * PALETTE.length)];
     const width = [2, 3, 4, 6][Math.floor(next() * 4)];
-    board.apply(author.makeChange(board, [{ op: 'addStroke', colour, width, points, pressures: null }]));
+    board.apply(author.makeChange(board, [{ op: 'addStroke', colour, width, points, pressures }]));
   }
   addTexts(add, TEXTS, side, next);
   return { board, side, add, next };
@@ -179,6 +186,7 @@ async function run() {
     strokes: STROKES,
     images: IMAGES,
     texts: TEXTS,
+    pressure: PRESSURE,
     pointsPerStroke: POINTS,
     points: STROKES * POINTS,
     boardSide: Math.round(side),

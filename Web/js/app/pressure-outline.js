@@ -2,14 +2,28 @@
  * Ink whose width follows the pen's pressure, as one filled shape: discs along the curve, each pair of
  * neighbours joined by the band that touches both (perfect-freehand's look, without its outline tracing).
  * Every disc and band winds the same way, so the nonzero fill is their union: no seams, and translucent ink
- * is as even as opaque ink. The samples are computed once per stroke and its visible pieces
- * (`pressureSamples` caches them on the scene's record), so repainting a tile only replays them.
+ * is as even as opaque ink. The samples are computed once per stroke, its visible pieces and its level of
+ * detail (`pressureSamples` caches them on the scene's record), so repainting a tile only replays them;
+ * zoomed out, fewer samples per segment do (`stepsFor`).
  */
 
 import { forEachRange } from '../geometry/curve-pieces.js';
 
 /** Samples per curve segment: points are a few pixels apart, so four keep the edge smooth when zoomed in. */
-const STEPS = 4;
+export const STEPS = 4;
+/** Device pixels between samples that keep the edge smooth: fewer samples on a segment shown shorter. */
+const SAMPLE_PIXELS = 3;
+
+/**
+ * Samples per segment for segments `pixels` long on screen: 4 zoomed in, down to 1 where a segment is
+ * only a few device pixels long and more discs would pile up on the same pixels.
+ * @param {number} pixels a segment's mean length in device pixels (Infinity: as detailed as it gets)
+ */
+export function stepsFor(pixels) {
+  // Export paints at no scale (Infinity), and a stroke of one repeated point has no spacing (NaN there).
+  if (!Number.isFinite(pixels)) return STEPS;
+  return Math.max(1, Math.min(STEPS, Math.ceil(pixels / SAMPLE_PIXELS)));
+}
 /** The thinnest ink, as a share of the width: a feather-light touch still shows. */
 const MINIMUM_PRESSURE = 1 / 24;
 
@@ -19,9 +33,10 @@ const MINIMUM_PRESSURE = 1 / 24;
  * @param {[number, number][]} pieces
  * @param {number} width
  * @param {number[]} pressures one per point
+ * @param {number} [steps] samples per segment
  * @returns {Float64Array[]}
  */
-export function samplePressure(curve, pieces, width, pressures) {
+export function samplePressure(curve, pieces, width, pressures, steps = STEPS) {
   const s = curve.segments;
   const out = [];
   for (const piece of pieces) {
@@ -29,8 +44,8 @@ export function samplePressure(curve, pieces, width, pressures) {
     forEachRange(curve, piece, (index, t0, t1) => {
       const o = 8 * index;
       const first = samples.length === 0 ? 0 : 1;
-      for (let k = first; k <= STEPS; k++) {
-        const t = t0 + ((t1 - t0) * k) / STEPS;
+      for (let k = first; k <= steps; k++) {
+        const t = t0 + ((t1 - t0) * k) / steps;
         const u = 1 - t;
         const a = u * u * u;
         const b = 3 * u * u * t;
@@ -50,17 +65,33 @@ export function samplePressure(curve, pieces, width, pressures) {
 }
 
 /**
- * The samples of a scene record, computed once for what it shows: the record is replaced when its stroke
- * changes, and `shown` when the eraser's preview cuts it.
+ * The samples of a scene record, computed once for what it shows at a level of detail: the record is
+ * replaced when its stroke changes, and `shown` when the eraser's preview cuts it.
  * @param {{curve: any, shown: [number, number][], width: number, pressures: number[] | null,
- *   pressureCache?: {shown: [number, number][], samples: Float64Array[]}}} stroke
+ *   pressureCache?: {shown: [number, number][], samples: Float64Array[][]}}} stroke
+ * @param {number} [steps] samples per segment
  */
-export function pressureSamples(stroke) {
-  const cached = stroke.pressureCache;
-  if (cached !== undefined && cached.shown === stroke.shown) return cached.samples;
-  const samples = samplePressure(stroke.curve, stroke.shown, stroke.width, /** @type {number[]} */ (stroke.pressures));
-  stroke.pressureCache = { shown: stroke.shown, samples };
-  return samples;
+export function pressureSamples(stroke, steps = STEPS) {
+  let cached = stroke.pressureCache;
+  if (cached === undefined || cached.shown !== stroke.shown) {
+    cached = { shown: stroke.shown, samples: [] };
+    stroke.pressureCache = cached;
+  }
+  cached.samples[steps] ??= samplePressure(stroke.curve, stroke.shown, stroke.width, /** @type {number[]} */ (stroke.pressures), steps);
+  return cached.samples[steps];
+}
+
+/**
+ * The mean of a record's pressures, kept on it: the width its ink is drawn at where the change of width
+ * along it is too thin to see.
+ * @param {{pressures: number[] | null, meanPressure?: number}} stroke
+ */
+export function meanPressure(stroke) {
+  if (stroke.meanPressure === undefined) {
+    const pressures = stroke.pressures ?? [1];
+    stroke.meanPressure = pressures.reduce((sum, p) => sum + p, 0) / pressures.length;
+  }
+  return stroke.meanPressure;
 }
 
 /**

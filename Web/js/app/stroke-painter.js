@@ -6,17 +6,22 @@
  * Consecutive strokes of the same colour and width without pressure go into one path and one `stroke()`
  * call: on a big board most strokes share a pen, and the per-call cost dominates. Zoomed far out, where a
  * stroke's segments are under a device pixel, it is drawn as a polyline through fewer of its points: the
- * curve's detail could not show, and rasterising it is most of the cost of a zoomed-out board.
+ * curve's detail could not show, and rasterising it is most of the cost of a zoomed-out board. Ink with
+ * pressure is filled as an outline of discs and bands (pressure-outline.js), with fewer samples as it
+ * shrinks on screen; where it is thinner than THIN_PIXELS its changing width could not show, and it is
+ * drawn as a line of its mean width, batched like ink without pressure.
  */
 
 import { pieceInto } from '../geometry/bezier.js';
 import { forEachRange } from '../geometry/curve-pieces.js';
 import { paintImage } from './image-painter.js';
-import { pressureSamples, traceOutline } from './pressure-outline.js';
+import { STEPS, meanPressure, pressureSamples, stepsFor, traceOutline } from './pressure-outline.js';
 import { paintText } from './text-painter.js';
 
 /** Segments shorter than this many device pixels are drawn as a simplified polyline. */
 const DETAIL_PIXELS = 1;
+/** Ink with pressure thinner than this many device pixels is drawn as a line of its mean width. */
+const THIN_PIXELS = 2;
 
 const scratch = new Float64Array(8);
 
@@ -63,13 +68,14 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity, image =
       continue;
     }
     // Translucent ink (a highlighter's) is not batched: where two strokes cross, both show, as in the SVG.
-    const simple = stroke.identity && stroke.pressures === null && stroke.pointCount > 1 && stroke.fill === undefined && (stroke.colour & 0xff) === 0xff;
-    if (simple) {
-      if (!open || stroke.colour !== batchColour || stroke.width !== batchWidth) {
+    const plain = stroke.identity && stroke.pointCount > 1 && stroke.fill === undefined && (stroke.colour & 0xff) === 0xff;
+    const width = stroke.pressures === null ? stroke.width : stroke.width * meanPressure(stroke);
+    if (plain && (stroke.pressures === null || width * pixelScale < THIN_PIXELS)) {
+      if (!open || stroke.colour !== batchColour || width !== batchWidth) {
         flush();
         ctx.beginPath();
         batchColour = stroke.colour;
-        batchWidth = stroke.width;
+        batchWidth = width;
         open = true;
       }
       const pixels = stroke.spacing * pixelScale;
@@ -78,7 +84,7 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity, image =
       continue;
     }
     flush();
-    paintStroke(ctx, stroke, style);
+    paintStroke(ctx, stroke, style, noImages, stroke.pressures === null ? STEPS : stepsFor(stroke.spacing * pixelScale));
   }
   flush();
 }
@@ -91,8 +97,9 @@ export function paintStrokes(ctx, strokes, style, pixelScale = Infinity, image =
  *   text?: string, points?: [number, number][], image?: import('../model/board-image.js').BoardImage}} stroke
  * @param {(colour: number) => string} style
  * @param {ImageSource} [image]
+ * @param {number} [steps] samples per curve segment of ink with pressure (pressure-outline.js `stepsFor`)
  */
-export function paintStroke(ctx, stroke, style, image = noImages) {
+export function paintStroke(ctx, stroke, style, image = noImages, steps = STEPS) {
   const { curve, shown, width, pressures } = stroke;
   if (shown.length === 0) return;
   if (stroke.text !== undefined) return paintText(ctx, /** @type {any} */ (stroke), style);
@@ -130,7 +137,7 @@ export function paintStroke(ctx, stroke, style, image = noImages) {
     ctx.fillStyle = colour;
     ctx.beginPath();
     // Kept on the scene's record; ink in progress is a new object every frame, so nothing outlives it.
-    traceOutline(ctx, pressureSamples(stroke));
+    traceOutline(ctx, pressureSamples(stroke, steps));
     ctx.fill();
   }
   if (transformed) ctx.restore();

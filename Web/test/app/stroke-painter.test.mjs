@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Scene } from '../../js/app/scene.js';
+import { stepsFor } from '../../js/app/pressure-outline.js';
 import { paintStrokes } from '../../js/app/stroke-painter.js';
 import { FakeSession, add, line, recordingContext } from './support.mjs';
 
@@ -61,6 +62,27 @@ test('an outline is computed once per stroke and kept until what shows changes',
   strokes[0].shown = [[0, 2]];
   paintStrokes(recordingContext(), strokes, style);
   assert.notEqual(strokes[0].pressureCache, kept, 'a cut stroke is outlined again');
+});
+
+test('zoomed out, pressure ink is sampled less, and thinner than two device pixels it is a batched line', () => {
+  // Points 10 px apart, 10 px wide at a mean pressure of 0.7.
+  const pressures = [0.5, 0.5, 0.5, 1, 1];
+  const { strokes } = sceneWith([add(line(5), { width: 10, pressures }), add(line(5, { y: 30 }), { width: 10, pressures })]);
+  const arcs = (scale) => {
+    const ctx = recordingContext();
+    paintStrokes(ctx, strokes, style, scale);
+    return count(ctx, 'arc');
+  };
+  assert.deepEqual([stepsFor(Infinity), stepsFor(NaN), stepsFor(20), stepsFor(6), stepsFor(3), stepsFor(0.5)], [4, 4, 4, 2, 1, 1]);
+  assert.equal(arcs(Infinity), 2 * (4 * 4 + 1), 'four samples a segment, in an export');
+  assert.equal(arcs(1), 2 * (4 * 4 + 1), 'at 100 %: segments 10 px long');
+  assert.equal(arcs(0.5), 2 * (2 * 4 + 1), 'at 50 %: 5 px long, two samples');
+  assert.equal(arcs(0.3), 2 * (1 * 4 + 1), 'at 30 %: 3 px long, one');
+  const ctx = recordingContext();
+  paintStrokes(ctx, strokes, style, 0.2);
+  assert.equal(count(ctx, 'arc'), 0, 'at 20 %: 1.4 device pixels wide, a line');
+  assert.equal(count(ctx, 'stroke'), 1, 'both in one stroke() call');
+  assert.deepEqual(ctx.calls.filter((call) => call[0] === '=lineWidth').map((call) => call[1]), [7], 'of the mean width');
 });
 
 test('a fill paints the whole closed curve beneath the ink; translucent ink is never batched', () => {

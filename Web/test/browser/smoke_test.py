@@ -367,6 +367,35 @@ class SmokeTest(harness.BrowserTest):
         page.shot("07-phone")
         self.assertNoConsoleErrors(page)
 
+    def test_two_fingers_pinch_zoom_and_pan_and_draw_nothing(self):
+        page = self.open(width=375, height=667)
+        view = lambda: page.js("return window.inkwell.viewport.toJSON()")  # noqa: E731
+        start = view()
+
+        def fingers(spread, shift):
+            """Two fingers down at ±50 px about the board's middle, each moved by ±spread and both by shift."""
+            actions = ActionBuilder(page.driver, duration=10)
+            thumb = actions.add_pointer_input(interaction.POINTER_TOUCH, "thumb")
+            finger = actions.add_pointer_input(interaction.POINTER_TOUCH, "finger")
+            for touch, side in ((thumb, -1), (finger, 1)):
+                touch.create_pointer_move(x=50 * side, y=0, origin=page.board)
+                touch.create_pointer_down(button=0)
+                for step in range(1, 11):
+                    touch.create_pointer_move(x=round(50 * side + spread * side * step / 10 + shift * step / 10), y=0,
+                                              origin=page.board, duration=16)
+                touch.create_pointer_up(button=0)
+            actions.perform()
+
+        fingers(50, 0)
+        pinched = view()
+        self.assertAlmostEqual(pinched["scale"] / start["scale"], 2, delta=0.1, msg="spread from 100 to 200 px: twice the size")
+        fingers(0, 40)
+        panned = view()
+        self.assertAlmostEqual(panned["scale"], pinched["scale"], delta=0.01, msg="moving together does not zoom")
+        self.assertLess(panned["originX"], pinched["originX"], "the board follows the fingers to the right")
+        self.assertEqual(page.strokes(), 0, "two fingers never draw")
+        self.assertNoConsoleErrors(page)
+
     def test_dark_theme_keeps_dark_ink_visible(self):
         page = self.open()
         page.drag(line(300, 300, 600, 300))
