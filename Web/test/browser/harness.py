@@ -331,6 +331,48 @@ def failure_artifacts(pages, servers, folder, prefix, state_script):
 WIDTH, HEIGHT = 1280, 800
 
 
+class ExactPointer:
+    """Mouse input that lands on the CSS pixel asked for (rounded, where `mouse_drag` truncates), with the
+    button held or Shift down: for tests that press on an element's handle or a text's end. Mix it in
+    before `Page`."""
+
+    def _offset(self, x, y):
+        return int(round(x - self.size[0] / 2)), int(round(y - self.size[1] / 2))
+
+    def drag(self, points, hold=False, shift=False):
+        """A mouse drag through `points` (CSS pixels from the board's top-left); with `hold` the button
+        stays down until `release`; with `shift` Shift is held throughout."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        chain = ActionChains(self.driver, duration=10)
+        points = [(round(x), round(y)) for x, y in points]
+        if shift:
+            chain.key_down(Keys.SHIFT)
+        chain.move_to_element_with_offset(self.board, *self._offset(*points[0]))
+        chain.click_and_hold()
+        for (xa, ya), (xb, yb) in zip(points, points[1:]):
+            chain.move_by_offset(xb - xa, yb - ya)
+        if not hold:
+            chain.release()
+        if shift:
+            chain.key_up(Keys.SHIFT)
+        chain.perform()
+
+    def release(self):
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver, duration=10).release().perform()
+
+    def click_at(self, x, y, shift=False):
+        self.drag([(x, y), (x, y)], shift=shift)
+
+    def double_click_at(self, x, y):
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver, duration=10).move_to_element_with_offset(self.board, *self._offset(x, y)).double_click().perform()
+
+
 class Page:
     """One Chromium on the whiteboard: its own profile, so its own IndexedDB replica, localStorage and
     service worker, as another device's. Its console log is kept here, as WebDriver hands each entry out
@@ -406,6 +448,19 @@ class Page:
     def drag(self, points, hold=False):
         """A mouse drag through `points` (CSS pixels from the board's top-left); see `mouse_drag`."""
         mouse_drag(self.driver, self.board, self.size, points, hold)
+
+    def same_view(self):
+        """The board's origin at the top-left, at 100 %: board points are then the page's CSS pixels."""
+        self.js("const v = window.inkwell.viewport; v.setScale(1); v.originX = 0; v.originY = 0; v.version++;"
+                " window.inkwell.requestFrame();")
+
+    def chord(self, key, modifier=None):
+        """`modifier` (Ctrl by default) + `key` on whatever has the focus (the board, after a press on it)."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        modifier = Keys.CONTROL if modifier is None else modifier
+        ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
 
     def download(self, testid, suffix):
         """Clicks the button `testid` and returns the bytes of the file it downloads (named `*suffix`)."""

@@ -112,33 +112,10 @@ def reddish(rgba):
     return a > 200 and r > 170 and g < 90 and b < 90
 
 
-class Page(harness.Page):
+class Page(harness.ExactPointer, harness.Page):
     """The whiteboard, its view the board's origin at 100 %."""
 
     folder = ".build/artifacts/image"
-
-    def same_view(self):
-        self.js("const v = window.inkwell.viewport; v.setScale(1); v.originX = 0; v.originY = 0; v.version++;"
-                " window.inkwell.requestFrame();")
-
-    def _offset(self, x, y):
-        return int(round(x - self.size[0] / 2)), int(round(y - self.size[1] / 2))
-
-    def drag(self, points, hold=False):
-        chain = ActionChains(self.driver, duration=10)
-        points = [(round(x), round(y)) for x, y in points]
-        chain.move_to_element_with_offset(self.board, *self._offset(*points[0]))
-        chain.click_and_hold()
-        for (xa, ya), (xb, yb) in zip(points, points[1:]):
-            chain.move_by_offset(xb - xa, yb - ya)
-        chain.release()
-        chain.perform()
-
-    def click_at(self, x, y):
-        self.drag([(x, y), (x, y)])
-
-    def chord(self, key, modifier=Keys.CONTROL):
-        ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
 
     def hand_over(self, kind, data, name, type_, x=0, y=0):
         return self.js(HAND_OVER, kind, base64.b64encode(data).decode(), name, type_, x, y)

@@ -44,11 +44,6 @@ def svg_elements(svg):
 class Page(harness.Page):
     folder = ".build/artifacts/ink"
 
-    def same_view(self):
-        """The board's origin at the top-left, at 100 %."""
-        self.js("const v = window.inkwell.viewport; v.setScale(1); v.originX = 0; v.originY = 0; v.version++;"
-                " window.inkwell.requestFrame();")
-
     def svg(self):
         return self.js("return window.inkwell.exportSVG()")
 

@@ -72,41 +72,10 @@ def loop(x0, y0, x1, y1, steps=6):
     return line(x0, y0, x1, y0, steps) + line(x1, y0, x1, y1, steps)[1:] + line(x1, y1, x0, y1, steps)[1:] + line(x0, y1, x0, y0 + 4, steps)[1:]
 
 
-class Page(harness.Page):
+class Page(harness.ExactPointer, harness.Page):
     """The whiteboard, driven with the mouse and the keyboard; its view is the board's origin at 100 %."""
 
     folder = ".build/artifacts/selection"
-
-    def _offset(self, x, y):
-        # Rounded, where the shared `drag` truncates: every press lands on the pixel asked for.
-        return int(round(x - self.size[0] / 2)), int(round(y - self.size[1] / 2))
-
-    def drag(self, points, hold=False, shift=False):
-        """A mouse drag through `points` (CSS pixels from the board's top-left); with `hold` the button
-        stays down until `release`; with `shift` Shift is held throughout."""
-        chain = ActionChains(self.driver, duration=10)
-        points = [(round(x), round(y)) for x, y in points]
-        if shift:
-            chain.key_down(Keys.SHIFT)
-        chain.move_to_element_with_offset(self.board, *self._offset(*points[0]))
-        chain.click_and_hold()
-        for (xa, ya), (xb, yb) in zip(points, points[1:]):
-            chain.move_by_offset(xb - xa, yb - ya)
-        if not hold:
-            chain.release()
-        if shift:
-            chain.key_up(Keys.SHIFT)
-        chain.perform()
-
-    def release(self):
-        ActionChains(self.driver, duration=10).release().perform()
-
-    def click_at(self, x, y, shift=False):
-        self.drag([(x, y), (x, y)], shift=shift)
-
-    def chord(self, key, modifier=Keys.CONTROL):
-        """`modifier`+`key` on whatever has the focus (the board, after a press on it)."""
-        ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
 
     def undo(self):
         self.chord("z")
@@ -123,10 +92,6 @@ class Page(harness.Page):
     def pressed(self, testid):
         return self.find(testid).get_attribute("aria-pressed") == "true"
 
-    def same_view(self):
-        """The board's origin at the top-left, at 100 %."""
-        self.js("const v = window.inkwell.viewport; v.setScale(1); v.originX = 0; v.originY = 0; v.version++;"
-                " window.inkwell.requestFrame();")
 
 
 class SelectionTest(harness.BrowserTest):

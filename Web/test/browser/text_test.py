@@ -60,36 +60,10 @@ import('/js/app/text-layout.js').then((layout) => {
 RED = 0xE03131FF
 
 
-class Page(harness.Page):
+class Page(harness.ExactPointer, harness.Page):
     """The whiteboard, driven with the mouse and the keyboard; its view is the board's origin at 100 %."""
 
     folder = ".build/artifacts/text"
-
-    def same_view(self):
-        self.js("const v = window.inkwell.viewport; v.setScale(1); v.originX = 0; v.originY = 0; v.version++;"
-                " window.inkwell.requestFrame();")
-
-    def _offset(self, x, y):
-        return int(round(x - self.size[0] / 2)), int(round(y - self.size[1] / 2))
-
-    def drag(self, points, hold=False):
-        chain = ActionChains(self.driver, duration=10)
-        points = [(round(x), round(y)) for x, y in points]
-        chain.move_to_element_with_offset(self.board, *self._offset(*points[0]))
-        chain.click_and_hold()
-        for (xa, ya), (xb, yb) in zip(points, points[1:]):
-            chain.move_by_offset(xb - xa, yb - ya)
-        chain.release()
-        chain.perform()
-
-    def click_at(self, x, y):
-        self.drag([(x, y), (x, y)])
-
-    def double_click_at(self, x, y):
-        ActionChains(self.driver, duration=10).move_to_element_with_offset(self.board, *self._offset(x, y)).double_click().perform()
-
-    def chord(self, key, modifier=Keys.CONTROL):
-        ActionChains(self.driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
 
     def boxes(self):
         return self.js(BOXES)
