@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
-"""Inkwell side by side with Yrs (pycrdt) and Loro on the anchors' whiteboard workloads.
+"""Inkwell side by side with Yrs (pycrdt) and Loro on the anchors' whiteboard workloads, like for like.
 
 Run through Benchmarks/compare.sh, which installs the libraries and builds `inkwell-bench` first:
 
     Benchmarks/compare.sh [--passes 3] [--scale 1.0] [--runs 3] [--markdown FILE]
 
-Each pass runs every (library, workload) of ../shared/anchors/bench.py in its own process, and
-`inkwell-bench engine --workloads --json --filter Wn` in its own process, interleaved workload by workload,
-so a slow spell of the shared machine hits both sides. Timings are the best over passes of the best
-of `--runs` repeats inside a process (the anchors use 3); sizes come from the first pass; memory is
-the largest seen. W5 has no library side: it is Inkwell through the real server against a raw
-loopback socket.
+Each pass runs every (library, workload) of ../shared/anchors/bench.py in its own process, through
+Benchmarks/anchor_run.py, and `inkwell-bench engine --workloads --json --filter Wn` in its own process,
+interleaved workload by workload, so a slow spell of the shared machine hits both sides. The two sides
+measure the same thing:
+
+- the same information: the libraries get the points Inkwell stores (snapped to 1/8 px), not float32;
+- the same compression: every size is shown uncompressed, then deflated alike (zlib level 1, each
+  update, diff or snapshot on its own, as Inkwell deflates a pack);
+- the same statistics: each figure is the median of the repeats inside a process (`--runs` for
+  Inkwell, 3 for the libraries), and the table shows the median over passes, with the spread over
+  passes (smallest to largest) printed after it;
+- memory read alike: resident sets after glibc's `malloc_trim(0)` on both sides.
+
+W5 has no library side: it is Inkwell through the real server against a raw loopback socket.
 
 Prints one table (workload, figure, pycrdt, loro, inkwell, ratio) and ends with `worst ratio: X`: the
-smallest of Inkwell's advantage ratios over the better of the two libraries, over every row that
-both sides measure (times, bytes and memory).
+smallest of Inkwell's advantage ratios over the better of the two libraries, over every row that both
+sides measure along the whole path (times, bytes and memory).
 """
 import argparse
 import datetime
@@ -34,21 +42,24 @@ TIMEOUT_S = 900
 # library key, when given, is the libraries' figure the Inkwell figure is compared with.
 ROWS = [
     ("W1", "append 1 point per change + encode, us/point", "us_per_point", True, "time", 5, "append_us_per_point"),
-    ("W1", "wire bytes per point", "wire_bytes_per_point", True, "bytes", 2),
-    ("W1", "final snapshot, bytes per point", "snapshot_bytes_per_point", True, "bytes", 2),
+    ("W1", "wire bytes per point, uncompressed", "wire_bytes_per_point", True, "bytes", 2),
+    ("W1", "wire bytes per point, each update deflated", "wire_deflated_bytes_per_point", True, "bytes", 2),
+    ("W1", "final snapshot, bytes per point, uncompressed", "snapshot_bytes_per_point", True, "bytes", 2),
+    ("W1", "final snapshot, bytes per point, deflated", "snapshot_deflated_bytes_per_point", True, "bytes", 2),
     ("W1", "remote apply, us per update", "remote_apply_us_per_update", True, "time", 5),
     ("W2", "build 10k strokes x 50 points, ms", "build_ms", True, "time", 5),
     ("W2", "snapshot encode, ms", "snapshot_encode_ms", True, "time", 5),
-    ("W2", "snapshot bytes per point", "snapshot_bytes_per_point", True, "bytes", 2),
+    ("W2", "snapshot bytes per point, uncompressed", "snapshot_bytes_per_point", True, "bytes", 2),
+    ("W2", "snapshot bytes per point, deflated", "snapshot_deflated_bytes_per_point", True, "bytes", 2),
     ("W2", "cold load (decode only), ms", "cold_load_ms", True, "time", 5),
     ("W2", "cold load + open every stroke, ms", "cold_load_plus_open_all_strokes_ms", True, "time", 5),
     ("W2", "resident memory added by the build, MB", "rss_growth_first_build_mb", True, "memory", None),
     ("W3", "merge both ways (encode + apply), ms", "merge_ms", True, "time", 5),
-    ("W3", "bytes exchanged per new point", "bytes_exchanged_per_new_point", True, "bytes", 2),
+    ("W3", "bytes exchanged per new point, uncompressed", "bytes_exchanged_per_new_point", True, "bytes", 2),
+    ("W3", "bytes exchanged per new point, deflated", "bytes_exchanged_deflated_per_new_point", True, "bytes", 2),
     ("W4", "sync path (vector + diff + apply), ms", "sync.total_ms", True, "time", 5),
-    ("W4", "sync path, bytes per point", "sync.bytes_per_point", True, "bytes", 2),
-    ("W4", "Inkwell's own path: stored packs forwarded as pushed (decode + apply), ms; libraries: sync path",
-     "stored.total_ms", True, "time", 5, "sync.total_ms"),
+    ("W4", "sync path, bytes per point, uncompressed", "sync.bytes_per_point", True, "bytes", 2),
+    ("W4", "sync path, bytes per point, deflated", "sync.deflated_bytes_per_point", True, "bytes", 2),
     ("W4", "snapshot path, ms", "snapshot.total_ms", True, "time", 5),
     ("W4", "fastest path + open every stroke, ms", "fastest_plus_open_ms", True, "time", 5),
 ]
@@ -58,14 +69,17 @@ INFO_ROWS = [
     ("W1", "Inkwell: the 1,000 points as one change at pen-up, bytes per point", "pen_up_change_bytes_per_point"),
     ("W2", "snapshot bytes", "snapshot_bytes"),
     ("W2", "Inkwell: cold open from the SQLite store, ms", "store_cold_open_ms"),
+    ("W2", "Inkwell: the snapshot as the device stores it (deflated where that halves it), bytes per point",
+     "stored_snapshot_bytes_per_point"),
     ("W2", "Inkwell, snapshot deflated for the network: encode, ms", "deflated_snapshot_encode_ms"),
-    ("W2", "Inkwell, snapshot deflated for the network: bytes per point", "deflated_snapshot_bytes_per_point"),
     ("W2", "Inkwell, snapshot deflated for the network: cold load + open every stroke, ms",
      "deflated_cold_load_plus_open_all_strokes_ms"),
     ("W2", "peak resident memory of the process, MB", "peak_rss_mb"),
     ("W3", "bytes exchanged", "bytes_exchanged"),
     ("W3", "converged (same state, expected strokes)", "converged"),
     ("W3", "concurrent edits, ms per replica", "concurrent_edit_ms_per_replica"),
+    # Forwarding stored packs leaves out their encoding and deflate: not the whole path, so no ratio.
+    ("W4", "Inkwell: stored packs forwarded as pushed (decode + apply), ms", "stored.total_ms"),
     ("W4", "sync path, MB/s", "sync.MB_per_s"),
     ("W4", "snapshot path, MB/s", "snapshot.MB_per_s"),
     ("W4", "snapshot path, bytes per point", "snapshot.bytes_per_point"),
@@ -76,7 +90,7 @@ INFO_ROWS = [
 # is). The row's ratio can be at most the better library's figure divided by the floor; where that is below
 # the row's goal, the goal is out of reach by design, and the output says so.
 FLOORS = [
-    ("W1", "wire bytes per point", "self_contained_floor_bytes_per_point",
+    ("W1", "wire bytes per point, uncompressed", "self_contained_floor_bytes_per_point",
      "the least a change standing on its own carries: its 16-byte replica and its stamp's wall-clock ms, bytes"),
     ("W3", "merge both ways (encode + apply), ms", "merge_zlib_ms",
      "zlib alone: the two packs deflated and inflated, ms"),
@@ -120,7 +134,8 @@ def flatten(prefix, obj, out):
 
 
 def run_anchor(anchors, lib, wl, scale):
-    cmd = [sys.executable, os.path.join(anchors, "bench.py"), "--lib", lib, "--workload", wl]
+    here = os.path.dirname(os.path.abspath(__file__))
+    cmd = [sys.executable, os.path.join(here, "anchor_run.py"), "--anchors", anchors, "--lib", lib, "--workload", wl]
     if scale != 1.0:
         cmd += ["--scale", str(scale)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
@@ -156,8 +171,14 @@ def is_rate(k):
     return leaf in ("MB_per_s", "points_per_s") or leaf.endswith("MB_per_s") or leaf.endswith("percent_of_raw")
 
 
+def middle(values):
+    ordered = sorted(values)
+    n = len(ordered)
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
+
 def aggregate(passes):
-    """Best timing over passes; rates the highest; memory the largest; everything else from pass 0."""
+    """Timings and rates: the median over passes; memory the largest; everything else from pass 0."""
     agg = {}
     for k, v in passes[0].items():
         vals = [p[k] for p in passes if isinstance(p.get(k), (int, float)) and not isinstance(p.get(k), bool)]
@@ -165,24 +186,32 @@ def aggregate(passes):
             agg[k] = all(p.get(k) for p in passes) if isinstance(v, bool) else v
         elif k.endswith("rss_mb") or k.endswith("first_build_mb"):
             agg[k] = max(vals)
-        elif is_rate(k):
-            agg[k] = max(vals)
-        elif is_time(k):
-            agg[k] = min(vals)
+        elif is_rate(k) or is_time(k):
+            agg[k] = middle(vals)
         else:
             agg[k] = v
     if "sync_server_cpu_s" in agg:
-        # The CPU figures belong with the sync they were measured in: the fastest one.
-        fastest = min(passes, key=lambda p: p["sync_s"])
-        agg["sync_server_cpu_s"] = fastest["sync_server_cpu_s"]
-        agg["sync_client_cpu_s"] = fastest["sync_client_cpu_s"]
+        # The CPU figures belong with the sync they were measured in: the median one.
+        median = sorted(passes, key=lambda p: p["sync_s"])[len(passes) // 2]
+        agg["sync_server_cpu_s"] = median["sync_server_cpu_s"]
+        agg["sync_client_cpu_s"] = median["sync_client_cpu_s"]
     if "sealed_sync_server_cpu_s" in agg:
-        fastest = min(passes, key=lambda p: p["sealed_sync_s"])
-        agg["sealed_sync_server_cpu_s"] = fastest["sealed_sync_server_cpu_s"]
-        agg["sealed_sync_client_cpu_s"] = fastest["sealed_sync_client_cpu_s"]
+        median = sorted(passes, key=lambda p: p["sealed_sync_s"])[len(passes) // 2]
+        agg["sealed_sync_server_cpu_s"] = median["sealed_sync_server_cpu_s"]
+        agg["sealed_sync_client_cpu_s"] = median["sealed_sync_client_cpu_s"]
     if "sync.total_plus_open_all_strokes_ms" in agg:
-        agg["fastest_plus_open_ms"] = min(v for k, v in agg.items() if k.endswith("total_plus_open_all_strokes_ms"))
+        # Over the whole paths only: forwarding stored packs leaves out their encoding.
+        agg["fastest_plus_open_ms"] = min(
+            v for k, v in agg.items() if k.endswith("total_plus_open_all_strokes_ms") and not k.startswith("stored."))
     return agg
+
+
+def spread(passes, key):
+    """(smallest, largest) of a figure over passes, or None where a pass lacks it."""
+    vals = [p.get(key) for p in passes]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return None
+    return min(vals), max(vals)
 
 
 def fmt(v):
@@ -282,6 +311,26 @@ def table(agg, versions, scale):
     return lines, ratios, misses
 
 
+def spread_lines(raw):
+    """Each timed row's spread over passes, per side: how far apart the passes the median came from lie."""
+    lines = ["", "Spread over passes (smallest to largest), timed rows:", ""]
+    lines.append("| workload | figure | pycrdt | loro | inkwell |")
+    lines.append("| --- | --- | ---: | ---: | ---: |")
+    for wl, label, key, _lower, kind, _goal, *lib_key in ROWS:
+        if kind != "time" or wl not in raw.get("inkwell", {}):
+            continue
+        cells = []
+        for side in LIBS + ["inkwell"]:
+            field = lib_key[0] if lib_key and side != "inkwell" else key
+            passes = raw.get(side, {}).get(wl, [])
+            if field == "fastest_plus_open_ms":
+                passes = [aggregate([p]) for p in passes]
+            found = spread(passes, field) if passes else None
+            cells.append("-" if found is None else f"{fmt(found[0])}–{fmt(found[1])}")
+        lines.append(f"| {wl} | {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--inkwell-bench", required=True, help="the release-built inkwell-bench binary")
@@ -313,6 +362,7 @@ def main():
 
     agg = {side: {wl: aggregate(passes) for wl, passes in per.items()} for side, per in raw.items()}
     lines, ratios, misses = table(agg, versions, args.scale)
+    lines += spread_lines(raw)
     head = [
         f"Machine: {machine_info()}.",
         f"Passes: {args.passes}, Inkwell repeats per process: {args.runs}, wall time {time.time() - started:.0f} s, "

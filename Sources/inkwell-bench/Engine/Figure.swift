@@ -44,7 +44,15 @@ func medianSeconds<State>(runs: Int, setup: () -> State, _ body: (inout State) -
         blackHole(state)
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
-    return durations.sorted()[durations.count / 2]
+    return median(durations)
+}
+
+/// The middle value (the mean of the two middle ones for an even count); infinity for none.
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .infinity }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 /// Keeps a value alive so the optimiser cannot delete the work that made it.

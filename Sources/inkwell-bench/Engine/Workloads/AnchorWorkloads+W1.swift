@@ -6,21 +6,25 @@ import InkwellWire
 extension AnchorWorkloads {
     /// W1: one stroke, 1,000 points appended one at a time, each its own change encoded for the wire
     /// (the first point adds the stroke: Inkwell has no empty strokes). Then the final snapshot, and a
-    /// remote device applying the 1,000 wire changes one by one.
+    /// remote device applying the 1,000 wire changes one by one. Sizes uncompressed, and deflated.
     func w1() -> [Figure] {
         let (points, style) = Self.w1Stroke()
         let count = points.count
         var random = SplitMix64(seed: 11)
         var wire: [[UInt8]] = []
         var final: BenchReplica?
-        let total = bestSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { replica in
+        let total = medianSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { replica in
             wire = Self.w1Updates(&replica, points: points, style: style)
             final = replica
         }
         let author = final!
         precondition(author.board.points(of: author.stroke(seq: 1)) == points)
-        let snapshot = author.snapshot()
-        let apply = bestSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { remote in
+        // Sizes at equal compression (Benchmarks/anchor_run.py deflates the libraries' alike): none, then
+        // zlib level 1 on each change and on the snapshot, as packs are deflated.
+        let snapshot = author.snapshot(compression: .none)
+        let snapshotDeflated = author.snapshot(compression: .deflate)
+        let wireDeflated = Double(wire.reduce(0) { $0 + PackCodec.deflate($1, .deflate).count })
+        let apply = medianSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { remote in
             for bytes in wire { try! remote.receive(change: bytes) }
         }
         var check = BenchReplica(random: &random)
@@ -42,7 +46,13 @@ extension AnchorWorkloads {
             Figure(workload: "W1", figure: "wire_bytes", value: wireBytes),
             Figure(workload: "W1", figure: "wire_bytes_per_point", value: wireBytes / perPoint),
             Figure(workload: "W1", figure: "snapshot_bytes", value: Double(snapshot.count)),
+            Figure(workload: "W1", figure: "wire_deflated_bytes_per_point", value: wireDeflated / perPoint),
             Figure(workload: "W1", figure: "snapshot_bytes_per_point", value: Double(snapshot.count) / perPoint),
+            Figure(
+                workload: "W1",
+                figure: "snapshot_deflated_bytes_per_point",
+                value: Double(snapshotDeflated.count) / perPoint
+            ),
             Figure(workload: "W1", figure: "remote_apply_us_per_update", value: apply * 1e6 / perPoint),
             Figure(workload: "W1", figure: "pen_up_change_bytes_per_point", value: Double(whole.count) / perPoint),
             Figure(workload: "W1", figure: "self_contained_floor_bytes_per_point", value: Double(floor)),

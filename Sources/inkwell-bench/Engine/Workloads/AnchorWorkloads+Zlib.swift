@@ -9,7 +9,7 @@ extension AnchorWorkloads {
     /// - Returns: the best of `runs`, in seconds.
     func zlibSeconds(packing changes: [[UInt8]], room: String = "bench") -> Double {
         let plain = PackCodec.body(changes.lazy.map { (room: room, change: $0) })
-        return bestSeconds(runs: runs, setup: { [UInt8]() }) { inflated in
+        return medianSeconds(runs: runs, setup: { [UInt8]() }) { inflated in
             let deflated = PackCodec.deflate(plain, .deflate)
             inflated = try! PackCodec.inflate(deflated, size: plain.count)
         }

@@ -21,19 +21,6 @@ struct AnchorWorkloads: ScaledWorkloads {
     }
 }
 
-/// Times `body` `runs` times on a fresh value from `setup` (not timed) and returns the shortest, in seconds.
-func bestSeconds<State>(runs: Int, setup: () -> State, _ body: (inout State) -> Void) -> Double {
-    let clock = ContinuousClock()
-    var best = Double.infinity
-    for _ in 0..<runs {
-        var state = setup()
-        let elapsed = clock.measure { body(&state) }
-        blackHole(state)
-        best = min(best, elapsed.seconds)
-    }
-    return best
-}
-
 /// This process's resident set, from /proc, after giving freed pages back to the system.
 func trimmedResidentBytes() -> Int {
     _ = mallocTrim(0)

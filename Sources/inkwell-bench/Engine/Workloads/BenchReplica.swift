@@ -75,12 +75,20 @@ struct BenchReplica {
         board.reserveCapacity(changes: count)
     }
 
-    /// The changes a peer holding `vector` lacks, as one deflated pack signed by this device: the
+    /// The changes a peer holding `vector` lacks, as one pack (deflated unless told) signed by this device: the
     /// workloads exchange only changes the sender made itself (a pack carries its signer's changes).
-    func pack(for vector: VersionVector, room: String = "bench") -> [UInt8] {
+    func pack(
+        for vector: VersionVector,
+        room: String = "bench",
+        compression: PackCodec.Compression = .deflate
+    ) -> [UInt8] {
         let missing = log.changes(notIn: vector)
         precondition(missing.allSatisfy { $0.id.replica == replica }, "a bench pack holds its signer's changes")
-        return PackCodec.encode(Pack(room: room, changes: missing.map(\.payload)), signedBy: key)
+        return PackCodec.encode(
+            Pack(room: room, changes: missing.map(\.payload)),
+            signedBy: key,
+            compression: compression
+        )
     }
 
     /// The board's snapshot: every logged change, with the cut, compressed as a snapshot stored on the

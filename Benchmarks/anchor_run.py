@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Runs one (library, workload) of the anchors' bench.py so that it measures what Inkwell's side does.
+
+    anchor_run.py --anchors ../shared/anchors --lib loro --workload W2 [--scale 1.0]
+
+bench.py is loaded as it is and changed in four ways, so the side-by-side table compares like with like
+(Benchmarks/compare.py runs this, never bench.py itself):
+
+- Equal information. Every point is snapped to Inkwell's ink grid (1/8 px, rounded half away from zero
+  as Swift's `InkGrid.snap` rounds) before the library sees it: both sides store exactly the same
+  coordinates, where the libraries were fed float32 values that Inkwell stores within 1/16 px.
+- The same compression. Every update, diff, state vector and snapshot whose size is reported is also
+  deflated as Inkwell deflates its packs (zlib, level 1, one buffer each), outside the timed sections;
+  the figures come out as `*_deflated_*` beside the uncompressed ones.
+- Medians. bench.py keeps the best of its repeats; here it keeps their median, as inkwell-bench does.
+- Memory measured alike. Resident memory is read after glibc's `malloc_trim(0)`, as inkwell-bench reads
+  its own.
+
+Prints one JSON object, as bench.py does.
+"""
+import argparse
+import ctypes
+import importlib.util
+import json
+import math
+import statistics
+import sys
+import time
+import zlib
+
+# Inkwell's packs: zlib format, window 15, level 1 (PackCodec.Compression.deflate).
+LEVEL = 1
+
+
+def deflated(data):
+    return len(zlib.compress(bytes(data), LEVEL))
+
+
+def snap(value):
+    """InkGrid.snap: to the nearest 1/8, halves away from zero, as Swift's `rounded()`."""
+    scaled = value * 8.0
+    return math.copysign(math.floor(abs(scaled) + 0.5), scaled) / 8.0
+
+
+def load_bench(anchors):
+    spec = importlib.util.spec_from_file_location("bench", f"{anchors}/bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, anchors)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+class Recorder:
+    """Keeps the first few outputs of the adapter's byte-producing methods, by reference: deflated after
+    the workload, never inside its timed sections."""
+
+    def __init__(self, caps):
+        self.caps = caps
+        self.seen = {name: [] for name in caps}
+
+    def wrap(self, adapter, name):
+        original = getattr(adapter, name)
+
+        def recording(*args, **kwargs):
+            out = original(*args, **kwargs)
+            kept = self.seen[name]
+            if len(kept) < self.caps[name]:
+                kept.append(out)
+            return out
+
+        setattr(adapter, name, recording)
+
+
+# What each workload's byte figures are made of, and how many of each output that takes.
+CAPS = {
+    "W1": {"wire_sink": 1, "snapshot": 2},
+    "W2": {"snapshot": 1},
+    "W3": {"state_vector": 2, "diff": 2, "snapshot": 1},
+    "W4": {"state_vector": 1, "diff": 1, "snapshot": 1},
+}
+
+
+def deflated_figures(workload, result, seen):
+    """The `*_deflated_*` figures of a finished workload, from the outputs it recorded."""
+    if workload == "W1":
+        points = result["points"]
+        sink = seen["wire_sink"][0]
+        # The first snapshot is the empty stroke the stream starts from; the second the stroke's end.
+        return {
+            "wire_deflated_bytes_per_point": sum(deflated(u) for u in sink) / points,
+            "snapshot_deflated_bytes_per_point": deflated(seen["snapshot"][1]) / points,
+        }
+    if workload == "W2":
+        return {"snapshot_deflated_bytes_per_point": deflated(seen["snapshot"][0]) / result["points"]}
+    if workload == "W3" and len(seen["diff"]) == 2:
+        total = sum(deflated(b) for b in seen["state_vector"] + seen["diff"])
+        new_points = 2 * result["added_per_replica"] * 50
+        return {"bytes_exchanged_deflated": total, "bytes_exchanged_deflated_per_new_point": total / new_points}
+    if workload == "W4" and seen["diff"]:
+        points = result["sync"]["bytes"] / result["sync"]["bytes_per_point"]
+        total = deflated(seen["state_vector"][0]) + deflated(seen["diff"][0])
+        figures = {"sync": {"deflated_bytes_per_point": total / points}}
+        if "snapshot" in result and seen["snapshot"]:
+            figures["snapshot"] = {"deflated_bytes_per_point": deflated(seen["snapshot"][0]) / points}
+        return figures
+    return {}
+
+
+def merge(result, extra):
+    for key, value in extra.items():
+        if isinstance(value, dict):
+            result.setdefault(key, {}).update(value)
+        else:
+            result[key] = value
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--anchors", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--workload", required=True, choices=sorted(CAPS))
+    ap.add_argument("--scale", type=float, default=1.0)
+    args = ap.parse_args()
+
+    bench = load_bench(args.anchors)
+    exact = bench.gen_points
+    bench.gen_points = lambda rng, n: [[snap(x), snap(y)] for x, y in exact(rng, n)]
+    bench.best = statistics.median
+    libc = ctypes.CDLL("libc.so.6")
+    unadjusted = bench.cur_rss_mb
+
+    def trimmed_rss_mb():
+        libc.malloc_trim(0)
+        return unadjusted()
+
+    bench.cur_rss_mb = trimmed_rss_mb
+
+    adapter = bench.ADAPTERS[args.lib]()
+    recorder = Recorder(CAPS[args.workload])
+    for name in CAPS[args.workload]:
+        if hasattr(adapter, name):
+            recorder.wrap(adapter, name)
+    kw = {}
+    if args.scale != 1.0:
+        if args.workload in ("W2", "W4"):
+            kw["n_strokes"] = int(10000 * args.scale)
+        elif args.workload == "W3":
+            kw.update(n_base=int(1000 * args.scale), n_add=int(1000 * args.scale), n_del=max(2, int(100 * args.scale)))
+    t0 = time.perf_counter()
+    result = bench.WORKLOADS[args.workload](adapter, **kw)
+    wall = time.perf_counter() - t0
+    merge(result, deflated_figures(args.workload, result, recorder.seen))
+    print(json.dumps(dict(lib=adapter.name, version=adapter.version, workload=args.workload, scale=args.scale,
+                          wall_s=wall, inputs="snapped to 1/8 px; medians; RSS after malloc_trim", result=result)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
