@@ -104,10 +104,13 @@ W5_ROWS = [
     ("  effective MB/s (corpus MB / time)", "sync_MB_per_s"),
     ("  CPU used meanwhile by the server / by the client, s", None),
     ("new client, socket + every change decoded, s", "sync_decode_s"),
-    ("new client, SyncClient into a new SQLite store, s", "client_store_s"),
-    ("raw loopback TCP, same number of bytes as the corpus, s", "raw_loopback_s"),
+    ("new client, SyncClient into a new SQLite store (verified, decoded, durable), s", "client_store_s"),
+    ("raw loopback TCP, the bytes on the wire (equal bytes), s", "raw_loopback_wire_s"),
+    ("new device's whole path, % of raw at equal bytes (aim: at least 50 %)", "store_percent_of_raw_at_equal_bytes"),
+    ("  socket only (packs kept as bytes), % of raw at equal bytes", "socket_percent_of_raw_at_equal_bytes"),
+    ("raw loopback TCP, as many bytes as the corpus's encoded changes, s", "raw_loopback_s"),
     ("  raw MB/s", "raw_loopback_MB_per_s"),
-    ("socket-only sync speed, % of raw (aim: at least 50 %)", "sync_percent_of_raw"),
+    ("  socket only against the corpus's bytes raw (not equal bytes), %", "sync_percent_of_raw"),
     # The same corpus sealed with a key per room, timed in turn with the plain one: best sealed, and its
     # ratio to the best plain.
     ("sealed (a key per room): MB on the wire", ("sealed_wire_mb", "wire_mb")),
@@ -379,8 +382,9 @@ def main():
             print(f"- {wl} {label}: {fmt_ratio(ratio)} (goal {goal}x){reach}")
     w5 = agg["inkwell"].get("W5")
     if w5:
-        met = "met" if w5.get("sync_percent_of_raw", 0) >= 50 else "not met"
-        print(f"\nW5: {fmt(w5.get('sync_percent_of_raw'))} % of raw loopback speed (aim 50 %: {met}).")
+        share = w5.get("store_percent_of_raw_at_equal_bytes", 0)
+        met = "met" if share >= 50 else "not met"
+        print(f"\nW5: a new device's whole path at {fmt(share)} % of raw loopback speed at equal bytes (aim 50 %: {met}).")
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(head + lines) + "\n")
