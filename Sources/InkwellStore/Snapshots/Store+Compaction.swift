@@ -67,7 +67,7 @@ extension Store {
     ///   room's compacted snapshots) to read which changes they hold.
     func isCompacted(_ db: Database, _ change: StoredChange, in compacted: inout CompactedChanges) throws -> Bool {
         // Past every frontier: if held at all, it is a row, and the insert sees it.
-        guard let room = try Self.roomHolding(db, change.id), let seq = SQLValues.integer(change.id.seq) else {
+        guard let room = try compacted.roomHolding(change.id), let seq = SQLValues.integer(change.id.seq) else {
             return false
         }
         let hasRow = try Bool.fetchOne(
@@ -87,12 +87,30 @@ extension Store {
 }
 
 /// Which document's compacted snapshot holds each change of a room, read once per room for a batch
-/// that meets a change without a row inside the room's frontier.
+/// that meets a change without a row inside the room's frontier; and the room frontiers' entries of each
+/// replica the batch meets, read once per replica (a batch does not move frontiers until its end).
 struct CompactedChanges {
     private var rooms: [String: [ChangeID: String]] = [:]
+    private var frontiers: [ReplicaID: [(room: String, seq: Int64)]] = [:]
     private let db: Database
 
     init(_ db: Database) { self.db = db }
+
+    /// ``Store/roomHolding(_:_:)`` for the frontiers as they stood when the batch began: one query per
+    /// replica, where a catch-up's batch holds hundreds of changes of each.
+    mutating func roomHolding(_ id: ChangeID) throws -> String? {
+        guard let seq = SQLValues.integer(id.seq) else { return nil }
+        if frontiers[id.replica] == nil {
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT room, seq FROM room_frontier WHERE replica = ?"),
+                arguments: [SQLValues.replica(id.replica)]
+            )
+            frontiers[id.replica] = rows.map { (room: $0["room"], seq: $0["seq"]) }
+        }
+        // At most one room holds an id; should two frontiers name it, the lowest reaching it answers, as
+        // the index on (replica, seq) would.
+        return frontiers[id.replica]!.filter { $0.seq >= seq }.min { ($0.seq, $0.room) < ($1.seq, $1.room) }?.room
+    }
 
     mutating func document(
         holding id: ChangeID,
