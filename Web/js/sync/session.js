@@ -605,7 +605,7 @@ export class Session extends EventTarget {
    * the outbox in one transaction, and pushed as soon as the connection allows. Works offline. Once enough
    * of this user's changes can no longer be undone, a change that settles them follows (`#settleIfDue`).
    * @param {object[]} operations in the JSON form of Conformance/board.json
-   * @returns {object} the change
+   * @returns {object} the change: the first, for operations too large for one (`commitAll` gives every one)
    * @throws {SyncError} `closed`; a `TypeError` or `WireError` for operations that cannot be a change (then
    *   nothing is made and no seq is used up)
    */
