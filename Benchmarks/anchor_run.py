@@ -10,8 +10,9 @@ bench.py is loaded as it is and changed in four ways, so the side-by-side table 
   as Swift's `InkGrid.snap` rounds) before the library sees it: both sides store exactly the same
   coordinates, where the libraries were fed float32 values that Inkwell stores within 1/16 px.
 - The same compression. Every update, diff, state vector and snapshot whose size is reported is also
-  deflated as Inkwell deflates its packs (zlib, level 1, one buffer each), outside the timed sections;
-  the figures come out as `*_deflated_*` beside the uncompressed ones.
+  deflated as Inkwell deflates its packs (raw deflate, RFC 1951, at zlib's level 1, one buffer each: no
+  zlib header or checksum), outside the timed sections; the figures come out as `*_deflated_*` beside
+  the uncompressed ones.
 - Medians. bench.py keeps the best of its repeats; here it keeps their median, as inkwell-bench does.
 - Memory measured alike. Resident memory is read after glibc's `malloc_trim(0)`, as inkwell-bench reads
   its own.
@@ -28,12 +29,13 @@ import sys
 import time
 import zlib
 
-# Inkwell's packs: zlib format, window 15, level 1 (PackCodec.Compression.deflate).
+# Inkwell's packs: raw deflate (no zlib header or Adler-32), zlib's level 1 (PackCodec.Compression.deflate).
 LEVEL = 1
 
 
 def deflated(data):
-    return len(zlib.compress(bytes(data), LEVEL))
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    return len(compressor.compress(bytes(data)) + compressor.flush())
 
 
 def snap(value):

@@ -11,8 +11,8 @@ interleaved workload by workload, so a slow spell of the shared machine hits bot
 measure the same thing:
 
 - the same information: the libraries get the points Inkwell stores (snapped to 1/8 px), not float32;
-- the same compression: every size is shown uncompressed, then deflated alike (zlib level 1, each
-  update, diff or snapshot on its own, as Inkwell deflates a pack);
+- the same compression: every size is shown uncompressed, then deflated alike (raw deflate at zlib's
+  level 1, each update, diff or snapshot on its own, as Inkwell deflates a pack);
 - the same statistics: each figure is the median of the repeats inside a process (`--runs` for
   Inkwell, 3 for the libraries), and the table shows the median over passes, with the spread over
   passes (smallest to largest) printed after it;

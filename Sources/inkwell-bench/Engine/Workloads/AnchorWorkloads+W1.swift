@@ -20,7 +20,7 @@ extension AnchorWorkloads {
         let author = final!
         precondition(author.board.points(of: author.stroke(seq: 1)) == points)
         // Sizes at equal compression (Benchmarks/anchor_run.py deflates the libraries' alike): none, then
-        // zlib level 1 on each change and on the snapshot, as packs are deflated.
+        // raw deflate at level 1 on each change and on the snapshot, as packs are deflated.
         let snapshot = author.snapshot(compression: .none)
         let snapshotDeflated = author.snapshot(compression: .deflate)
         let wireDeflated = Double(wire.reduce(0) { $0 + PackCodec.deflate($1, .deflate).count })

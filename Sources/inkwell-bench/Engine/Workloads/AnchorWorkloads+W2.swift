@@ -23,7 +23,7 @@ extension AnchorWorkloads {
         }
         let encode = medianSeconds(runs: runs, setup: {}) { _ in blackHole(first.snapshot()) }
         let snapshot = first.snapshot()
-        // Its size at equal compression with the libraries' (Benchmarks/anchor_run.py): none, then zlib level 1.
+        // Its size at equal compression with the libraries' (Benchmarks/anchor_run.py): none, then raw deflate.
         let uncompressed = first.snapshot(compression: .none)
         let decode = medianSeconds(runs: runs, setup: {}) { _ in blackHole(try! DocumentSnapshot(decoding: snapshot)) }
         let open = medianSeconds(runs: runs, setup: {}) { _ in
