@@ -107,6 +107,8 @@ W5_ROWS = [
     ("new client, SyncClient into a new SQLite store (verified, decoded, durable), s", "client_store_s"),
     ("raw loopback TCP, the bytes on the wire (equal bytes), s", "raw_loopback_wire_s"),
     ("new device's whole path, % of raw at equal bytes (aim: at least 50 %)", "store_percent_of_raw_at_equal_bytes"),
+    # The floor no storage path passes: every pack's signature checked and its body inflated, in memory.
+    ("floor: every pack verified and inflated in memory, no socket or store, CPU s", "packs_open_cpu_s"),
     ("  socket only (packs kept as bytes), % of raw at equal bytes", "socket_percent_of_raw_at_equal_bytes"),
     ("raw loopback TCP, as many bytes as the corpus's encoded changes, s", "raw_loopback_s"),
     ("  raw MB/s", "raw_loopback_MB_per_s"),
