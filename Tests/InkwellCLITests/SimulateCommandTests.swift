@@ -45,8 +45,11 @@ import Testing
     ///   out what the first stood for;
     /// - 51272 and 53250, a device whose full disk failed to take acknowledged changes off its outbox while
     ///   its cursor, kept across the reconnection, had passed their pack: the pack never came back, and its
-    ///   snapshot stood for that position without its own changes, so the log dropped them.
-    @Test(arguments: [3543, 7187, 51272, 53250] as [UInt64])
+    ///   snapshot stood for that position without its own changes, so the log dropped them;
+    /// - 14852, a device that held another author's change from a live pack past a gap in its log, after
+    ///   the position it was then rebased to, refused the rebase for leaving that change out and stopped
+    ///   following the room.
+    @Test(arguments: [3543, 7187, 14852, 51272, 53250] as [UInt64])
     func aSeedThatOnceFailedPasses(_ seed: UInt64) throws {
         let run = try InkwellProcess.run(["simulate", "--seed", "\(seed)"])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")

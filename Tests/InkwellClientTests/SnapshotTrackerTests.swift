@@ -49,4 +49,21 @@ import Testing
         plain.settled(room: "r", through: 14)
         #expect(plain.required(room: "r", through: 21)[other] == 5)
     }
+
+    /// What a device held when the connection started may hold changes live packs brought from past a gap
+    /// in its log, after a position it is later rebased to: a rebase is held to its own timeline of the
+    /// base alone, and to what came on this connection (simulation seed 14852).
+    @Test func aRebaseIsHeldToTheBaseOfThisDevicesOwnTimelineAlone() {
+        let tracker = SnapshotTracker()
+        // Held through watermark 21, plus another author's change 9 that came live at 24.
+        tracker.start(room: "r", base: (VersionVector([other: 9, own: 4]), 21))
+        #expect(
+            tracker.required(room: "r", through: 22) == VersionVector([other: 9, own: 4]),
+            "a snapshot in the stream"
+        )
+        #expect(tracker.required(room: "r", through: 22, baseFor: own) == VersionVector([own: 4]), "a rebase")
+        tracker.received(room: "r", position: 22, replica: other, seq: 8)
+        #expect(tracker.required(room: "r", through: 22, baseFor: own) == VersionVector([other: 8, own: 4]))
+        #expect(tracker.required(room: "r", through: 20, baseFor: own).isEmpty, "before the watermark: nothing")
+    }
 }

@@ -88,7 +88,12 @@ extension PackIntake {
             verdict = try SnapshotReview.review(
                 snapshot,
                 held: held,
-                required: snapshots.required(room: room, through: snapshot.position),
+                // A rebase is held to this device's own timeline of what it held before the connection.
+                required: snapshots.required(
+                    room: room,
+                    through: snapshot.position,
+                    baseFor: rebase == nil ? nil : own
+                ),
                 own: own,
                 ownMade: try store.lastSeq(of: own),
                 types: documentTypes

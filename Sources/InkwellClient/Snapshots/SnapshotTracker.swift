@@ -72,10 +72,24 @@ final class SnapshotTracker: Sendable {
     }
 
     /// What a snapshot standing for `position` must hold, as far as this connection can tell.
-    func required(room: String, through position: UInt64) -> VersionVector {
+    ///
+    /// `baseFor`: whose timelines the base counts for, all by default. The base is everything held when
+    /// the connection started, which is what came through its watermark, and also what live packs past a
+    /// gap brought, from positions after it that this device never learnt. A rebase stands for packs this
+    /// device never received, beyond its watermark, so it is held to the base of this device's own
+    /// timeline alone (its acknowledged changes, which its author guards): seed 14852 of the simulation
+    /// was refused a rebase for leaving out another author's change that had come after it.
+    func required(room: String, through position: UInt64, baseFor only: ReplicaID? = nil) -> VersionVector {
         rooms.withLock { rooms in
             guard let track = rooms[room] else { return VersionVector() }
-            var vector = track.baseWatermark <= position ? track.base : VersionVector()
+            var vector = VersionVector()
+            if track.baseWatermark <= position {
+                if let only {
+                    vector[only] = track.base[only]
+                } else {
+                    vector = track.base
+                }
+            }
             for entry in track.received where entry.position <= position {
                 vector[entry.replica] = max(vector[entry.replica], entry.seq)
             }

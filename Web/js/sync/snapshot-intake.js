@@ -88,7 +88,8 @@ export async function takeSnapshots(intake, { tracker, rebase, held, holdings, o
     const verdict = reviewSnapshot(snapshot, {
       held: (key) => taken.get(key) ?? mine.get(key),
       holdings: holding,
-      required: tracker.required(snapshot.position),
+      // A rebase is held to this page's own timelines of what it held before the connection.
+      required: tracker.required(snapshot.position, rebase === null ? null : own),
       own,
       acknowledged,
       ownMade: made,

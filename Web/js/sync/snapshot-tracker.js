@@ -56,12 +56,22 @@ export class SnapshotTracker {
   /**
    * What a snapshot standing for `position` must hold, as far as this connection can tell: by replica,
    * the seq through which it must hold every change.
+   *
+   * `baseFor`, when given, limits the base to those replicas' timelines. The base is everything held when
+   * the connection started: what came through its watermark, and also what live packs past a gap brought
+   * from positions after it, which this page never learnt. A rebase stands for packs this page never
+   * received, so it is held to the base of this page's own timelines alone, as Swift's tracker does
+   * (seed 14852 of `inkwell simulate`).
    * @param {number} position
+   * @param {Set<string> | null} [baseFor]
    * @returns {Map<string, number>}
    * - Complexity: O(replicas + packs received).
    */
-  required(position) {
-    const vector = this.#baseWatermark <= position ? new Map(this.#base) : new Map();
+  required(position, baseFor = null) {
+    const vector = new Map();
+    if (this.#baseWatermark <= position) {
+      for (const [replica, seq] of this.#base) if (baseFor === null || baseFor.has(replica)) vector.set(replica, seq);
+    }
     for (const entry of this.#received) {
       if (entry.position <= position) vector.set(entry.replica, Math.max(vector.get(entry.replica) ?? 0, entry.seq));
     }

@@ -87,6 +87,16 @@ test('what a snapshot must hold: what was held at the start when the watermark t
   assert.deepEqual(tracker.required(15), new Map([[peer.replica, 9], [other.replica, 5]]));
 });
 
+test('a rebase is held to the base of this page\'s own timelines alone: the base may hold what live packs brought from after it (seed 14852)', () => {
+  // Held through watermark 21: this page's own changes through 4, and another's through 9, 9 from a live pack at 24.
+  const tracker = new SnapshotTracker(new Map([[peer.replica, 4], [other.replica, 9]]), 21);
+  assert.deepEqual(tracker.required(22), new Map([[peer.replica, 4], [other.replica, 9]]), 'a snapshot in the stream');
+  assert.deepEqual(tracker.required(22, new Set([peer.replica])), new Map([[peer.replica, 4]]), 'a rebase');
+  tracker.received(22, other.replica, 8);
+  assert.deepEqual(tracker.required(22, new Set([peer.replica])), new Map([[peer.replica, 4], [other.replica, 8]]));
+  assert.deepEqual(tracker.required(20, new Set([peer.replica])), new Map(), 'before the watermark: nothing');
+});
+
 test('parts gather in any order, a repeat is no news, a sibling that disagrees is refused and its snapshot goes on', async () => {
   const changes = [change(peer, 1), change(peer, 2), change(peer, 3)];
   const cut = cutOf([[peer, 3]]);
