@@ -17,6 +17,9 @@ bench.py is loaded as it is and changed in four ways, so the side-by-side table 
 - Memory measured alike. Resident memory is read after glibc's `malloc_trim(0)`, as inkwell-bench reads
   its own.
 
+W1 also runs live (`w1_live`): the same stroke as drawn with a 240 Hz pen shown at 60 frames a second,
+one update per frame, as Yjs apps batch; Inkwell's side is `AnchorWorkloads.w1Live`.
+
 Prints one JSON object, as bench.py does.
 """
 import argparse
@@ -108,6 +111,70 @@ def deflated_figures(workload, result, seen):
     return {}
 
 
+# W1 live: a pen sampled at 240 Hz, one update per 60 Hz animation frame (Inkwell's LiveInk).
+POINTS_PER_FRAME = 4
+
+
+def frames_of(points):
+    """The points each frame adds: the first frame the stroke's first five (samples 0 to 4), then four each."""
+    first = POINTS_PER_FRAME + 1
+    return [points[:first]] + [points[i:i + POINTS_PER_FRAME] for i in range(first, len(points), POINTS_PER_FRAME)]
+
+
+def w1_live(bench, ad, n_points=1000, repeats=3):
+    """W1's stroke drawn live: the first frame's update adds the stroke with its first points, each later
+    frame's appends its points in one transaction. A remote peer applies the updates one by one."""
+    import gc
+    import random
+    frames = frames_of(bench.gen_points(random.Random(1), n_points))
+    authors, applies = [], []
+    updates = None
+    for _ in range(repeats):
+        doc = ad.new_doc()
+        ad.init_root(doc)
+        base = ad.snapshot(doc)
+        sink = ad.wire_sink(doc)
+        gc.collect()
+        gc.disable()
+        t0 = time.perf_counter()
+        if ad.name == "pycrdt":
+            ad.add_stroke(doc, "s0", "#1e1e1e", 2.0, frames[0])
+            pts = ad.strokes(doc)["s0"]["points"]
+            for frame in frames[1:]:
+                with doc.transaction():
+                    pts.extend(frame)
+        else:
+            pts = ad.add_stroke(doc, "s0", "#1e1e1e", 2.0, frames[0])
+            for frame in frames[1:]:
+                for point in frame:
+                    pts.push(point)
+                doc.commit()
+        t1 = time.perf_counter()
+        gc.enable()
+        assert len(sink) == len(frames), (len(sink), len(frames))
+        remote = ad.load(base)
+        t2 = time.perf_counter()
+        for update in sink:
+            ad.apply(remote, update)
+        t3 = time.perf_counter()
+        assert ad.points_len(remote, "s0") == n_points
+        assert bench.canon(ad.to_json(remote)) == bench.canon(ad.to_json(doc))
+        authors.append(t1 - t0)
+        applies.append(t3 - t2)
+        updates = list(sink)
+    total = sum(len(u) for u in updates) / n_points
+    total_deflated = sum(deflated(u) for u in updates) / n_points
+    return {
+        "live_frames": len(frames),
+        "live_remote_bytes_per_point": total,
+        "live_remote_deflated_bytes_per_point": total_deflated,
+        "live_durable_bytes_per_point": total,
+        "live_durable_deflated_bytes_per_point": total_deflated,
+        "live_author_us_per_point": statistics.median(authors) * 1e6 / n_points,
+        "live_remote_us_per_point": statistics.median(applies) * 1e6 / n_points,
+    }
+
+
 def merge(result, extra):
     for key, value in extra.items():
         if isinstance(value, dict):
@@ -152,6 +219,8 @@ def main():
     result = bench.WORKLOADS[args.workload](adapter, **kw)
     wall = time.perf_counter() - t0
     merge(result, deflated_figures(args.workload, result, recorder.seen))
+    if args.workload == "W1":
+        merge(result, w1_live(bench, bench.ADAPTERS[args.lib]()))
     print(json.dumps(dict(lib=adapter.name, version=adapter.version, workload=args.workload, scale=args.scale,
                           wall_s=wall, inputs="snapped to 1/8 px; medians; RSS after malloc_trim", result=result)))
 

@@ -59,29 +59,54 @@ export function simulatedPressure(previous, distance) {
  * The operations that commit a finished stroke, and the shape it was recognised as (`none` for ink).
  * @param {[number, number][]} points in drawing order
  * @param {number[] | null} pressures one per point, or null (mouse, touch)
- * @param {{colour: number, width: number, brush?: 'pen' | 'highlighter'}} style a highlighter's ink says so
+ * @param {InkStyle} style
  * @param {boolean} recognizesShapes
  * @returns {{operations: object[], shape: import('../geometry/recognizer.js').RecognizedShape}}
  */
 export function penUpOperations(points, pressures, style, recognizesShapes) {
-  const shape = recognizesShapes && points.length >= 2 ? recognizeShape(points) : { kind: 'none' };
-  // A pen's stroke names no brush, so it encodes exactly as before brushes.
-  const brush = style.brush === 'highlighter' ? { brush: 'highlighter' } : {};
-  if (shape.kind === 'none') {
-    return {
-      operations: [
-        {
-          op: 'addStroke',
-          colour: style.colour,
-          width: style.width,
-          points: points.map(snapPoint),
-          pressures: pressures === null ? null : pressures.map(snapPressure),
-          ...brush,
-        },
-      ],
-      shape,
-    };
-  }
-  const outline = shapePolyline(shape).map(snapPoint);
-  return { operations: [{ op: 'addStroke', colour: style.colour, width: style.width, points: outline, pressures: null, ...brush }], shape };
+  const shape = strokeShape(points, recognizesShapes);
+  return { operations: [shape.kind === 'none' ? inkOperation(points, pressures, style) : shapeOperation(shape, style)], shape };
+}
+
+/**
+ * The shape a finished stroke is, when recognition is on; `none` when it is ink.
+ * @param {[number, number][]} points
+ * @param {boolean} recognizesShapes
+ * @returns {import('../geometry/recognizer.js').RecognizedShape}
+ */
+export function strokeShape(points, recognizesShapes) {
+  return recognizesShapes && points.length >= 2 ? recognizeShape(points) : { kind: 'none' };
+}
+
+/**
+ * The addStroke of ink: its points (and pressures) snapped.
+ * @typedef {{colour: number, width: number, brush?: 'pen' | 'highlighter'}} InkStyle a highlighter's ink says so
+ * @param {[number, number][]} points
+ * @param {number[] | null} pressures
+ * @param {InkStyle} style
+ */
+export function inkOperation(points, pressures, style) {
+  return {
+    op: 'addStroke',
+    colour: style.colour,
+    width: style.width,
+    points: points.map(snapPoint),
+    pressures: pressures === null ? null : pressures.map(snapPressure),
+    ...brushOf(style),
+  };
+}
+
+/**
+ * The addStroke of a recognised shape: its clean outline, snapped, with no pressure.
+ * @param {import('../geometry/recognizer.js').RecognizedShape} shape not `none`
+ * @param {InkStyle} style
+ */
+export function shapeOperation(shape, style) {
+  const points = shapePolyline(shape).map(snapPoint);
+  return { op: 'addStroke', colour: style.colour, width: style.width, points, pressures: null, ...brushOf(style) };
+}
+
+/** A pen's stroke names no brush, so it encodes exactly as before brushes. @param {InkStyle} style */
+function brushOf(style) {
+  return style.brush === 'highlighter' ? { brush: 'highlighter' } : {};
 }

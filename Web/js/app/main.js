@@ -99,13 +99,14 @@ import { snapshotOptionsFrom } from './snapshot-options.js';
  * @typedef {{
  *   session: any, scene: Scene, renderer: Renderer, viewport: Viewport,
  *   settings: import('./settings.js').Settings, selection: Selection,
- *   commit: (operations: object[]) => object[] | null,
+ *   commit: (operations: object[], options?: {continues?: boolean}) => object[] | null,
  *   commitReplacingPreview: (operations: object[]) => void,
  *   dropPreview: () => void,
  *   setInk: (ink: object | null) => void,
  *   cursorChanged?: () => void,
  * }} ToolContext `commit` gives the changes made (more than one for an edit too large for one change, as
- *   js/model/change-parts.js cuts it), or null when it could not be saved (the user is told why);
+ *   js/model/change-parts.js cuts it), or null when it could not be saved (the user is told why), and
+ *   `continues` joins them to the latest undo step (the session's `commitAll`);
  *   `cursorChanged` says the tool's `cursor` changed while no button is down
  */
 
@@ -243,10 +244,10 @@ async function start() {
     viewport,
     settings,
     selection,
-    commit(operations) {
+    commit(operations, options) {
       if (operations.length === 0) return null;
       try {
-        return session.commitAll(operations);
+        return session.commitAll(operations, options);
       } catch (error) {
         showNotice(`That change could not be saved: ${error?.message ?? error}`, { alert: true });
         return null;

@@ -118,6 +118,18 @@ export class Author {
   }
 
   /**
+   * The change that takes back an abandoned action: undoes the latest step if it begins with `change`, and
+   * leaves nothing to redo of it; null when another step is the latest.
+   * @param {BoardRef} board
+   * @param {ChangeId} change
+   * @returns {Change | null}
+   */
+  withdraw(board, change) {
+    const operations = this.history(board).withdraw(change);
+    return operations === null ? null : this.makeChange(board, operations, { undoable: false });
+  }
+
+  /**
    * The change for Shift+Ctrl+Z: redoes the change undone last on the board, or null if none.
    * @param {BoardRef} board
    * @returns {Change | null}

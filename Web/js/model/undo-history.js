@@ -135,6 +135,20 @@ export class UndoHistory {
   }
 
   /**
+   * The operations that undo the latest step when it begins with `change`, which is then gone: an action
+   * abandoned midway, which redo must not bring back. Null when another step is the latest.
+   * @param {ChangeId} change
+   * @returns {UndoOperation[] | null}
+   */
+  withdraw(change) {
+    const step = this.#done.at(-1);
+    const first = step?.changes[0];
+    if (first === undefined || first.replica !== change.replica || first.seq !== change.seq) return null;
+    this.#done.pop();
+    return step.changes.toReversed().map((each) => ({ op: 'undo', change: { ...each } }));
+  }
+
+  /**
    * The operations that redo the step undone last, if any.
    * @returns {UndoOperation[] | null}
    */

@@ -1,4 +1,5 @@
-// Presence for one session: this page's, sent at most ≈ 15 times a second and only while someone else is
+// Presence for one session: this page's, sent at most ≈ 15 times a second (once per animation frame while
+// it carries ink being drawn, so the others see the stroke grow smoothly) and only while someone else is
 // in the room (plus once on joining, so the others learn it is here, and again to each newcomer), and the
 // others', kept as peers until they leave or fall silent. Ephemeral: nothing here is stored.
 
@@ -14,6 +15,8 @@ import { Throttle } from './throttle.js';
 
 /** Presence frames per second, at most. */
 const PER_SECOND = 15;
+/** Presence frames per second, at most, while a stroke is being drawn: one per animation frame. */
+const INK_PER_SECOND = 60;
 /** This page's presence is repeated this often while others are here, so they do not expire it. */
 const HEARTBEAT = 10_000;
 /** How often silent peers are looked for. */
@@ -52,7 +55,8 @@ export class PresenceChannel {
     this.#peers = new Peers({ expiry });
     // Wrapped: a browser's timer functions refuse to be called as methods of another object.
     const timers = { now: () => performance.now(), setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (t) => clearTimeout(t) };
-    this.#throttle = new Throttle(1000 / PER_SECOND, (presence) => this.#sendNow(presence), timers);
+    const interval = (presence) => 1000 / (presence.ink ? INK_PER_SECOND : PER_SECOND);
+    this.#throttle = new Throttle(interval, (presence) => this.#sendNow(presence), timers);
     this.#sweep = setInterval(() => this.#sweepPeers(), Math.min(SWEEP, this.#peers.expiry / 3));
     // Must not keep node's test runner alive; browsers have no `unref`.
     this.#sweep.unref?.();

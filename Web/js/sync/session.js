@@ -617,17 +617,19 @@ export class Session extends EventTarget {
    * As `commit`, returning every change made: operations too many or too large for one change are cut
    * into consecutive changes (js/model/change-parts.js, which renames what they add), one undo step.
    * @param {object[]} operations
+   * @param {{continues?: boolean}} [options] `continues`: the edit finishes the action the previous change
+   *   began (a stroke saved while it was drawn, then snapped to a shape), so it joins that undo step
    * @returns {object[]} the changes, in order
    * @throws as `commit`; a `RangeError` for one operation too large for any change
    */
-  commitAll(operations) {
+  commitAll(operations, { continues = false } = {}) {
     this.#checkOpen();
     // Encoded before the author numbers them, so operations that cannot be a change use up no seq.
     const parts = splitOperations(operations, this.nextChange, (part, id) => {
       const bytes = encodeChange({ id, stamp: { wall: 0, counter: 0 }, board: BOARD, operations: part });
       return bytes.length + STAMP_BYTES <= WireLimits.maximumChangeBytes;
     });
-    const changes = parts.map((part, i) => this.#record(this.#author.makeChange(this.board, part, i === 0 ? {} : { continues: true })));
+    const changes = parts.map((part, i) => this.#record(this.#author.makeChange(this.board, part, i === 0 && !continues ? {} : { continues: true })));
     this.#settleIfDue();
     return changes;
   }
@@ -666,6 +668,21 @@ export class Session extends EventTarget {
     return change;
   }
 
+  /**
+   * Takes back an action that was begun and then abandoned (a stroke saved while it was drawn, whose pen
+   * was cancelled): undoes its undo step, if it is still the latest, so that redo cannot bring it back.
+   * @param {{replica: string, seq: number}} change the action's first change
+   * @returns {object | null} the undoing change, or null when the step is not the latest
+   */
+  withdraw(change) {
+    this.#checkOpen();
+    const undoing = this.#author.withdraw(this.board, change);
+    if (undoing === null) return null;
+    this.#record(undoing);
+    this.#settleIfDue();
+    return undoing;
+  }
+
   /** Redoes the change this user undid last. @returns {object | null} the change, or null if none */
   redo() {
     this.#checkOpen();
@@ -678,7 +695,8 @@ export class Session extends EventTarget {
 
   /**
    * Tells the others in the room where this user is and what they are drawing: merged over what was said
-   * before, sent at most ≈ 15 times a second and only while someone else is here, never stored.
+   * before, sent at most ≈ 15 times a second (60 while it carries ink) and only while someone else is
+   * here, never stored.
    * @param {PresenceInput} presence
    * @throws {TypeError} for a malformed colour, cursor or ink
    */

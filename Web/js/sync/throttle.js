@@ -1,5 +1,6 @@
 // At most one call per interval, always ending with the latest value: presence moves at ≈ 15 frames a
-// second however fast the pointer does, and the last position is never lost.
+// second however fast the pointer does (ink in progress at one frame per animation frame), and the last
+// position is never lost.
 
 /**
  * @typedef {{now: () => number, setTimeout: (f: () => void, ms: number) => any, clearTimeout: (t: any) => void}} Timers
@@ -16,7 +17,8 @@ export class Throttle {
   #timer = null;
 
   /**
-   * @param {number} interval milliseconds between calls, at least
+   * @param {number | ((value: T) => number)} interval milliseconds between calls, at least: the same for
+   *   every value, or the value's own (a call waits out the interval of the value it carries)
    * @param {(value: T) => void} call
    * @param {Timers} timers inject fake timers in tests
    */
@@ -28,7 +30,8 @@ export class Throttle {
 
   /** Calls now if the interval has passed, else once it has, with the latest value submitted. @param {T} value */
   submit(value) {
-    const wait = this.#last + this.#interval - this.#timers.now();
+    const interval = typeof this.#interval === 'function' ? this.#interval(value) : this.#interval;
+    const wait = this.#last + interval - this.#timers.now();
     if (wait <= 0 && this.#timer === null) {
       this.#fire(value);
       return;

@@ -49,9 +49,15 @@ export class FakeSession extends EventTarget {
   }
 
   /** As the session's `commitAll`: cut into several changes when too many for one, one undo step. */
-  commitAll(operations) {
+  commitAll(operations, { continues = false } = {}) {
     const parts = splitOperations(operations, this.nextChange, () => true, this.mostPerChange);
-    return parts.map((part, i) => this.#record(this.author.makeChange(this.board, part, { continues: i > 0 })));
+    return parts.map((part, i) => this.#record(this.author.makeChange(this.board, part, { continues: continues || i > 0 })));
+  }
+
+  /** As the session's `withdraw`. */
+  withdraw(change) {
+    const undoing = this.author.withdraw(this.board, change);
+    return undoing === null ? null : this.#record(undoing);
   }
 
   /** The id of this author's next change, as the session's `nextChange`. */
@@ -139,7 +145,7 @@ export function toolContext({ settings = {} } = {}) {
     settings: { ...defaultSettings(), ...settings },
     selection,
     ink,
-    commit: (operations) => (operations.length === 0 ? null : session.commitAll(operations)),
+    commit: (operations, options) => (operations.length === 0 ? null : session.commitAll(operations, options)),
     commitReplacingPreview(operations) {
       if (operations.length === 0) return renderer.dropPreview();
       renderer.clearPreviewWithNextDelta();

@@ -83,6 +83,22 @@ test('a streamed stroke is one undo step: appends are not steps of their own', (
   assert.equal(alice.undo(board), null);
 });
 
+test('withdrawing an abandoned action undoes its step for good, and only the latest step', () => {
+  const alice = testAuthor(1);
+  const board = new Board('main');
+  const before = alice.makeChange(board, [add(line(2))]);
+  const start = alice.makeChange(board, [add(line(2, { y: 50 }))]);
+  const more = alice.makeChange(board, [{ op: 'appendPoints', stroke: strokeOf(start), points: [[20, 50]], pressures: null }]);
+  board.applyAll([before, start, more]);
+  assert.equal(alice.withdraw(board, before.id), null, 'not the latest step: nothing is withdrawn');
+  const withdrawn = alice.withdraw(board, start.id);
+  assert.deepEqual(withdrawn.operations, [{ op: 'undo', change: start.id }]);
+  board.apply(withdrawn);
+  assert.equal(board.visibleStrokeCount, 1);
+  assert.equal(alice.redo(board), null, 'redo cannot bring it back');
+  assert.deepEqual(alice.undo(board).operations, [{ op: 'undo', change: before.id }], 'undo goes on from the step before');
+});
+
 test('a new action clears redo; capacity and forgetting as in Swift', () => {
   const history = new UndoHistory();
   const id = (seq) => ({ replica: '01'.repeat(16), seq });

@@ -12,7 +12,7 @@ struct AnchorWorkloads: ScaledWorkloads {
     // `--scale` scales stroke counts, as the anchors do, never points per stroke.
     var workloads: [Workload] {
         [
-            Workload(name: "W1", measure: w1),
+            Workload(name: "W1", measure: { w1() + w1Live() }),
             Workload(name: "W2", measure: w2),
             Workload(name: "W3", measure: w3),
             Workload(name: "W4", measure: w4),

@@ -49,10 +49,10 @@ struct BenchReplica {
         clock.witness(try take(change: bytes), wallMilliseconds: wall.millisecondsSince1970())
     }
 
-    /// Applies every change of an encoded pack; the clock witnesses the pack's latest stamp once, as
-    /// `SyncClient` does for the packs of a frame.
-    mutating func receive(pack bytes: [UInt8]) throws {
-        let changes = try PackCodec.decode(bytes).changes
+    /// Applies every change of an encoded pack (opened with `key` when it is sealed); the clock witnesses
+    /// the pack's latest stamp once, as `SyncClient` does for the packs of a frame.
+    mutating func receive(pack bytes: [UInt8], key: RoomKey? = nil) throws {
+        let changes = try PackCodec.decode(bytes, key: key).changes
         board.reserveCapacity(changes: changes.count)
         var latest: Stamp?
         for change in changes {
