@@ -14,6 +14,7 @@ the same viewport. Timings are printed as `[timing] …` lines.
 
 import hashlib
 import json
+import math
 import re
 import subprocess
 import sys
@@ -64,13 +65,16 @@ PROBE = """
 })();
 """
 
-# Watches, every animation frame, for the board to hold `count` strokes with ink painted at (x, y) on the
-# base canvas; keeps the time (Date.now()) and the hash it first saw that.
+# Watches, every animation frame for 15 s, for the board to hold `count` strokes with ink painted at (x, y)
+# on the base canvas: keeps the time (Date.now()) and hash it first saw that (`__seen`), then each board it
+# holds while it does (`__sightings`), since a long stroke shows in parts, saved while it is drawn.
 WATCH_FOR_STROKE = """
 const [count, x, y] = arguments;
 const canvas = document.querySelector('[data-testid="board"] canvas.base');
 const context = canvas.getContext('2d');
 window.__seen = null;
+window.__sightings = [];
+const until = Date.now() + 15000;
 const look = () => {
   if (window.inkwell.strokeCount() >= count) {
     const ratio = canvas.width / canvas.clientWidth;
@@ -78,11 +82,12 @@ const look = () => {
     let most = 0;
     for (let i = 3; i < data.length; i += 4) most = Math.max(most, data[i]);
     if (most > 100) {
-      window.__seen = { at: Date.now(), hash: window.inkwell.hash(), strokes: window.inkwell.strokeCount() };
-      return;
+      const sighting = { at: Date.now(), hash: window.inkwell.hash(), strokes: window.inkwell.strokeCount() };
+      window.__seen ??= sighting;
+      if (window.__sightings.at(-1)?.hash !== sighting.hash) window.__sightings.push(sighting);
     }
   }
-  requestAnimationFrame(look);
+  if (Date.now() < until) requestAnimationFrame(look);
 };
 requestAnimationFrame(look);
 """
@@ -226,7 +231,11 @@ class CollaborationTest(harness.BrowserTest):
             harness.wait_for(lambda: bob.strokes() == 1 and bob.hash() == alice.hash() and bob.ink(450, 250) > 100,
                              timeout=5, interval=0.01, message="A's stroke on B's board")
             polled = time.monotonic() - drawn
-            seen = harness.wait_for(lambda: bob.js("return window.__seen"), timeout=2, message="B's watcher")
+            # The drag is longer than a checkpoint: B may show part of the stroke first; its final board counts.
+            final = alice.hash()
+            seen = harness.wait_for(
+                lambda: next((s for s in bob.js("return window.__sightings") if s["hash"] == final), None),
+                timeout=2, message="B's watcher")
             pen_up = alice.js("return window.__probe.pointerUps.at(-1)")
             delay = (seen["at"] - pen_up) / 1000
             timing("stroke visible on B after A's pen-up (in-page clocks)", delay)
@@ -421,6 +430,83 @@ class CollaborationTest(harness.BrowserTest):
             self.assertEqual(page.strokes(), 8)
             page.board_png("2-board-browser-and-peer")
             self.assertNoConsoleErrors(page)
+
+    # 3. A long stroke, saved while it is drawn
+
+    def test_a_long_stroke_reaches_the_other_page_before_pen_up_and_undoes_whole(self):
+        with self.diagnostics("3"):
+            alice = self.open("/r/ink-checkpoint-check", "A")
+            bob = self.open("/r/ink-checkpoint-check", "B")
+            alice.wait_synced()
+            bob.wait_synced()
+            self.assertEqual((alice.strokes(), bob.strokes()), (0, 0))
+            self.assertEqual(bob.hash(), alice.hash(), "both start from the same empty board")
+            self.assertEqual(alice.js("return document.querySelector('[data-testid=\"tool-shapes\"]').getAttribute('aria-pressed')"),
+                             "false", "shape recognition is off (and the wave is no shape anyway)")
+            first = "const s = window.inkwell.session.board.strokes()[0]; return s ? {id: s.id, points: s.points.length} : null"
+            changes = "return window.inkwell.session.board.changeCount"
+
+            # A wave, far from any shape: 40 moves of 10 px right, up and down, paced over about two seconds
+            # (the page saves what is drawn every 250 ms), and the button stays down.
+            wave = [(200 + 10 * i, 300 + round(30 * math.sin(i * 0.7))) for i in range(61)]
+            chain = ActionChains(alice.driver, duration=10)
+            chain.move_to_element_with_offset(alice.board, *alice._offset(*wave[0]))
+            chain.click_and_hold()
+            for (xa, ya), (xb, yb) in zip(wave[:40], wave[1:41]):
+                chain.move_by_offset(xb - xa, yb - ya)
+                chain.pause(0.025)
+            # B notes when it first paints a stroke at the wave's start (Date.now(): one clock on this machine).
+            bob.js(WATCH_FOR_STROKE, 1, 200, 300)
+            began = alice.js("return Date.now()")
+            chain.perform()
+            ended = alice.js("return Date.now()")
+            timing("the held drag's 40 moves", (ended - began) / 1000)
+
+            # Still down: B shows the stroke, and showed it while A's moves were still coming; A's board holds
+            # it; and once the last checkpoint is in, both hold the same board: the 41 points drawn, one stroke.
+            self.assertEqual(alice.js("return window.__probe.pointerUps"), [], "the button is still down")
+            seen = harness.wait_for(lambda: bob.js("return window.__seen"), timeout=5, interval=0.01,
+                                    message="A's stroke on B's board before pen-up")
+            timing("A's saved ink painted on B after the drag began (in-page clocks)", (seen["at"] - began) / 1000)
+            self.assertLess(seen["at"], ended, "B painted the stroke while A was still drawing it")
+            self.assertEqual(alice.strokes(), 1, "A's board holds the saved part while the pen is down")
+            held = harness.wait_for(
+                lambda: (lambda a, b: b if b is not None and b["points"] == 41 and a == b and alice.hash() == bob.hash() else None)(
+                    alice.js(first), bob.js(first)),
+                timeout=5, message="every point drawn so far on A's and B's boards while the pen is down")
+            self.assertEqual(alice.js("return window.__probe.pointerUps"), [], "the button is still down")
+            self.assertGreaterEqual(bob.js(changes), 2, "an addStroke and at least one appendPoints reached B")
+            print(f"  while the pen is down: {held}, {bob.js(changes)} changes on B")
+            bob.settled()
+            self.assertGreater(bob.ink(200, 300), 100, "B paints the saved ink")
+
+            # More of the wave, then pen-up: the rest extends the same stroke.
+            chain = ActionChains(alice.driver, duration=10)
+            for (xa, ya), (xb, yb) in zip(wave[40:], wave[41:]):
+                chain.move_by_offset(xb - xa, yb - ya)
+            chain.release()
+            chain.perform()
+            harness.wait_for(lambda: len(alice.js("return window.__probe.pointerUps")) == 1, message="A's pen-up")
+            harness.wait_for(lambda: alice.sync_state() == "synced" and bob.sync_state() == "synced"
+                             and alice.hash() == bob.hash() and bob.js(first) == alice.js(first)
+                             and bob.js(first)["points"] > held["points"],
+                             timeout=10, message="the rest of the stroke on both, synced")
+            done = bob.js(first)
+            print(f"  after pen-up: {done}, {bob.js(changes)} changes on B")
+            self.assertEqual((alice.strokes(), bob.strokes()), (1, 1), "one stroke: the appends extend it")
+            self.assertEqual(done["id"], held["id"], "the same stroke as while the pen was down")
+            self.assertGreater(done["points"], held["points"], "pen-up saved the rest of the stroke")
+            bob.settled()
+            self.assertGreater(bob.ink(750, 300 + round(30 * math.sin(55 * 0.7))), 100, "B paints the part drawn last")
+
+            # One undo takes back the whole stroke, on both.
+            alice.chord("z")
+            harness.wait_for(lambda: alice.strokes() == 0 and bob.strokes() == 0 and alice.hash() == bob.hash()
+                             and alice.sync_state() == "synced" and bob.sync_state() == "synced",
+                             timeout=10, message="one undo to take back the whole stroke on both")
+            bob.settled()
+            self.assertEqual(bob.ink(200, 300), 0, "nothing of the stroke is left on B")
+            self.assertNoConsoleErrors(alice, bob)
 
 
 if __name__ == "__main__":
