@@ -78,12 +78,15 @@ let package = Package(
             dependencies: ["InkwellSync"],
             swiftSettings: swiftSettings
         ),
+        // libdeflate, whole buffer at a time, for the deflate of packs and snapshots (Scripts/install-packages.sh
+        // installs Debian's libdeflate-dev).
+        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(
             name: "InkwellWire",
             dependencies: [
                 "InkwellSync",
+                "CLibDeflate",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings + fuzzed
@@ -235,6 +238,7 @@ let package = Package(
                 "InkwellCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -311,6 +315,9 @@ let package = Package(
                 "InkwellSync",
                 "InkwellTesting",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                // zlib's deflate, independent of the one packs are written with: streams it writes must read.
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

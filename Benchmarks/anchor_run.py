@@ -10,9 +10,9 @@ bench.py is loaded as it is and changed in four ways, so the side-by-side table 
   as Swift's `InkGrid.snap` rounds) before the library sees it: both sides store exactly the same
   coordinates, where the libraries were fed float32 values that Inkwell stores within 1/16 px.
 - The same compression. Every update, diff, state vector and snapshot whose size is reported is also
-  deflated as Inkwell deflates its packs (raw deflate, RFC 1951, at zlib's level 1, one buffer each: no
-  zlib header or checksum), outside the timed sections; the figures come out as `*_deflated_*` beside
-  the uncompressed ones.
+  deflated as Inkwell deflates its packs: raw deflate (RFC 1951) by libdeflate at level 1, one buffer
+  each, kept only when it saves at least a fifth (else the bytes go plain), outside the timed sections;
+  the figures come out as `*_deflated_*` beside the uncompressed ones.
 - Medians. bench.py keeps the best of its repeats; here it keeps their median, as inkwell-bench does.
 - Memory measured alike. Resident memory is read after glibc's `malloc_trim(0)`, as inkwell-bench reads
   its own.
@@ -30,15 +30,26 @@ import math
 import statistics
 import sys
 import time
-import zlib
 
-# Inkwell's packs: raw deflate (no zlib header or Adler-32), zlib's level 1 (PackCodec.Compression.deflate).
+# Inkwell's packs (PackCodec.Compression.deflate): raw deflate by libdeflate (Debian's libdeflate0, which
+# Scripts/install-packages.sh installs) at level 1, kept when it saves at least a fifth.
 LEVEL = 1
+libdeflate = ctypes.CDLL("libdeflate.so.0")
+libdeflate.libdeflate_alloc_compressor.restype = ctypes.c_void_p
+libdeflate.libdeflate_alloc_compressor.argtypes = [ctypes.c_int]
+libdeflate.libdeflate_deflate_compress.restype = ctypes.c_size_t
+libdeflate.libdeflate_deflate_compress.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                                   ctypes.c_void_p, ctypes.c_size_t]
+COMPRESSOR = libdeflate.libdeflate_alloc_compressor(LEVEL)
 
 
 def deflated(data):
-    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-    return len(compressor.compress(bytes(data)) + compressor.flush())
+    """The bytes `data` takes as Inkwell would send it: deflated if that saves a fifth, else plain."""
+    data = bytes(data)
+    room = len(data) - len(data) // 5
+    out = ctypes.create_string_buffer(max(room, 1))
+    size = libdeflate.libdeflate_deflate_compress(COMPRESSOR, data, len(data), out, room) if room else 0
+    return size if size else len(data)
 
 
 def snap(value):

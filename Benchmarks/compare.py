@@ -11,8 +11,9 @@ interleaved workload by workload, so a slow spell of the shared machine hits bot
 measure the same thing:
 
 - the same information: the libraries get the points Inkwell stores (snapped to 1/8 px), not float32;
-- the same compression: every size is shown uncompressed, then deflated alike (raw deflate at zlib's
-  level 1, each update, diff or snapshot on its own, as Inkwell deflates a pack);
+- the same compression: every size is shown uncompressed, then deflated alike (raw deflate by libdeflate
+  at level 1, each update, diff or snapshot on its own, kept when it saves a fifth, as Inkwell deflates
+  a pack);
 - the same statistics: each figure is the median of the repeats inside a process (`--runs` for
   Inkwell, 3 for the libraries), and the table shows the median over passes, with the spread over
   passes (smallest to largest) printed after it;
@@ -124,10 +125,10 @@ FLOORS = [
      "Ed25519 alone, verifying the saved changes' packs, us"),
     ("W1", "wire bytes per point, uncompressed", "self_contained_floor_bytes_per_point",
      "the least a change standing on its own carries: its 16-byte replica and its stamp's wall-clock ms, bytes"),
-    ("W3", "merge both ways (encode + apply), ms", "merge_zlib_ms",
-     "zlib alone: the two packs deflated and inflated, ms"),
-    ("W4", "sync path (vector + diff + apply), ms", "sync.zlib_ms",
-     "zlib alone: the pack deflated and inflated, ms"),
+    ("W3", "merge both ways (encode + apply), ms", "merge_deflate_ms",
+     "deflate alone (libdeflate): the two packs deflated and inflated, ms"),
+    ("W4", "sync path (vector + diff + apply), ms", "sync.deflate_ms",
+     "deflate alone (libdeflate): the pack deflated and inflated, ms"),
 ]
 W5_ROWS = [
     ("corpus: changes / boards / rooms", None),

@@ -1,8 +1,6 @@
-import CompressNIO
 import Crypto
 import Foundation
 public import InkwellSync
-import NIOCore
 import SwiftProtobuf
 
 /// Packs to and from bytes: a `PackBody` of entries, deflated, inside a `Pack` envelope
@@ -293,33 +291,5 @@ public enum PackCodec {
         case .UNRECOGNIZED:
             throw .unsupportedCompression
         }
-    }
-
-    /// A raw deflate stream inflated to exactly `size` bytes: longer, shorter, cut-short or trailing
-    /// streams throw.
-    ///
-    /// - Complexity: O(`size`).
-    package static func inflate(_ compressed: [UInt8], size: Int) throws(WireError) -> [UInt8] {
-        var compressed = ByteBuffer(bytes: compressed)
-        var plain = ByteBufferAllocator().buffer(capacity: size)
-        let decompressor = CompressionAlgorithm.deflate().decompressor
-        var probe = ByteBuffer(bytes: [0])
-        var room = ByteBufferAllocator().buffer(capacity: 1)
-        do {
-            try decompressor.startStream()
-            defer { try? decompressor.finishStream() }
-            try decompressor.streamInflate(from: &compressed, to: &plain)
-            // zlib also stops without an error when the input runs out mid-stream: a body cut short
-            // whose inflated bytes happen to match the declared size must still be refused. A
-            // stream that has ended leaves one more byte unread; one that has not takes it or fails.
-            try decompressor.streamInflate(from: &probe, to: &room)
-        } catch {
-            throw .malformed("pack body compression")
-        }
-        guard probe.readableBytes == 1, room.readableBytes == 0 else { throw .malformed("pack body compression") }
-        guard plain.readableBytes == size, compressed.readableBytes == 0 else {
-            throw .invalidField("pack.body_size")
-        }
-        return Array(plain.readableBytesView)
     }
 }

@@ -1,7 +1,5 @@
-import CompressNIO
 import Foundation
 public import InkwellSync
-import NIOCore
 import SwiftProtobuf
 
 /// A document's state as the changes it contains, with their cut: what a cold open starts from.

@@ -4,7 +4,7 @@ import InkwellSync
 import InkwellWire
 
 extension WireBenchmarks {
-    /// zlib's levels and strategies on the bodies Inkwell compresses: the W2 board's snapshot body
+    /// libdeflate's levels, and zlib's level 1 beside them, on the bodies Inkwell compresses: the W2 board's snapshot body
     /// (10,000 strokes × 50 points), its packs as a client pushes them (512 changes), and a one-stroke
     /// pack (a pen-up). Per body and setting: compressed size over plain size, deflate and inflate speed
     /// in MB/s of plain bytes, from the thread's CPU time (other processes on a shared machine move wall
@@ -23,13 +23,7 @@ extension WireBenchmarks {
             ("pack8", PackCodec.body(changes.prefix(8).lazy.map { (room: "bench", change: $0) })),
             ("pack1", PackCodec.body(changes.prefix(1).lazy.map { (room: "bench", change: $0) })),
         ]
-        var settings: [PackCodec.Compression] = (1...6).map { .deflate(level: $0) }
-        settings += [10, 12, 13].map { .deflate(level: 1, windowBits: $0) }
-        settings += [10, 12, 13].map { .deflate(level: 6, windowBits: $0) }
-        settings += [
-            .deflate(level: 6, strategy: .filtered), .deflate(level: 1, strategy: .rle),
-            .deflate(level: 1, strategy: .huffmanOnly),
-        ]
+        let settings: [PackCodec.Compression] = [1, 2, 3, 4, 6, 9, 12].map { .deflate(level: $0) }
         var figures: [Figure] = []
         for (name, plain) in bodies {
             // Small bodies are timed in batches, so the clock's resolution does not matter.
@@ -37,15 +31,33 @@ extension WireBenchmarks {
             figures.append(
                 Figure(workload: "wire_packs", figure: "deflate.\(name).plain_bytes", value: Double(plain.count))
             )
-            for setting in settings {
-                let label = "deflate.\(name).\(setting.description.split(separator: " ").joined(separator: "_"))"
-                let compressed = PackCodec.deflate(plain, setting)
-                precondition(try! PackCodec.inflate(compressed, size: plain.count) == plain)
+            // libdeflate at each level (what packs use), then zlib at level 1 (what they used), alike.
+            var coders: [(label: String, deflate: () -> [UInt8], inflate: ([UInt8]) -> [UInt8])] = settings.map {
+                setting in
+                (
+                    setting.description.split(separator: " ").joined(separator: "_"),
+                    { PackCodec.deflate(plain, setting) },
+                    { try! PackCodec.inflate($0, size: plain.count) }
+                )
+            }
+            coders.append(
+                (
+                    "zlib_level_1", { ZlibBaseline.deflate(plain, level: 1) },
+                    { ZlibBaseline.inflate($0, size: plain.count) }
+                )
+            )
+            for coder in coders {
+                let label = "deflate.\(name).\(coder.label)"
+                let compressed = coder.deflate()
+                precondition(
+                    coder.inflate(compressed) == plain
+                        && (try! PackCodec.inflate(compressed, size: plain.count)) == plain
+                )
                 let deflate = bestCPUSeconds(runs: runs) {
-                    for _ in 0..<repeats { blackHole(PackCodec.deflate(plain, setting)) }
+                    for _ in 0..<repeats { blackHole(coder.deflate()) }
                 }
                 let inflate = bestCPUSeconds(runs: runs) {
-                    for _ in 0..<repeats { blackHole(try! PackCodec.inflate(compressed, size: plain.count)) }
+                    for _ in 0..<repeats { blackHole(coder.inflate(compressed)) }
                 }
                 let megabytes = Double(plain.count * repeats) / 1e6
                 figures += [

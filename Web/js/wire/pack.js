@@ -201,10 +201,10 @@ function envelope(bytes) {
 }
 
 /**
- * The plain body, exactly `bodySize` bytes. Swift inflates with one zlib call into a buffer of
- * `bodySize` rounded up to a power of two (NIO's allocation): zlib stopping before the stream's end
- * (that buffer full, or the input cut short) is "malformed", any other size mismatch or trailing
- * input is a wrong `body_size`.
+ * The plain body, exactly `bodySize` bytes. Swift inflates with libdeflate into a buffer of exactly
+ * `bodySize`: a stream that is not valid deflate or ends before its last block (input cut short, or
+ * none) is "malformed"; one that inflates to more or fewer bytes than declared, or is followed by more
+ * input, is a wrong `body_size`.
  * @param {Record<string, any>} wire
  */
 function inflate(wire) {
@@ -215,17 +215,16 @@ function inflate(wire) {
       if (wire.body.length !== size) throw WireError.invalidField('pack.body_size');
       return wire.body;
     case schema.Compression.deflate: {
-      let capacity = size === 0 ? 0 : 1;
-      while (capacity < size) capacity *= 2;
+      if (wire.body.length === 0) throw WireError.malformed('pack body compression');
       let result;
       try {
-        result = inflateRaw(wire.body, capacity, size);
+        // One byte of room past the declared size: a stream that fills it inflates to more.
+        result = inflateRaw(wire.body, size + 1, size);
       } catch (error) {
         throw WireError.malformed('pack body compression', error);
       }
-      if (wire.body.length === 0 || result.status !== 'end') {
-        throw WireError.malformed('pack body compression');
-      }
+      if (result.status === 'output' || result.produced > size) throw WireError.invalidField('pack.body_size');
+      if (result.status !== 'end') throw WireError.malformed('pack body compression');
       if (result.produced !== size || result.consumed !== wire.body.length) {
         throw WireError.invalidField('pack.body_size');
       }

@@ -23,7 +23,7 @@ extension AnchorWorkloads {
         // raw deflate at level 1 on each change and on the snapshot, as packs are deflated.
         let snapshot = author.snapshot(compression: .none)
         let snapshotDeflated = author.snapshot(compression: .deflate)
-        let wireDeflated = Double(wire.reduce(0) { $0 + PackCodec.deflate($1, .deflate).count })
+        let wireDeflated = Double(wire.reduce(0) { $0 + PackCodec.compress($1, .deflate).bytes.count })
         let apply = medianSeconds(runs: runs, setup: { BenchReplica(random: &random) }) { remote in
             for bytes in wire { try! remote.receive(change: bytes) }
         }

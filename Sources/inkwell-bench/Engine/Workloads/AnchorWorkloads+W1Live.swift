@@ -50,7 +50,7 @@ extension AnchorWorkloads {
             let perPoint = Double(points.count)
             let presence = Double(uncompressed.presences.reduce(0) { $0 + $1.count })
             let presenceDeflated = Double(
-                uncompressed.presences.reduce(0) { $0 + PackCodec.deflate($1, .deflate).count }
+                uncompressed.presences.reduce(0) { $0 + PackCodec.compress($1, .deflate).bytes.count }
             )
             let packs = Double(uncompressed.packs.reduce(0) { $0 + $1.count })
             let packsDeflated = Double(sent.packs.reduce(0) { $0 + $1.count })

@@ -1,0 +1,2 @@
+// libdeflate (Debian's libdeflate-dev): whole-buffer DEFLATE, for packs' and snapshots' bodies.
+#include <libdeflate.h>
