@@ -300,7 +300,8 @@ if (missing !== null) {
     const peerData = temporaryDirectory('inkwell-peer-');
     // Authors count as present for the default thirty days: nothing is dropped until every author has
     // checked the snapshot, the Swift peer included.
-    const server = await startServer({ data: data.path, compactionInterval: 0.1 });
+    // Its log at info level says what it compacted and how it rebased each device, for a failure's message.
+    const server = await startServer({ data: data.path, compactionInterval: 0.1, logLevel: 'info' });
     try {
       const peer = await joinPeer({ room, url: server.url, data: peerData.path, draw: 2, seed: 11 });
       assert.equal(peer.changes, 2, peer.line);
@@ -342,9 +343,10 @@ if (missing !== null) {
       assert.equal(reopened.diagnostics.snapshotsSent, 0, 'the reload remembers it');
 
       // A new Swift peer and a new page start from the snapshot: the same drawing, without what stopped mattering.
-      const fresh = await joinPeer({ room, url: server.url });
+      const fresh = await joinPeer({ room, url: server.url, logLevel: 'info' });
       assert.equal(fresh.hash, reopened.board.hash(), fresh.line);
-      // On failure, what the server stored and what each page refused says where any extra change came from.
+      // On failure, what the server stored and what each page refused says where any extra change came from,
+      // and the logs of the server and the new peer say how it was rebased.
       const state = async () =>
         JSON.stringify({
           stored: await metric(server.url, 'inkwell_packs_stored_total'),
@@ -353,6 +355,8 @@ if (missing !== null) {
           snapshot: heard,
           page: page.diagnostics,
           reopened: reopened.diagnostics,
+          server: server.log().split('\n').filter((line) => /compact|rebase|snapshot|stored|refus/i.test(line)).slice(-40),
+          fresh: fresh.log.split('\n').slice(-40),
         });
       assert.equal(fresh.changes, 749, `${fresh.line} ${await state()}`);
       const newPage = await real({ serverURL: server.url, storage: new MemoryStore(), room, snapshotThreshold: null });

@@ -28,11 +28,11 @@ export function temporaryDirectory(prefix = 'inkwell-sync-') {
  *   compactionInterval?: number}} options `allowOrigin`: a page origin allowed to sync; `openRooms` (default
  *   true): any room name is an open room, as the tests that are not about access (and the Swift peer, which
  *   holds no capabilities) need; `retentionHours` and `compactionInterval` (seconds): how soon the server
- *   drops the packs a checked snapshot stands for
- * @returns {Promise<{port: number, url: string, stop: () => Promise<void>}>}
+ *   drops the packs a checked snapshot stands for; `logLevel`: what the server logs (`log()` gives it)
+ * @returns {Promise<{port: number, url: string, log: () => string, stop: () => Promise<void>}>}
  */
-export function startServer({ data, port = 0, allowOrigin, openRooms = true, retentionHours, compactionInterval }) {
-  const args = ['serve', '--port', String(port), '--data', data, '--log-level', 'warning'];
+export function startServer({ data, port = 0, allowOrigin, openRooms = true, retentionHours, compactionInterval, logLevel = 'warning' }) {
+  const args = ['serve', '--port', String(port), '--data', data, '--log-level', logLevel];
   if (allowOrigin !== undefined) args.push('--allow-origin', allowOrigin);
   if (openRooms) args.push('--open-rooms');
   if (retentionHours !== undefined) args.push('--retention-hours', String(retentionHours));
@@ -60,6 +60,7 @@ export function startServer({ data, port = 0, allowOrigin, openRooms = true, ret
       resolve({
         port: bound,
         url: `http://127.0.0.1:${bound}`,
+        log: () => errors,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
           await exited;
@@ -74,13 +75,14 @@ export function startServer({ data, port = 0, allowOrigin, openRooms = true, ret
 }
 
 /**
- * Runs `inkwell join ROOM … --wait-synced` and resolves with the line it prints on exit.
- * @param {{room: string, url: string, data?: string, draw?: number, seed?: number, timeout?: number}} options
- * @returns {Promise<{changes: number, strokes: number, hash: string, line: string}>}
+ * Runs `inkwell join ROOM … --wait-synced` and resolves with the line it prints on exit, and its log.
+ * @param {{room: string, url: string, data?: string, draw?: number, seed?: number, timeout?: number,
+ *   logLevel?: string}} options
+ * @returns {Promise<{changes: number, strokes: number, hash: string, line: string, log: string}>}
  */
-export function joinPeer({ room, url, data, draw = 0, seed = 1, timeout = 60 }) {
+export function joinPeer({ room, url, data, draw = 0, seed = 1, timeout = 60, logLevel = 'warning' }) {
   const args = ['join', room, '--server', url, '--draw', String(draw), '--seed', String(seed), '--wait-synced'];
-  args.push('--timeout', String(timeout));
+  args.push('--timeout', String(timeout), '--log-level', logLevel);
   if (data !== undefined) args.push('--data', data);
   const child = spawn(INKWELL_BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -98,7 +100,7 @@ export function joinPeer({ room, url, data, draw = 0, seed = 1, timeout = 60 }) 
         reject(new Error(`inkwell join exited ${code}: ${output} ${errors}`));
         return;
       }
-      resolve({ changes: Number(match[1]), strokes: Number(match[2]), hash: match[3], line: match[0] });
+      resolve({ changes: Number(match[1]), strokes: Number(match[2]), hash: match[3], line: match[0], log: errors });
     });
   });
 }
