@@ -11,10 +11,11 @@ extension PackCodec {
     ///
     /// libdeflate compresses and inflates whole buffers, which is all Inkwell ever has: a pack or a
     /// snapshot is built, then sent; received, then read. Against zlib's streams it needs no stream state
-    /// set up and torn down per body, and its loops are faster (BENCHMARKS.md, "libdeflate"; `inkwell-bench
-    /// engine --filter wire_packs_deflate`). A body of whole strokes is mostly varint point residuals,
-    /// which look random to LZ77: level 1 takes it to about 55 %. A body of small changes (one point, one
-    /// attribute) is mostly repeated headers, and any level takes it to a fifth.
+    /// set up and torn down per body, and its loops are faster: 2.3 times zlib's level 1 deflating a
+    /// snapshot body, 2.0 times inflating it (BENCHMARKS.md, "Live ink, libdeflate, and the like-for-like
+    /// table again"; `inkwell-bench engine --filter wire_packs_deflate`). A body of whole strokes is mostly
+    /// varint point residuals, which look random to LZ77: level 1 takes it to about 53 %. A body of small
+    /// changes (one point, one attribute) is mostly repeated headers, and any level takes it to a fifth.
     /// - ``deflate``, packs (and snapshots) on the wire: level 1, and only when that saves at least a fifth
     ///   of the body (``worthwhileShare``): every receiver inflates what one writer deflated, and a body
     ///   that deflate barely shrinks (a one-stroke pack, the usual push at pen-up) costs each of them

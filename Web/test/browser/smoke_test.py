@@ -224,7 +224,10 @@ class SmokeTest(harness.BrowserTest):
             "return [...document.querySelectorAll('#people-panel li')].map((li) => li.textContent).join()"))
 
         alice.drag(line(200, 500, 600, 500), hold=True)
-        harness.wait_for(lambda: bob.ink(400, 500, "overlay") > 100, timeout=10, message="alice's ink while she draws")
+        # While the pen is down, B sees the stroke: the ink not saved yet as presence (the overlay), what is
+        # saved (every 250 ms) on the board.
+        harness.wait_for(lambda: max(bob.ink(400, 500, "overlay"), bob.ink(400, 500)) > 100, timeout=10,
+                         message="alice's ink while she draws")
         bob.shot("06-bob-sees-alice")
         alice.release()
         harness.wait_for(lambda: bob.strokes() == 2, message="alice's second stroke")

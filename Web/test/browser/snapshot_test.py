@@ -2,7 +2,8 @@
 every tenth of a second: headless Chromium pages in one open room.
 
   A draws eight strokes on `?snapshot-threshold=8&snapshot-delay=0` (eight changes make a snapshot due, sent
-  at once), then a ninth it undoes. Its page sends one snapshot and keeps it in its store; the server, whose
+  at once; each stroke is one change of the page's session, as the pen makes a short stroke), then a ninth
+  it undoes. Its page sends one snapshot and keeps it in its store; the server, whose
   one author checked the snapshot by sending it, drops the packs it stands for; reloaded, A sends none
   again. B, a new page with a profile of its own, opens the room from the snapshot: the same drawing, ink
   where A drew, and none where the undone stroke was.
@@ -61,6 +62,13 @@ class Page(harness.Page):
     def changes(self):
         return self.js("return window.inkwell.session.board.changeCount")
 
+    def stroke(self, points):
+        """One stroke through `points` (board pixels, whole), as one change of this page's session: the
+        pen would save a stroke drawn for longer than 250 ms in several, and this test counts changes."""
+        points = [[round(x), round(y)] for x, y in points]
+        self.js("window.inkwell.session.commit([{op: 'addStroke', colour: 0x1e1e1eff, width: 4, "
+                "points: arguments[0], pressures: null}])", points)
+
     def ink(self, x, y, layer="base"):
         self.settled()
         return super().ink(x, y, layer)
@@ -82,11 +90,11 @@ class SnapshotTest(harness.BrowserTest):
             alice.wait_synced()
             rows = [120 + 60 * i for i in range(8)]
             for count, y in enumerate(rows, start=1):
-                alice.drag(line(200, y, 900, y + 20))
+                alice.stroke(line(200, y, 900, y + 20))
                 harness.wait_for(lambda: alice.strokes() == count, message=f"A's stroke {count}")
             harness.wait_for(lambda: alice.diagnostics()["snapshotsSent"] == 1, timeout=20, message="A's snapshot")
             # After it: a stroke, undone; both go as packs after the snapshot.
-            alice.drag(line(1000, 150, 1000, 650))
+            alice.stroke(line(1000, 150, 1000, 650))
             harness.wait_for(lambda: alice.strokes() == 9, message="A's ninth stroke")
             alice.tool("undo")
             harness.wait_for(lambda: alice.strokes() == 8, message="the ninth undone")
