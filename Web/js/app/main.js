@@ -553,7 +553,9 @@ async function start() {
         return;
       }
       case 'clear':
-        if (board.visibleStrokeCount === 0) return;
+        // As undo does, a clear waits for the stroke under way: one in mid-stroke would hide what of it is
+        // saved, and the rest would go on a cleared stroke.
+        if (currentTool().active || board.visibleStrokeCount === 0) return;
         if (context.commit([{ op: 'clear' }]) !== null) showNotice(`Board cleared. Undo with ${mac ? '⌘Z' : 'Ctrl+Z'}`);
         return;
       case 'toggle:shapes':

@@ -470,6 +470,10 @@ class CollaborationTest(harness.BrowserTest):
             timing("A's saved ink painted on B after the drag began (in-page clocks)", (seen["at"] - began) / 1000)
             self.assertLess(seen["at"], ended, "B painted the stroke while A was still drawing it")
             self.assertEqual(alice.strokes(), 1, "A's board holds the saved part while the pen is down")
+            # Clear (a second pointer could press it) waits for pen-up, as undo does: it changes nothing now.
+            changes_before = alice.js(changes)
+            alice.js("document.querySelector('[data-testid=\"tool-clear\"]').click()")
+            self.assertEqual((alice.strokes(), alice.js(changes)), (1, changes_before), "no clear in mid-stroke")
             held = harness.wait_for(
                 lambda: (lambda a, b: b if b is not None and b["points"] == 41 and a == b and alice.hash() == bob.hash() else None)(
                     alice.js(first), bob.js(first)),
