@@ -10,7 +10,7 @@
  */
 
 import { strokeId } from '../model/ids.js';
-import { inkOperation, penUpOperations, shapeOperation, snapPoint, snapPressure, strokeShape } from './ink.js';
+import { appendOperation, inkOperation, penUpOperations, shapeOperation, strokeShape } from './ink.js';
 
 /**
  * Commits operations as the tool context does: the changes made, or null when none could be.
@@ -60,13 +60,7 @@ export class InkCheckpoints {
       this.change = { replica: changes[0].id.replica, seq: changes[0].id.seq };
       this.stroke = strokeId(changes[0].id, 0);
     } else {
-      const append = {
-        op: 'appendPoints',
-        stroke: this.stroke,
-        points: fresh.map(snapPoint),
-        pressures: freshPressures === null ? null : freshPressures.map(snapPressure),
-      };
-      if (this.#commit([append]) === null) return false;
+      if (this.#commit([appendOperation(this.stroke, fresh, freshPressures)]) === null) return false;
     }
     this.count = points.length;
     return true;

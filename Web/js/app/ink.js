@@ -86,14 +86,22 @@ export function strokeShape(points, recognizesShapes) {
  * @param {InkStyle} style
  */
 export function inkOperation(points, pressures, style) {
-  return {
-    op: 'addStroke',
-    colour: style.colour,
-    width: style.width,
-    points: points.map(snapPoint),
-    pressures: pressures === null ? null : pressures.map(snapPressure),
-    ...brushOf(style),
-  };
+  return { op: 'addStroke', colour: style.colour, width: style.width, ...snappedInk(points, pressures), ...brushOf(style) };
+}
+
+/**
+ * The appendPoints of more ink to a saved stroke: its points (and pressures) snapped.
+ * @param {string} stroke
+ * @param {[number, number][]} points
+ * @param {number[] | null} pressures
+ */
+export function appendOperation(stroke, points, pressures) {
+  return { op: 'appendPoints', stroke, ...snappedInk(points, pressures) };
+}
+
+/** Points and pressures on their grids, as every replica holds them. */
+function snappedInk(points, pressures) {
+  return { points: points.map(snapPoint), pressures: pressures === null ? null : pressures.map(snapPressure) };
 }
 
 /**

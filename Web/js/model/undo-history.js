@@ -131,7 +131,7 @@ export class UndoHistory {
     const step = this.#done.pop();
     if (step === undefined) return null;
     this.#undone.push(step);
-    return step.changes.toReversed().map((change) => ({ op: 'undo', change: { ...change } }));
+    return undoing(step);
   }
 
   /**
@@ -145,7 +145,7 @@ export class UndoHistory {
     const first = step?.changes[0];
     if (first === undefined || first.replica !== change.replica || first.seq !== change.seq) return null;
     this.#done.pop();
-    return step.changes.toReversed().map((each) => ({ op: 'undo', change: { ...each } }));
+    return undoing(step);
   }
 
   /**
@@ -175,4 +175,9 @@ export class UndoHistory {
     this.#undone = keep(this.#undone);
     if (forgot) this.#letGo = true;
   }
+}
+
+/** The operations that undo a step's changes, newest first. @returns {UndoOperation[]} */
+function undoing(step) {
+  return step.changes.toReversed().map((change) => ({ op: 'undo', change: { ...change } }));
 }

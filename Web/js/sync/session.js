@@ -661,11 +661,7 @@ export class Session extends EventTarget {
   /** Undoes this user's latest change on the board. @returns {object | null} the change, or null if none */
   undo() {
     this.#checkOpen();
-    const change = this.#author.undo(this.board);
-    if (change === null) return null;
-    this.#record(change);
-    this.#settleIfDue();
-    return change;
+    return this.#recordMove(this.#author.undo(this.board));
   }
 
   /**
@@ -676,17 +672,17 @@ export class Session extends EventTarget {
    */
   withdraw(change) {
     this.#checkOpen();
-    const undoing = this.#author.withdraw(this.board, change);
-    if (undoing === null) return null;
-    this.#record(undoing);
-    this.#settleIfDue();
-    return undoing;
+    return this.#recordMove(this.#author.withdraw(this.board, change));
   }
 
   /** Redoes the change this user undid last. @returns {object | null} the change, or null if none */
   redo() {
     this.#checkOpen();
-    const change = this.#author.redo(this.board);
+    return this.#recordMove(this.#author.redo(this.board));
+  }
+
+  /** Records a move in the history (an undo, redo or withdrawal), if there was one to make. */
+  #recordMove(change) {
     if (change === null) return null;
     this.#record(change);
     this.#settleIfDue();
