@@ -3,7 +3,9 @@
 # port with a fresh data directory for each scenario, runs `inkwell-bench load` against it, and prints the
 # generator's figures with the server's CPU and peak memory. Both processes share this machine's cores.
 #
-# Scenarios: 100 rooms × 10 members (all drawing), and 1 room × 1,000 members of whom 50 draw.
+# Scenarios: 100 rooms × 10 members (all drawing); 1 room × 1,000 members of whom 50 draw; and the first
+# again beside 10,000 idle connections (1,000 rooms of 10 where nobody draws), with the server's resident
+# memory per connection.
 # --linger-sweep adds 100 × 10 runs with --commit-linger 0, 2 and 5 ms, to choose the default by measurement:
 # as specified (presence every 200 ms), and with presence once a second, a load this machine carries
 # without saturating, so that commit timing is not hidden under queueing.
@@ -135,8 +137,8 @@ run_scenario() {
     echo
     echo "== $label (commit linger $linger ms) =="
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min; this script's own runs count too)"
-    # Ramp, live timeout, warm-up, measured, drain and close, with room to spare: a stuck run fails.
-    local limit=$((2 + 60 + warmup + duration + 10 + 20 + 60))
+    # Ramp (up to 30 s), live timeout, warm-up, measured, drain and close, with room to spare: a stuck run fails.
+    local limit=$((30 + 60 + warmup + duration + 10 + 20 + 60))
     local command=(timeout --kill-after=10 "$limit" "$bench" load --server "http://127.0.0.1:$port" \
         --server-pid "$server_pid" --duration "$duration" --warmup "$warmup" "${json[@]}" "$@")
     echo "command: inkwell-bench load --server http://127.0.0.1:PORT --server-pid PID --duration $duration --warmup $warmup $*"
@@ -175,6 +177,8 @@ run_scenario() {
 if ((main)); then
     run_scenario "100 rooms × 10 members, all drawing" 0 --rooms 100 --members 10
     run_scenario "1 room × 1,000 members, 50 drawing" 0 --rooms 1 --members 1000 --drawers 50
+    run_scenario "100 rooms × 10 members, all drawing, beside 10,000 idle connections" 0 \
+        --rooms 100 --members 10 --idle-rooms 1000 --ramp 10
 fi
 if ((sweep)); then
     saved_duration="$duration"

@@ -19,17 +19,20 @@ extension SyncEndpoint {
     ) async {
         for action in actions {
             switch action {
+            // Room requests are rare and read the log: each runs in a child task (``inChildTask(_:)``).
             case .catchUp(let room, let after):
-                await follow(connection, room: room, after: after)
+                await inChildTask { await self.follow(connection, room: room, after: after) }
                 continue
             case .authorize(let room, let after, let capability):
-                await authorize(connection, room: room, after: after, capability: capability, arrived: arrived)
+                await inChildTask {
+                    await self.authorize(connection, room: room, after: after, capability: capability, arrived: arrived)
+                }
                 continue
             case .register(let room, let hashes):
-                await register(connection, room: room, hashes: hashes, arrived: arrived)
+                await inChildTask { await self.register(connection, room: room, hashes: hashes, arrived: arrived) }
                 continue
             case .authorizePush(let room, let pack):
-                guard let access = await lookUp(room, for: connection) else { return }
+                guard let access = await inChildTask({ await self.lookUp(room, for: connection) }) else { return }
                 await performWaiting(
                     connection.session.withLock { $0.pushAuthorized(room: room, pack: pack, access: access) },
                     for: connection,
@@ -37,17 +40,19 @@ extension SyncEndpoint {
                 )
                 continue
             case .rotate(let room, let adminHash, let editHash, let viewHash):
-                await rotate(
-                    connection,
-                    room: room,
-                    adminHash: adminHash,
-                    editHash: editHash,
-                    viewHash: viewHash,
-                    arrived: arrived
-                )
+                await inChildTask {
+                    await self.rotate(
+                        connection,
+                        room: room,
+                        adminHash: adminHash,
+                        editHash: editHash,
+                        viewHash: viewHash,
+                        arrived: arrived
+                    )
+                }
                 continue
             case .recordCheck(let room, let snapshot, let signer):
-                await recordCheck(connection, room: room, snapshot: snapshot, signer: signer)
+                await inChildTask { await self.recordCheck(connection, room: room, snapshot: snapshot, signer: signer) }
                 continue
             default:
                 break

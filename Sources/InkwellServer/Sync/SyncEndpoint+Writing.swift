@@ -63,7 +63,8 @@ extension SyncEndpoint {
                     index += 1
                 }
                 try await flush()
-                try await catchUp(connection, rooms: rooms, to: writer)
+                // Reads the log: in a child task, so the reads' memory goes when they end (``inChildTask(_:)``).
+                try await inChildTask { [rooms] in try await self.catchUp(connection, rooms: rooms, to: writer) }
             case .close(let code, let reason):
                 try await flush()
                 try await peer.close(code: code, reason: CloseReason.fitted(reason))

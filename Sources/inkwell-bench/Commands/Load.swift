@@ -15,7 +15,8 @@ extension InkwellBench {
                 After --warmup seconds, --duration seconds are measured: push → receipt by each other member, \
                 push → ack, and presence → receipt, with lost receipts counted. Build with -c release; give \
                 --server-pid to report the server's CPU and memory too (Linux). Exits with 1 when connections \
-                fail or nothing was pushed.
+                fail or nothing was pushed. --idle-rooms adds rooms where every member only watches, as people who \
+                have a board open and are not drawing.
                 """
         )
 
@@ -30,6 +31,9 @@ extension InkwellBench {
 
         @Option(help: "Drawing members per room (default: all).")
         var drawers: Int?
+
+        @Option(help: "Rooms of --members connections each, after the drawing rooms, where nobody draws.")
+        var idleRooms = 0
 
         @Option(help: "Measured seconds.")
         var duration = 30.0
@@ -78,6 +82,7 @@ extension InkwellBench {
 
         mutating func validate() throws {
             guard rooms >= 1, members >= 1 else { throw ValidationError("--rooms and --members must be at least 1") }
+            guard idleRooms >= 0 else { throw ValidationError("--idle-rooms must not be negative") }
             if let drawers, !(0...members).contains(drawers) {
                 throw ValidationError("--drawers must be between 0 and --members")
             }
@@ -102,6 +107,7 @@ extension InkwellBench {
                 rooms: rooms,
                 members: members,
                 drawers: drawers ?? members,
+                idleRooms: idleRooms,
                 duration: .milliseconds(Int64(duration * 1_000)),
                 warmup: .milliseconds(Int64(warmup * 1_000)),
                 pointsPerSecond: pointsPerSecond,

@@ -30,8 +30,16 @@ final class LoadMember: Sendable {
             }
         }
 
+        /// The newest frame sent with this cursor and ink size. Two frames match alike only when a pen
+        /// pinned at the canvas's edge repeats a cursor seconds apart: the newer is the one in flight,
+        /// and taking the older timed a prompt frame as seconds late.
         func find(cursorX: Double, cursorY: Double, inkBytes: Int) -> SentPresence? {
-            entries.first { $0.cursorX == cursorX && $0.cursorY == cursorY && $0.inkBytes == inkBytes }
+            guard !entries.isEmpty else { return nil }
+            for offset in 1...entries.count {
+                let entry = entries[(next - offset + entries.count) % entries.count]
+                if entry.cursorX == cursorX && entry.cursorY == cursorY && entry.inkBytes == inkBytes { return entry }
+            }
+            return nil
         }
     }
 

@@ -9,6 +9,7 @@ struct LoadReport: Sendable {
         case perSecond
         case percent
         case mebibytes
+        case kibibytes
     }
 
     struct Line: Sendable {
@@ -40,6 +41,7 @@ struct LoadReport: Sendable {
             Line(name: "connections opened", value: Double(opened), unit: .count),
             Line(name: "connections failed", value: Double(configuration.connections - opened), unit: .count),
             Line(name: "connections live when drawing started", value: Double(timeline.liveAtStart), unit: .count),
+            Line(name: "idle connections", value: Double(configuration.idleConnections), unit: .count),
             Line(name: "drawers", value: Double(configuration.rooms * configuration.drawers), unit: .count),
             Line(name: "measured window (s)", value: window, unit: .seconds),
             Line(name: "pushes", value: Double(totals.pushes), unit: .count),
@@ -106,6 +108,11 @@ struct LoadReport: Sendable {
                 ),
                 Line(name: "server peak RSS (MiB)", value: serverMemory.map { mebibytes($0.peak) }, unit: .mebibytes),
                 Line(
+                    name: "server RSS per connection (KiB)",
+                    value: residentPerConnection.map { $0 / 1_024 },
+                    unit: .kibibytes
+                ),
+                Line(
                     name: "other processes' CPU (% of one core)",
                     value: cpuPercent { $0.otherCPUSeconds }.map { max(0, $0) },
                     unit: .percent
@@ -119,7 +126,7 @@ struct LoadReport: Sendable {
     var table: String {
         var text = [
             "load: \(configuration.rooms) rooms × \(configuration.members) members, \(configuration.drawers) drawing "
-                + "per room; \(configuration.pointsPerFrame) points every "
+                + "per room, and \(configuration.idleRooms) idle rooms; \(configuration.pointsPerFrame) points every "
                 + "\(Int((configuration.presenceInterval.seconds * 1_000).rounded())) ms, a stroke every "
                 + "\(configuration.framesPerStroke) frames; rooms \(configuration.roomPrefix)-*"
         ]
@@ -171,6 +178,15 @@ struct LoadReport: Sendable {
         return (end - start) / window * 100
     }
 
+    /// What the server's resident memory grew by from before the first connection to the end of the
+    /// measured window, per connection: the memory a connection and its share of rooms hold.
+    private var residentPerConnection: Double? {
+        guard let before = timeline.serverResidentBefore, let measured = timeline.serverResidentMeasured,
+            configuration.connections > 0
+        else { return nil }
+        return Double(measured - before) / Double(configuration.connections)
+    }
+
     private func mebibytes(_ bytes: Int) -> Double { Double(bytes) / Double(1 << 20) }
 
     private func format(_ line: Line) -> String {
@@ -181,7 +197,7 @@ struct LoadReport: Sendable {
         case .milliseconds: text = String(format: "%.1f", value)
         case .seconds, .perSecond: text = String(format: "%.1f", value)
         case .percent: text = String(format: "%.0f", value)
-        case .mebibytes: text = String(format: "%.0f", value)
+        case .mebibytes, .kibibytes: text = String(format: "%.0f", value)
         }
         return text.leftPadded(to: 12)
     }

@@ -15,10 +15,14 @@ import Synchronization
 struct LoadRun: Sendable {
     struct Configuration: Sendable {
         var url: String
+        /// Rooms where ``drawers`` members draw.
         var rooms: Int
         var members: Int
         /// Drawing members per room; the others only watch.
         var drawers: Int
+        /// Rooms of ``members`` connections each where nobody draws, after the drawing rooms: the
+        /// connections a server holds for people who have a board open and are not drawing.
+        var idleRooms = 0
         var duration: Duration
         var warmup: Duration
         var pointsPerSecond: Double
@@ -36,7 +40,10 @@ struct LoadRun: Sendable {
         /// The server's process, to read its CPU time and memory from `/proc`.
         var serverPID: Int32?
 
-        var connections: Int { rooms * members }
+        /// Drawing rooms and idle rooms.
+        var allRooms: Int { rooms + idleRooms }
+        var connections: Int { allRooms * members }
+        var idleConnections: Int { idleRooms * members }
 
         /// Points added to the stroke between two presence frames.
         var pointsPerFrame: Int {
@@ -81,6 +88,10 @@ struct LoadRun: Sendable {
         var measuredTo: Usage?
         /// From the end of drawing until every receipt was in, or the drain timed out.
         var drained: Duration = .zero
+        /// The server's resident bytes before the first connection opened and when the measured window
+        /// ended, for the memory each connection holds.
+        var serverResidentBefore: Int?
+        var serverResidentMeasured: Int?
     }
 
     let configuration: Configuration
@@ -95,7 +106,7 @@ struct LoadRun: Sendable {
     init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        recorder = LoadRecorder(rooms: configuration.rooms)
+        recorder = LoadRecorder(rooms: configuration.allRooms)
         var random = SplitMix64(seed: configuration.seed)
         members = (0..<configuration.connections).map { index in
             let roomIndex = index / configuration.members
@@ -104,7 +115,7 @@ struct LoadRun: Sendable {
                 room: configuration.room(roomIndex),
                 roomIndex: roomIndex,
                 key: AuthorKey(),
-                drawer: index % configuration.members < configuration.drawers,
+                drawer: roomIndex < configuration.rooms && index % configuration.members < configuration.drawers,
                 seed: random.next()
             )
         }
@@ -114,6 +125,7 @@ struct LoadRun: Sendable {
     /// Runs the whole load and reports it.
     func run() async -> LoadReport {
         let started = ContinuousClock.now
+        let residentBefore = configuration.serverPID.flatMap { ProcessUsage.memory(of: $0)?.resident }
         // The members run in a task of their own, so a server that stops answering cannot hold the
         // report: `LoadSocket` waits for the server, without a timeout, to finish an upgrade.
         let crowd = Task {
@@ -123,7 +135,8 @@ struct LoadRun: Sendable {
                 }
             }
         }
-        let timeline = await conduct(from: started)
+        var timeline = await conduct(from: started)
+        timeline.serverResidentBefore = residentBefore
         let closeDeadline = ContinuousClock.now + configuration.closeTimeout
         while recorder.finished.members < configuration.connections, ContinuousClock.now < closeDeadline {
             try? await Task.sleep(for: .milliseconds(20))
@@ -164,6 +177,7 @@ struct LoadRun: Sendable {
         recorder.enter(.draining)
         let stopped = Usage.now(server: configuration.serverPID)
         timeline.measuredTo = stopped
+        timeline.serverResidentMeasured = configuration.serverPID.flatMap { ProcessUsage.memory(of: $0)?.resident }
         while !recorder.isDrained, ContinuousClock.now < stopped.instant + configuration.drain {
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -184,7 +198,7 @@ struct LoadRun: Sendable {
     private func admit(until deadline: ContinuousClock.Instant) async {
         var crowd = members
         if configuration.roomsFirst {
-            for room in 0..<configuration.rooms {
+            for room in 0..<configuration.allRooms {
                 let first = members[room * configuration.members]
                 first.admitted.resolve(true)
                 while first.standing == .pending, ContinuousClock.now < deadline {

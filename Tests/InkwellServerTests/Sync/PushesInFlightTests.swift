@@ -7,13 +7,36 @@ import Testing
 
 /// A connection's pushes waiting for their commit are bounded (``ServerLimits/maximumPushesInFlight``,
 /// 64 by default): past it the server stops reading the connection until a commit makes room. With each
-/// commit lingering 300 ms for company, a bound of 4 shows as acks in bursts of at most 4, 300 ms apart;
-/// without it, pushes sent at once share one commit.
+/// commit lingering 300 ms for company, a bound of 4 shows as commits of at most 4 packs, read from the
+/// server's `inkwell_commit_batch_packs` histogram; without it, pushes sent at once share a commit.
 @Suite struct PushesInFlightTests {
     static let linger = Duration.milliseconds(300)
 
-    /// Sends `count` pushes in one go and returns when each ack came, in the order of the pushes.
-    static func ackTimes(limit: Int, count: Int) async throws -> [Duration] {
+    /// How the server's commits went: how many, and how many held at most 4 packs.
+    struct Commits {
+        var total = 0
+        var atMostFour = 0
+
+        /// Read from the `inkwell_commit_batch_packs` histogram of a metrics exposition.
+        init(exposition: String) {
+            for line in exposition.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let value = Int(parts[1]) else { continue }
+                if parts[0] == "inkwell_commit_batch_packs_count" { total = value }
+                if parts[0].hasPrefix("inkwell_commit_batch_packs_bucket{le=\""),
+                    let bound = Double(
+                        parts[0].dropFirst("inkwell_commit_batch_packs_bucket{le=\"".count).prefix { $0 != "\"" }
+                    ),
+                    bound == 4
+                {
+                    atMostFour = value
+                }
+            }
+        }
+    }
+
+    /// Sends `count` pushes in one go, checks their acks come in order, and returns the server's commits.
+    static func commits(limit: Int, count: Int) async throws -> Commits {
         var limits = ServerLimits()
         limits.maximumPushesInFlight = limit
         let server = try await RunningServer.start(limits: limits) { $0.commitLinger = linger }
@@ -21,33 +44,26 @@ import Testing
         try await peer.subscribe("room")
         var random = SeededGenerator(seed: 5)
         let packs = (0..<count).map { _ in TestPacks.make(room: "room", using: &random) }
-        let start = ContinuousClock.now
         for pack in packs { try await peer.send(.push(room: "room", pack: pack.bytes)) }
-        var times: [Duration] = []
         for (index, pack) in packs.enumerated() {
             let ack = try await peer.next(where: \.isAck)
             #expect(ack == .ack(room: "room", pack: pack.id, serverSeq: UInt64(index + 1)), "acks in order")
-            times.append(ContinuousClock.now - start)
         }
         #expect(try await server.stored(room: "room").count == count)
+        let commits = Commits(exposition: server.server.metricsExposition)
         await server.stop()
-        return times
-    }
-
-    /// The most acks that came within `window` of each other.
-    static func largestBurst(_ times: [Duration], window: Duration = .milliseconds(150)) -> Int {
-        times.indices.map { first in times[first...].prefix { $0 - times[first] < window }.count }.max() ?? 0
+        return commits
     }
 
     @Test func aConnectionHasAtMostTheLimitOfPushesWaitingForACommit() async throws {
-        let times = try await Self.ackTimes(limit: 4, count: 12)
-        #expect(Self.largestBurst(times) <= 4, "acks at \(times)")
-        #expect(times.last! >= Self.linger * 3, "three commits, one after another: \(times)")
+        let commits = try await Self.commits(limit: 4, count: 12)
+        #expect(commits.total >= 3, "12 packs, at most 4 a commit")
+        #expect(commits.atMostFour == commits.total, "a commit of more than 4 packs")
     }
 
     @Test func pushesUnderTheLimitShareACommit() async throws {
-        let times = try await Self.ackTimes(limit: ServerLimits().maximumPushesInFlight, count: 12)
+        let commits = try await Self.commits(limit: ServerLimits().maximumPushesInFlight, count: 12)
         #expect(ServerLimits().maximumPushesInFlight == 64)
-        #expect(Self.largestBurst(times) > 4, "acks at \(times)")
+        #expect(commits.atMostFour < commits.total, "no commit of more than 4 packs")
     }
 }
