@@ -9,14 +9,13 @@
  */
 
 import { addImages, addTexts, imageLoading } from './bench-elements.js';
+import { boardSide, random, scribble } from './bench-strokes.js';
 import { Author } from '../js/model/author.js';
 import { Board } from '../js/model/board.js';
 import { summarise } from '../js/app/frame-stats.js';
-import { snapPoint, snapPressure } from '../js/app/ink.js';
 import { Renderer } from '../js/app/renderer.js';
 import { Scene } from '../js/app/scene.js';
 import { Viewport } from '../js/app/viewport.js';
-import { PALETTE } from '../js/app/settings.js';
 
 const params = new URLSearchParams(location.search);
 const STROKES = Number(params.get('strokes') ?? 10_000);
@@ -27,44 +26,14 @@ const TEXTS = Number(params.get('texts') ?? 0);
 const PRESSURE = params.get('pressure') === '1';
 const report = document.getElementById('report');
 
-/** A small seeded generator (mulberry32), so every run draws the same board. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Handwriting-like scribbles spread over a square sized so that strokes are about as dense as notes. */
 function buildBoard() {
   const next = random(SEED);
-  const side = Math.sqrt(STROKES) * 90;
+  const side = boardSide(STROKES);
   const board = new Board('main');
   let wall = 1_800_000_000_000;
   const author = new Author({ replica: '0b'.repeat(16), now: () => ++wall });
-  for (let s = 0; s < STROKES; s++) {
-    let x = next() * side;
-    let y = next() * side;
-    let heading = next() * 2 * Math.PI;
-    const points = [];
-    const pressures = PRESSURE ? [] : null;
-    const phase = next() * 2 * Math.PI;
-    for (let p = 0; p < POINTS; p++) {
-      heading += (next() - 0.5) * 0.9;
-      x += Math.cos(heading) * 3;
-      y += Math.sin(heading) * 3;
-      points.push(snapPoint([x, y]));
-      // A pen pressed harder mid-word and lifted at the ends: 0.2 … 0.9.
-      pressures?.push(snapPressure(0.55 + 0.35 * Math.sin(phase + (p / POINTS) * 3 * Math.PI)));
-    }
-    const { colour } = PALETTE[Math.floor(next() * next() * PALETTE.length)];
-    const width = [2, 3, 4, 6][Math.floor(next() * 4)];
-    board.apply(author.makeChange(board, [{ op: 'addStroke', colour, width, points, pressures }]));
-  }
+  for (let s = 0; s < STROKES; s++) board.apply(author.makeChange(board, [scribble(next, side, POINTS, PRESSURE)]));
   addTexts(add, TEXTS, side, next);
   return { board, side, add, next };
 

@@ -50,7 +50,9 @@
  * The page's `?review-after=SECONDS` sets how long away before arriving changes are held for review
  * (default 30 s; 0 holds every catch-up after the first, for tests).
  *
- * `window.inkwellReady` is a promise for the same handle (rejected if the board cannot open).
+ * `window.inkwellReady` is a promise for the same handle (rejected if the board cannot open). On the way the
+ * page marks the performance timeline: `inkwell:store-opened`, `inkwell:room-loaded` (by the session, once
+ * the store's changes are read and decoded) and `inkwell:ready` (Benchmarks/web-load.py reads them).
  */
 
 import { PenTool } from './tools/pen.js';
@@ -134,6 +136,7 @@ async function start() {
   // The page's store, opened here: the device's access to the board (its links and key) is read from it
   // before the session opens, and kept in it for a new board before the address shows the link.
   const store = await openIndexedDBStore();
+  performance.mark('inkwell:store-opened');
   const { room, access } = await resolveBoard(window, store);
   document.title = `Inkwell · ${room.slice(0, 8)}`;
   const identity = loadIdentity(storage);
@@ -751,6 +754,7 @@ async function start() {
   });
   Object.defineProperty(window, 'inkwell', { value: handle, writable: false, configurable: false });
   document.documentElement.dataset.ready = 'true';
+  performance.mark('inkwell:ready');
   resolveReady(handle);
   void keepPageOffline();
 }

@@ -9,7 +9,7 @@
  * editor shows instead of the tiles.
  */
 
-import { chunkBounds, gaps, intervalUnion, isDotVisible, smoothCurve, SpatialIndex } from '../geometry/index.js';
+import { chunkBounds, gaps, intervalUnion, isDotVisible, pointChunkBounds, smoothCurve, SpatialIndex } from '../geometry/index.js';
 import { imageCorners } from '../model/board-images.js';
 import { LINE_HEIGHT, boundingPoints, boxCorners, layoutRect, measureLine } from './text-layout.js';
 
@@ -21,15 +21,17 @@ import { LINE_HEIGHT, boundingPoints, boxCorners, layoutRect, measureLine } from
  *   pressures: number[] | null, transform: number[], identity: boolean,
  *   curve: import('../geometry/smooth-curve.js').SmoothCurve | null,
  *   hitCurve: import('../geometry/smooth-curve.js').SmoothCurve | null,
- *   pieces: [number, number][], shown: [number, number][], bounds: Rect, boxes: Rect[], spacing: number,
+ *   pieces: [number, number][], shown: [number, number][], bounds: Rect, exactBounds?: Rect, boxes: Rect[],
+ *   spacing: number,
  *   text?: string, layout?: Rect, corners?: [number, number][],
  *   image?: import('../model/board-image.js').BoardImage, fill?: number,
  *   pressureCache?: {shown: [number, number][], samples: Float64Array[]}
  * }} SceneStroke `pieces` are the board's visible pieces, `shown` those minus the eraser's preview (what
  *   to paint); `curve` is in the stroke's own coordinates (paint it under `transform`), `hitCurve` in board
- *   coordinates (what erasers test, as Swift's `StrokeIndex`); `spacing` is the mean distance between its
- *   points, which tells a painter when segments are too small to show as curves. A text box has `text`, no
- *   curves, `layout` (its lines' box before the transform) and `corners` (that box on the board). An image
+ *   coordinates (what erasers test, as Swift's `StrokeIndex`), each built when first read; `bounds` and
+ *   `boxes` hold what it paints (ink by its points, cheaply; `exactBounds`, ink's tight box, by its curve);
+ *   `spacing` is the mean distance between its points, which tells a painter when segments are too small
+ *   to show as curves. A text box has `text`, no curves, `layout` (its lines' box before the transform) and `corners` (that box on the board). An image
  *   has `image` (its blob and box), no curves, and `corners`, the box it fills on the board.
  *   Filled ink has `fill` (0xRRGGBBAA), painted inside its whole closed curve. `pressureCache` keeps the
  *   outline of ink with pressure (pressure-outline.js) for as long as the record, which a change that
@@ -233,12 +235,15 @@ export class Scene {
     return this.#extent;
   }
 
-  /** The union of every stroke's painted bounds, or null for an empty board. @returns {Rect | null} */
+  /**
+   * The union of every stroke's painted bounds, tight (ink's by its curve, so every curve is built), or null
+   * for an empty board: for exports and fitting the view, not for every frame. @returns {Rect | null}
+   */
   bounds() {
     let box = null;
     for (const stroke of this.#strokes.values()) {
       if (stroke.shown.length === 0) continue;
-      const b = stroke.bounds;
+      const b = stroke.exactBounds ?? stroke.bounds;
       box =
         box === null
           ? { ...b }
@@ -294,12 +299,20 @@ export class Scene {
     if (stroke.text !== undefined) return this.#refreshBox(stroke);
     if (stroke.image !== undefined) return this.#refreshImage(stroke);
     const identity = isIdentity(stroke.transform);
-    const curve = smoothCurve(stroke.points);
     const t = stroke.transform;
-    const hitCurve = identity ? curve : smoothCurve(stroke.points.map(([x, y]) => apply(t, x, y)));
+    const points = stroke.points;
     const reach = (stroke.width / 2) * Math.max(1, transformScale(t)) + SLACK;
-    const chunks = chunkBounds(curve);
-    const boxes = (identity ? chunks : chunks.map((box) => transformedBox(t, box))).map((box) => grown(box, reach));
+    // Filed by its points' boxes, which hold the curve: the curves are built when first asked for (painted,
+    // hit, erased), so a board of tens of thousands of strokes opens without smoothing those out of view.
+    const painted = (chunks) => (identity ? chunks : chunks.map((box) => transformedBox(t, box))).map((box) => grown(box, reach));
+    const { boxes: chunks, spacing } = pointChunkBounds(points);
+    const boxes = painted(chunks);
+    /** @type {import('../geometry/smooth-curve.js').SmoothCurve | null} */
+    let curve = null;
+    /** @type {import('../geometry/smooth-curve.js').SmoothCurve | null} */
+    let hitCurve = null;
+    /** @type {Rect | null} */
+    let exactBounds = null;
     // A fill covers the inside of the curve, which the chunks' boxes along it need not reach.
     if (stroke.fill !== undefined && stroke.points.length > 2) boxes.push(unionOf(boxes));
     /** @type {SceneStroke} */
@@ -313,13 +326,20 @@ export class Scene {
       pressures: stroke.pressures,
       transform: stroke.transform,
       identity,
-      curve,
-      hitCurve,
+      get curve() {
+        return (curve ??= smoothCurve(points));
+      },
+      get hitCurve() {
+        return (hitCurve ??= identity ? this.curve : smoothCurve(points.map(([x, y]) => apply(t, x, y))));
+      },
       pieces: stroke.pieces,
       shown: stroke.pieces,
       bounds: unionOf(boxes),
+      get exactBounds() {
+        return (exactBounds ??= unionOf(painted(chunkBounds(this.curve))));
+      },
       boxes,
-      spacing: meanSpacing(stroke.points),
+      spacing,
     };
     if (stroke.fill !== undefined) record.fill = stroke.fill;
     return this.#keep(record);
@@ -366,13 +386,6 @@ export class Scene {
     if (!this.#index.update(record.id, boxes)) this.#index.insert(record.id, boxes);
     return record;
   }
-}
-
-/** The mean distance between consecutive points (0 for a dot). */
-function meanSpacing(points) {
-  let total = 0;
-  for (let i = 1; i < points.length; i++) total += Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]);
-  return points.length > 1 ? total / (points.length - 1) : 0;
 }
 
 /** A stroke's pieces minus a preview cut. */

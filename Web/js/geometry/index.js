@@ -9,7 +9,7 @@ export { bezierPoint, splitBezier, bezierPiece, bezierControlBounds } from './be
 export { smoothCurve, endParameter, curveSegment, curvePoint, curveBounds } from './smooth-curve.js';
 export { curveBeziers, visibleRanges, isDotVisible } from './curve-pieces.js';
 export { flattenCurve } from './flatten.js';
-export { chunkBounds } from './chunk-bounds.js';
+export { chunkBounds, pointChunkBounds } from './chunk-bounds.js';
 export { sweptPath, withRadius, distanceToPath } from './eraser-path.js';
 export { cutCurve, eraseIntervals } from './eraser.js';
 export { strokeHit } from './hit-test.js';

@@ -176,6 +176,8 @@ export async function openSession(options) {
   let loaded;
   try {
     loaded = await loadRoom(store, room, { board: BOARD, now: () => clock.now(), roomKey });
+    // For Benchmarks/web-load.py: when the store's changes were read and decoded.
+    globalThis.performance?.mark?.('inkwell:room-loaded');
   } catch (error) {
     if (ownsStore) store.close();
     throw error instanceof SyncError ? error : SyncError.storage('read', error);

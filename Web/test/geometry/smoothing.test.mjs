@@ -5,7 +5,7 @@ import { Random, seed } from './support.mjs';
 import { smoothCurve, curvePoint, curveSegment, curveBounds, endParameter } from '../../js/geometry/smooth-curve.js';
 import { curveBeziers, visibleRanges } from '../../js/geometry/curve-pieces.js';
 import { flattenCurve } from '../../js/geometry/flatten.js';
-import { chunkBounds } from '../../js/geometry/chunk-bounds.js';
+import { chunkBounds, pointChunkBounds } from '../../js/geometry/chunk-bounds.js';
 import { bezierPoint, splitBezier, bezierPiece } from '../../js/geometry/bezier.js';
 
 const distance = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
@@ -171,4 +171,26 @@ test('hostile input never throws', () => {
     chunkBounds(curve, 0);
   }
   assert.ok(Number.isNaN(curvePoint(smoothCurve([[0, 0], [1, 0]]), NaN)[0]));
+});
+
+test('boxes of the points, grown by two thirds of the longest segment, hold the control boxes of the curve', () => {
+  const value = seed();
+  console.log(`point chunk bounds seed=${value}`);
+  const random = new Random(value);
+  const contains = (outer, inner) =>
+    outer.minX <= inner.minX + 1e-9 && outer.minY <= inner.minY + 1e-9 && outer.maxX >= inner.maxX - 1e-9 && outer.maxY >= inner.maxY - 1e-9;
+  for (let round = 0; round < 500; round++) {
+    // Pen-like strokes, and wild ones: spacing that jumps from a pixel to hundreds, sharp turns back.
+    const points = round % 2 === 0 ? random.stroke(random.int(1, 80)) : Array.from({ length: random.int(1, 40) }, () => [random.uniform(-500, 500), random.uniform(-500, 500)]);
+    const size = random.int(1, 20);
+    const curve = smoothCurve(points);
+    const exact = chunkBounds(curve, size);
+    const { boxes, spacing } = pointChunkBounds(points, size);
+    assert.equal(boxes.length, exact.length, `seed ${value}`);
+    exact.forEach((box, index) => assert.ok(contains(boxes[index], box), `seed ${value} round ${round} chunk ${index}`));
+    let total = 0;
+    for (let i = 1; i < points.length; i++) total += distance(points[i], points[i - 1]);
+    assert.ok(Math.abs(spacing - (points.length > 1 ? total / (points.length - 1) : 0)) < 1e-9, `seed ${value}`);
+  }
+  assert.deepEqual(pointChunkBounds([]), { boxes: [], spacing: 0 });
 });
