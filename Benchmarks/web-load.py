@@ -34,6 +34,9 @@ const done = arguments[arguments.length - 1];
   const settled = performance.now();
   const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
   const navigation = performance.getEntriesByType('navigation')[0];
+  // The page's modules, fetched (or revalidated) before it could open its store.
+  const opened = performance.getEntriesByName('inkwell:store-opened')[0]?.startTime ?? settled;
+  const scripts = performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('.js') && entry.startTime < opened);
   done({
     storeOpened: mark('inkwell:store-opened'),
     roomLoaded: mark('inkwell:room-loaded'),
@@ -43,6 +46,8 @@ const done = arguments[arguments.length - 1];
     strokes: inkwell.strokeCount(),
     heapMiB: performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null,
     marks: performance.getEntriesByType('mark').map((entry) => [entry.name, Math.round(entry.startTime)]),
+    scripts: scripts.length,
+    scriptsLoaded: scripts.reduce((last, entry) => Math.max(last, entry.responseEnd), 0),
   });
 })().catch((error) => done({ error: String(error?.stack ?? error) }));
 """
@@ -112,6 +117,8 @@ def main():
         present = [v for v in values if v is not None]
         median = f"{statistics.median(present):>8.0f}" if present else f"{'-':>8}"
         print(f"  {label:<32} {cells} {median}  ms")
+    print(f"  modules fetched before the store opened: {runs[-1]['scripts']}, the last by "
+          f"{statistics.median(run['scriptsLoaded'] for run in runs):.0f} ms (median)")
     heaps = [run["heapMiB"] for run in runs if run["heapMiB"] is not None]
     if heaps:
         print(f"  JS heap after: {statistics.median(heaps):.0f} MiB (median)")

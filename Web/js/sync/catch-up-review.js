@@ -44,6 +44,18 @@ export class HeldChanges {
   }
 
   /**
+   * The number of edits held, as the people who made them would count them: a long stroke is saved while it
+   * is drawn, an `addStroke` and then `appendPoints` every 250 ms (js/app/ink-checkpoints.js), and is one
+   * edit, not one a quarter second. A change that only carries on a stroke another held change began is
+   * counted with it.
+   */
+  get edits() {
+    let edits = 0;
+    for (const change of this.#changes.values()) if (!this.#continues(change)) edits += 1;
+    return edits;
+  }
+
+  /**
    * Holds a change (once). @param {Change} change
    * @returns {boolean} whether it was new here
    */
@@ -65,18 +77,39 @@ export class HeldChanges {
   }
 
   /**
-   * Who made them: one entry per timeline, most changes first (then in order of arrival).
+   * Who made them: one entry per timeline, most edits first (then in order of arrival); `count` is in
+   * edits (`edits`).
    * @returns {HeldAuthor[]}
    * - Complexity: O(n + a log a) for n changes of a authors.
    */
   authors() {
     /** @type {Map<string, number>} */
     const counts = new Map();
-    for (const change of this.#changes.values()) counts.set(change.id.replica, (counts.get(change.id.replica) ?? 0) + 1);
+    for (const change of this.#changes.values()) {
+      counts.set(change.id.replica, (counts.get(change.id.replica) ?? 0) + (this.#continues(change) ? 0 : 1));
+    }
     const order = [...counts.keys()];
     return [...counts]
       .map(([replica, count]) => ({ replica, count }))
       .sort((a, b) => b.count - a.count || order.indexOf(a.replica) - order.indexOf(b.replica));
+  }
+
+  /**
+   * Whether every operation of `change` appends points to a stroke that a held change of the same timeline
+   * added (an append names the change that added its stroke).
+   * @param {Change} change
+   */
+  #continues(change) {
+    const { replica } = change.id;
+    return (
+      change.operations.length > 0 &&
+      change.operations.every(
+        (operation) =>
+          operation?.op === 'appendPoints' &&
+          operation.stroke?.replica === replica &&
+          this.#changes.has(`${replica}-${operation.stroke.seq}`),
+      )
+    );
   }
 
   /** Hands every change over and holds none. @returns {Change[]} */

@@ -577,11 +577,12 @@ export class Session extends EventTarget {
   }
 
   /**
-   * The changes held for review: how many, and by whom (one entry per timeline, most changes first).
+   * The changes held for review: how many edits (a long stroke saved while drawn is one), and by whom (one
+   * entry per timeline, most edits first).
    * @returns {{count: number, authors: import('./catch-up-review.js').HeldAuthor[]}}
    */
   get review() {
-    return { count: this.#held.size, authors: this.#held.authors() };
+    return { count: this.#held.edits, authors: this.#held.authors() };
   }
 
   /** Whether this user has a change to undo, or an undo to redo, on the board. */
@@ -731,12 +732,13 @@ export class Session extends EventTarget {
   /**
    * Merges the changes held for review into the board (a `change` event, origin `remote`), and forgets
    * their marks in the store.
-   * @returns {number} how many changes were merged
+   * @returns {number} how many edits were merged, counted as `review` counts them
    * @throws {SyncError} `closed`
    */
   mergeHeld() {
     this.#checkOpen();
     if (this.#held.size === 0) return 0;
+    const edits = this.#held.edits;
     const held = this.#held.take();
     const keys = held.map(changeKey);
     // If this write fails they are held again after a reload: shown twice, never lost.
@@ -744,7 +746,7 @@ export class Session extends EventTarget {
     this.#apply(held.filter((change) => !this.board.contains(change.id)), 'remote');
     this.#emitReview();
     this.#publish();
-    return held.length;
+    return edits;
   }
 
   /**
@@ -1620,7 +1622,7 @@ export class Session extends EventTarget {
       changesToUpload: this.#queue.length + this.#machine.inFlight.reduce((sum, pack) => sum + pack.changeKeys.length, 0),
       storageProblem: this.#writes.problem,
       paused: this.#paused,
-      held: this.#held.size,
+      held: this.#held.edits,
       rights: this.rights,
       refused: this.diagnostics.refusedReasons,
       roomUnknown: this.#machine.roomUnknown,

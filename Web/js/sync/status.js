@@ -14,9 +14,9 @@
  *   changesToUpload: number, paused: boolean, held: number, rights: Rights | null, denied: string | null,
  *   waiting: boolean, full: boolean, unfollowed: boolean, keptAside: string | null
  * }} SyncStatus `paused`: the user paused sharing (the state is `paused` unless the session failed or
- *   closed); `held`: received changes held for review; `rights`: what this page may do in the room (null
- *   while unknown, in an open room); `denied`: why the server refused the link (`notAllowed`,
- *   `capabilityRevoked`, `viewOnly`), null unless it did; `waiting`: connected, and the server does not
+ *   closed); `held`: received edits held for review (a long stroke saved while drawn is one); `rights`:
+ *   what this page may do in the room (null while unknown, in an open room); `denied`: why the server
+ *   refused the link (`notAllowed`, `capabilityRevoked`, `viewOnly`), null unless it did; `waiting`: connected, and the server does not
  *   know the board yet (made offline by someone who has not connected since): the session asks again;
  *   `full`: the server stores no more of this board (its `--room-bytes`): what is drawn stays here;
  *   `unfollowed`: the board's early history came as a snapshot that does not match what this page holds,

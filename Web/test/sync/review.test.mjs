@@ -74,6 +74,27 @@ test('held changes are kept once, counted by author, most first, and handed over
   assert.deepEqual(held.authors(), []);
 });
 
+test('a long stroke saved while drawn is one edit held: its appends are counted with the stroke they carry on', () => {
+  const held = new HeldChanges();
+  const a = 'aa'.repeat(16);
+  const b = 'bb'.repeat(16);
+  const change = (replica, seq, operations) => ({ id: { replica, seq }, stamp: { wall: seq, counter: 0 }, board: 'main', operations });
+  const append = (replica, seq) => ({ op: 'appendPoints', stroke: { replica, seq }, id: `${replica}-${seq}-0`, points: [[1, 2]], pressures: null });
+  // A's stroke: added by change 1, carried on by 2, 3 and 4.
+  held.add(change(a, 1, [{ op: 'addStroke', colour: 0x000000ff, width: 3, points: [[0, 0]], pressures: null }]));
+  for (const seq of [2, 3, 4]) held.add(change(a, seq, [append(a, 1)]));
+  // B carries on a stroke whose start was merged already: that append is an edit of its own here.
+  held.add(change(b, 7, [append(b, 6)]));
+  // An append naming another timeline's change is no continuation of it.
+  held.add(change(b, 8, [append(a, 1)]));
+  assert.equal(held.size, 6, 'every change is held');
+  assert.equal(held.edits, 3);
+  assert.deepEqual(held.authors(), [
+    { replica: b, count: 2 },
+    { replica: a, count: 1 },
+  ]);
+});
+
 test('pausing closes the connection: nothing is sent, edits are stored and counted, resume pushes them', async () => {
   const server = new FakeServer();
   const store = new MemoryStore();
