@@ -5,18 +5,10 @@
 
 import { snapPoint, snapPressure } from '../js/app/ink.js';
 import { PALETTE } from '../js/app/settings.js';
+import { seededRandom } from '../js/sync/random.js';
 
-/** A small seeded generator (mulberry32). @param {number} seed @returns {() => number} in [0, 1) */
-export function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The benchmarks' seeded numbers in [0, 1): the page's own generator (mulberry32). */
+export const random = seededRandom;
 
 /** The side of the square that holds `strokes` scribbles about as densely as notes. @param {number} strokes */
 export function boardSide(strokes) {
