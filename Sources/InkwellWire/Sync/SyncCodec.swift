@@ -31,7 +31,7 @@ public enum SyncCodec {
             push.pack = Data(pack)
             frame.frame = .push(push)
         case .presence(let presence):
-            frame.frame = .presence(encode(presence))
+            return presenceClientFrame(presence)
         case .createRoom(let room, let adminHash, let editHash, let viewHash):
             var create = WireCreateRoom()
             create.room = room
@@ -241,7 +241,7 @@ public enum SyncCodec {
 
     /// A presence alone, encoded as a `Presence` message, for ``presenceFrame(_:)``.
     public static func encodePresence(_ presence: Presence) -> [UInt8] {
-        try! encode(presence).serializedBytes()
+        presenceMessage(presence)
     }
 
     /// A server frame of presence from ``encodePresence(_:)`` bytes, built without decoding them: a
