@@ -5,7 +5,7 @@ import InkwellSync
 /// field and a size computed per level: about 30 % of the author's time in W1's live rows
 /// (BENCHMARKS.md, "Live ink, libdeflate, and the like-for-like table again"). The bytes are those
 /// swift-protobuf writes for the same `Presence` (proto3: fields in number order, defaults left out);
-/// `SyncCodecTests` checks the two agree on random presences.
+/// `PresenceEncodingTests` checks the two agree on random presences.
 extension SyncCodec {
     /// A `ClientFrame` holding `presence` (its field 5).
     static func presenceClientFrame(_ presence: Presence) -> [UInt8] {

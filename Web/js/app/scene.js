@@ -31,8 +31,9 @@ import { LINE_HEIGHT, boundingPoints, boxCorners, layoutRect, measureLine } from
  *   coordinates (what erasers test, as Swift's `StrokeIndex`), each built when first read; `bounds` and
  *   `boxes` hold what it paints (ink by its points, cheaply; `exactBounds`, ink's tight box, by its curve);
  *   `spacing` is the mean distance between its points, which tells a painter when segments are too small
- *   to show as curves. A text box has `text`, no curves, `layout` (its lines' box before the transform) and `corners` (that box on the board). An image
- *   has `image` (its blob and box), no curves, and `corners`, the box it fills on the board.
+ *   to show as curves. A text box has `text`, no curves, `layout` (its lines' box before the transform) and
+ *   `corners` (that box on the board). An image has `image` (its blob and box), no curves, and `corners`,
+ *   the box it fills on the board.
  *   Filled ink has `fill` (0xRRGGBBAA), painted inside its whole closed curve. `pressureCache` keeps the
  *   outline of ink with pressure (pressure-outline.js) for as long as the record, which a change that
  *   alters the stroke's look replaces.
