@@ -6,6 +6,8 @@
 // Only the catch-up after a long gap is held: live changes, changes of this browser's own timelines, and
 // the first download of a room never seen before are merged at once, as always.
 
+import { strokesContinued } from './edit-count.js';
+
 /** How long away (offline or paused), in milliseconds, before the catch-up is held for review. */
 export const REVIEW_AFTER = 30_000;
 
@@ -43,12 +45,7 @@ export class HeldChanges {
     return this.#changes.size;
   }
 
-  /**
-   * The number of edits held, as the people who made them would count them: a long stroke is saved while it
-   * is drawn, an `addStroke` and then `appendPoints` every 250 ms (js/app/ink-checkpoints.js), and is one
-   * edit, not one a quarter second. A change that only carries on a stroke another held change began is
-   * counted with it.
-   */
+  /** The number of edits held: a long stroke saved while drawn is one (edit-count.js). */
   get edits() {
     let edits = 0;
     for (const change of this.#changes.values()) if (!this.#continues(change)) edits += 1;
@@ -94,22 +91,10 @@ export class HeldChanges {
       .sort((a, b) => b.count - a.count || order.indexOf(a.replica) - order.indexOf(b.replica));
   }
 
-  /**
-   * Whether every operation of `change` appends points to a stroke that a held change of the same timeline
-   * added (an append names the change that added its stroke).
-   * @param {Change} change
-   */
+  /** Whether `change` only carries on strokes that held changes began. @param {Change} change */
   #continues(change) {
-    const { replica } = change.id;
-    return (
-      change.operations.length > 0 &&
-      change.operations.every(
-        (operation) =>
-          operation?.op === 'appendPoints' &&
-          operation.stroke?.replica === replica &&
-          this.#changes.has(`${replica}-${operation.stroke.seq}`),
-      )
-    );
+    const begun = strokesContinued(change);
+    return begun !== null && begun.every((key) => this.#changes.has(key));
   }
 
   /** Hands every change over and holds none. @returns {Change[]} */

@@ -79,6 +79,7 @@ import { creationHashes, heldRights, sameAccess, subscribeCapability, withCapabi
 import { Backoff } from './backoff.js';
 import { changeKey, HeldChanges, holdsCatchUp, LIVE_HEARTBEAT, REVIEW_AFTER } from './catch-up-review.js';
 import { Connector } from './connector.js';
+import { countEdits, strokesContinued } from './edit-count.js';
 import { SyncError } from './errors.js';
 import { browserNetwork, syncURL } from './network.js';
 import { entryBytes } from './outbox-planner.js';
@@ -244,6 +245,12 @@ export class Session extends EventTarget {
   #presence;
   /** Changes waiting for a pack, oldest first. @type {QueuedChange[]} */
   #queue;
+  /**
+   * For each change to upload that only carries on strokes, the keys of the changes that began them
+   * (edit-count.js); dropped once acknowledged.
+   * @type {Map<string, string[]>}
+   */
+  #continuing = new Map();
   /** Local changes the store failed to keep: their acks must not move the watermark. @type {Set<string>} */
   #unsaved = new Set();
   #writes = new WriteQueue(() => this.#publish());
@@ -337,6 +344,12 @@ export class Session extends EventTarget {
     this.#earliestAhead = loaded.ahead.earliestAhead;
     this.diagnostics.changesAhead = loaded.ahead.waiting;
     this.#queue = loaded.queue;
+    // Which of the changes still to upload only carry on a stroke (edit-count.js), for the count shown.
+    const toUpload = new Set([...loaded.queue.map((change) => change.key), ...loaded.packs.flatMap((pack) => pack.changeKeys)]);
+    for (const change of loaded.changes) {
+      const key = changeKey(change);
+      if (toUpload.has(key)) this.#noteContinuing(key, change);
+    }
     this.board.applyAll(loaded.changes);
     this.#applied.push(...loaded.changes);
     for (const change of loaded.held) this.#held.add(change);
@@ -796,6 +809,16 @@ export class Session extends EventTarget {
 
   // Local changes
 
+  /**
+   * Notes which strokes a change to upload only carries on, if it does: the count of changes to upload
+   * shown counts a long stroke saved while drawn as one edit (edit-count.js).
+   * @param {string} key @param {object} change
+   */
+  #noteContinuing(key, change) {
+    const begun = strokesContinued(/** @type {any} */ (change));
+    if (begun !== null) this.#continuing.set(key, begun);
+  }
+
   /** Applies, stores and queues a change this page made. */
   #record(change) {
     const bytes = encodeChange(change);
@@ -804,6 +827,7 @@ export class Session extends EventTarget {
     this.#frontier.add(change.id);
     const stored = storedChange(this.#room, change, bytes, SCHEMA_VERSION);
     this.#queue.push({ key: stored.key, room: this.#room, id: change.id, bytes });
+    this.#noteContinuing(stored.key, change);
     this.#writes.write('storing a change', () => this.#store.recordLocal(stored), () => this.#unsaved.add(stored.key));
     this.#storedSinceLook += 1;
     // Planned after the write above, so a pack never names a change the store does not hold yet.
@@ -1535,7 +1559,10 @@ export class Session extends EventTarget {
           void this.#encode(action.pack);
           break;
         case 'acknowledge': {
-          for (const key of action.changeKeys) this.#unsaved.delete(key);
+          for (const key of action.changeKeys) {
+            this.#unsaved.delete(key);
+            this.#continuing.delete(key);
+          }
           const { hex, watermark } = action;
           this.#writes.write('clearing an acknowledged pack', async () => {
             await this.#store.acknowledgePack(this.#room, hex);
@@ -1619,7 +1646,10 @@ export class Session extends EventTarget {
       closed: this.#closed,
       onLine: this.#connector.onLine,
       unreachable: this.#connector.unreachable,
-      changesToUpload: this.#queue.length + this.#machine.inFlight.reduce((sum, pack) => sum + pack.changeKeys.length, 0),
+      changesToUpload: countEdits(
+        [...this.#queue.map((change) => change.key), ...this.#machine.inFlight.flatMap((pack) => pack.changeKeys)],
+        (key) => this.#continuing.get(key),
+      ),
       storageProblem: this.#writes.problem,
       paused: this.#paused,
       held: this.#held.edits,

@@ -79,7 +79,7 @@ test('a long stroke saved while drawn is one edit held: its appends are counted 
   const a = 'aa'.repeat(16);
   const b = 'bb'.repeat(16);
   const change = (replica, seq, operations) => ({ id: { replica, seq }, stamp: { wall: seq, counter: 0 }, board: 'main', operations });
-  const append = (replica, seq) => ({ op: 'appendPoints', stroke: { replica, seq }, id: `${replica}-${seq}-0`, points: [[1, 2]], pressures: null });
+  const append = (replica, seq) => ({ op: 'appendPoints', stroke: `${replica}-${seq}-0`, points: [[1, 2]], pressures: null });
   // A's stroke: added by change 1, carried on by 2, 3 and 4.
   held.add(change(a, 1, [{ op: 'addStroke', colour: 0x000000ff, width: 3, points: [[0, 0]], pressures: null }]));
   for (const seq of [2, 3, 4]) held.add(change(a, seq, [append(a, 1)]));
@@ -125,6 +125,28 @@ test('pausing closes the connection: nothing is sent, edits are stored and count
   assert.equal(session.status.changesToUpload, 0);
   assert.equal(made.length, 2);
   await session.close();
+});
+
+test('a long stroke saved while drawn counts as one edit to upload, also after a reload', async () => {
+  const server = new FakeServer();
+  const store = new MemoryStore();
+  const session = await open({ WebSocket: server.WebSocket, storage: store, paused: true });
+  const added = session.commit([stroke(0)]);
+  const id = `${added.id.replica}-${added.id.seq}-0`;
+  for (const x of [3, 6, 9]) session.commit([{ op: 'appendPoints', stroke: id, points: [[x, 1], [x + 1, 2]], pressures: null }]);
+  assert.equal(session.status.changesToUpload, 1, 'an addStroke and its three appends');
+  session.commit([stroke(20)]);
+  assert.equal(session.status.changesToUpload, 2);
+  assert.match(session.status.detail, /paused: 2 changes kept on this device/);
+  await session.close();
+
+  const reopened = await open({ WebSocket: server.WebSocket, storage: store, paused: true });
+  assert.equal(reopened.status.changesToUpload, 2, 'counted alike from the store');
+  reopened.resume();
+  await synced(reopened);
+  assert.equal(reopened.status.changesToUpload, 0);
+  assert.equal(server.log.get('room-1').length > 0, true);
+  await reopened.close();
 });
 
 test('a session opened paused does not connect, whatever the network does, until resumed', async () => {
