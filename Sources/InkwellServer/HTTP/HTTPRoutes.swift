@@ -105,10 +105,9 @@ public struct HTTPRoutes: Sendable {
         router.add(middleware: RequestLogMiddleware<Context>(metrics: metrics, level: configuration.requestLogLevel))
         router.add(middleware: JSONErrorMiddleware<Context>())
         if let webRoot = configuration.webRoot {
-            router.add(middleware: staticFiles(webRoot, context: Context.self))
-            router.get("/r/{room}") { request, context in
-                try await roomPage(webRoot, request: request, context: context)
-            }
+            let shell = WebShell(root: webRoot)
+            router.add(middleware: staticFiles(webRoot, shell: shell, context: Context.self))
+            router.get("/r/{room}") { request, _ in roomPage(shell, request: request) }
         }
         router.get("/healthz") { _, _ in health() }
         router.get("/metrics") { _, _ in exposition() }
