@@ -19,13 +19,23 @@ import Testing
         let index = try Self.text(of: Self.web.appendingPathComponent("index.html"))
         let page = server.get("/")
         #expect(page?.status == 200)
-        #expect(page?.body == index)
-        let module = server.get("/js/app/main.js")
+        // The page names its entry module and stylesheet under the version of the built files.
+        let body = page?.body ?? ""
+        let start = try #require(body.range(of: #"src="/v/"#)).upperBound
+        let version = String(body[start...].prefix { $0 != "/" })
+        let versioned = index.replacingOccurrences(of: #"src="/js/"#, with: #"src="/v/\#(version)/js/"#)
+            .replacingOccurrences(of: #"href="/app.css""#, with: #"href="/v/\#(version)/app.css""#)
+        #expect(versioned != index)
+        #expect(body == versioned)
+        let main = try Self.text(of: Self.web.appendingPathComponent("js/app/main.js"))
+        let module = server.get("/v/\(version)/js/app/main.js")
         #expect(module?.status == 200)
-        #expect(module?.body == (try Self.text(of: Self.web.appendingPathComponent("js/app/main.js"))))
+        #expect(module?.body == main)
+        #expect(server.get("/js/app/main.js")?.body == main)
         #expect(server.get("/sw.js")?.status == 200)
         #expect(server.get("/app.css")?.status == 200)
-        #expect(server.get("/r/a-room")?.body == index)
+        #expect(server.get("/v/\(version)/app.css")?.status == 200)
+        #expect(server.get("/r/a-room")?.body == versioned)
         // The page's own tests stay in the repository.
         #expect(server.get("/test/support/keys.mjs")?.status == 404)
         #expect(await server.stop() == 0)
