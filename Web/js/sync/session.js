@@ -1278,10 +1278,17 @@ export class Session extends EventTarget {
     if (signer === undefined) return null;
     // What a receiver caught up to the position holds: so it can check what the snapshot leaves out.
     const within = this.#tracker().required(position);
+    // The changes not yet stored at a position: those waiting now, which land past `position` even if
+    // their acks come in while the store is read, and, read after the store, those made meanwhile (a
+    // change is queued before it is stored).
+    const waiting = new Set();
+    const noteWaiting = () => {
+      for (const change of this.#queue) waiting.add(change.key);
+      for (const pack of machine.inFlight) for (const key of pack.changeKeys) waiting.add(key);
+    };
+    noteWaiting();
     const { held, aside, cover, pruned } = await this.#roomHeld();
-    // Read after the store: a change made meanwhile is queued before it is stored.
-    const waiting = new Set(this.#queue.map((change) => change.key));
-    for (const pack of machine.inFlight) for (const key of pack.changeKeys) waiting.add(key);
+    noteWaiting();
     return makeSnapshot({
       room: this.#room,
       position,
