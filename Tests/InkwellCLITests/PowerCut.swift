@@ -32,6 +32,20 @@ enum PowerCut {
         outcome.torn += settled.torn
     }
 
+    /// Kills `server` where it stands, as the power cut does; fails if it had crashed before, with the
+    /// runtime's backtrace.
+    static func cut(_ server: ServerProcess) async throws {
+        await server.kill()
+        try requireNoCrash(server)
+    }
+
+    /// Fails with the runtime's backtrace if `server` crashed before a test stopped it.
+    static func requireNoCrash(_ server: ServerProcess) throws {
+        if let report = server.crashReport {
+            throw ChildProcess.Failure("the server crashed before it was stopped:\n\(report.prefix(8_000))")
+        }
+    }
+
     /// Cycles per power-loss test: 20, or INKWELL_POWER_CUTS for a longer run.
     static let cycles = ProcessInfo.processInfo.environment["INKWELL_POWER_CUTS"].flatMap(Int.init) ?? 20
 

@@ -29,6 +29,9 @@ public final class ChildProcess: Sendable {
     public let arguments: [String]
     private let process: Mutex<Process>
     private let captured = Captured()
+    /// Where the Swift runtime's backtracer writes a report if the child crashes: a file, not the output
+    /// pipes, so that a test killing a crashed child cannot leave the backtracer blocked on them.
+    private let backtraces: URL
 
     /// The package's executables sit beside the test bundle in the build products folder.
     public static func executable(_ name: String = "inkwell") -> URL {
@@ -45,6 +48,16 @@ public final class ChildProcess: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        let backtraces = FileManager.default.temporaryDirectory
+            .appendingPathComponent("inkwell-backtraces-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: backtraces, withIntermediateDirectories: true)
+        self.backtraces = backtraces
+        var environment = ProcessInfo.processInfo.environment
+        if environment["SWIFT_BACKTRACE"] == nil {
+            environment["SWIFT_BACKTRACE"] =
+                "enable=yes,interactive=no,symbolicate=fast,output-to=\(backtraces.path)"
+        }
+        process.environment = environment
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -64,12 +77,27 @@ public final class ChildProcess: Sendable {
 
     deinit {
         process.withLock { process in
-            if process.isRunning { Self.send(SIGKILL, to: process.processIdentifier) }
+            if process.isRunning { Self.killTree(process.processIdentifier) }
         }
+        try? FileManager.default.removeItem(at: backtraces)
     }
 
     public var standardOutput: String { captured.standardOutput.withLock { $0 } }
     public var standardError: String { captured.standardError.withLock { $0 } }
+    /// The backtracer's report if the child crashed, else nil.
+    public var crashReport: String? {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: backtraces.path)) ?? []
+        let reports = files.sorted().compactMap { file in
+            try? String(contentsOf: backtraces.appendingPathComponent(file), encoding: .utf8)
+        }
+        return reports.isEmpty ? nil : reports.joined(separator: "\n")
+    }
+    /// Standard error, and the crash report if there is one: what a failure message should carry.
+    public var diagnostics: String {
+        let error = String(standardError.suffix(2_000))
+        guard let report = crashReport else { return error }
+        return error + "\ncrash report:\n" + report.prefix(8_000)
+    }
     /// Whether it runs: as Foundation says, unless the kernel says it has died.
     public var isRunning: Bool {
         process.withLock { $0.isRunning && !Self.hasDied($0.processIdentifier) }
@@ -90,7 +118,7 @@ public final class ChildProcess: Sendable {
         while true {
             if let line = standardOutput.split(separator: "\n").first(where: match) { return line }
             guard isRunning else {
-                throw Failure("\(name) exited with \(terminationStatus ?? -1): \(standardError.suffix(2_000))")
+                throw Failure("\(name) exited with \(terminationStatus ?? -1): \(diagnostics)")
             }
             guard ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(20))
@@ -104,6 +132,7 @@ public final class ChildProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         if isRunning {
+            await letTheBacktracerFinish()
             signal(SIGKILL)
             while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         }
@@ -127,6 +156,7 @@ public final class ChildProcess: Sendable {
 
     /// SIGKILL: the process dies where it stands.
     public func kill() async {
+        await letTheBacktracerFinish()
         signal(SIGKILL)
         await waitForExit()
     }
@@ -149,8 +179,67 @@ public final class ChildProcess: Sendable {
     /// Sends `signal` if the process is still running.
     public func signal(_ signal: Int32) {
         process.withLock { process in
-            if process.isRunning { Self.send(signal, to: process.processIdentifier) }
+            guard process.isRunning else { return }
+            if signal == SIGKILL {
+                Self.killTree(process.processIdentifier)
+            } else {
+                Self.send(signal, to: process.processIdentifier)
+            }
         }
+    }
+
+    /// A child that crashed waits in its signal handler while the backtracer writes its report. Killing
+    /// it then would lose the report, so this gives the backtracer up to `timeout` to finish.
+    private func letTheBacktracerFinish(timeout: Duration = .seconds(30)) async {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, isRunning,
+            Self.descendants(of: identifier).contains(where: { Self.command(of: $0).hasPrefix("swift-backtrace") })
+        {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// A process's command name from `/proc` ("" where there is none).
+    private static func command(of identifier: Int32) -> String {
+        let comm = try? String(contentsOfFile: "/proc/\(identifier)/comm", encoding: .utf8)
+        return comm?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    /// SIGKILL to `identifier` and every process it started: a crashed child's backtracer outlives it
+    /// otherwise, and has been seen to hang a suite for minutes.
+    private static func killTree(_ identifier: Int32) {
+        let descendants = Self.descendants(of: identifier)
+        send(SIGKILL, to: identifier)
+        for descendant in descendants { send(SIGKILL, to: descendant) }
+    }
+
+    /// The processes below `root`, from `/proc` (empty where there is none).
+    public static func descendants(of root: Int32) -> [Int32] {
+        #if os(Linux)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var children: [Int32: [Int32]] = [:]
+        for entry in entries {
+            guard let pid = Int32(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // "PID (NAME) STATE PPID …"
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]) else { continue }
+            children[parent, default: []].append(pid)
+        }
+        var found: [Int32] = []
+        var frontier = [root]
+        while let next = frontier.popLast() {
+            for child in children[next] ?? [] {
+                found.append(child)
+                frontier.append(child)
+            }
+        }
+        return found
+        #else
+        return []
+        #endif
     }
 
     private var name: String { "inkwell \(arguments.first ?? "")" }

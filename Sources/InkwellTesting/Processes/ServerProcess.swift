@@ -55,6 +55,10 @@ public final class ServerProcess: Sendable {
         await child.terminate()
     }
 
+    /// The runtime's backtrace if the server crashed, else nil: a test that kills the server on purpose
+    /// checks it, or a crash just before its kill would pass unseen.
+    public var crashReport: String? { child.crashReport }
+
     /// SIGKILL under whatever load it carries.
     public func kill() async {
         await child.kill()

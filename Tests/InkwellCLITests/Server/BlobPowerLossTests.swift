@@ -32,7 +32,7 @@ import Testing
                 uploaders.append(Task { await Self.upload(to: server.port, seed: seed) })
             }
             try await Task.sleep(for: .milliseconds(Int64.random(in: 150...500, using: &random)))
-            await server.kill()
+            try await PowerCut.cut(server)
             for uploader in uploaders { acknowledged.merge(await uploader.value) { first, _ in first } }
             // The log's files, and the blob folder where uploads are written before they are named.
             try PowerCut.settle(folder.url, seed: random.next(), into: &outcome)

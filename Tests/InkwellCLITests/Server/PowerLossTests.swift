@@ -21,6 +21,7 @@ import Testing
             pushed += try await ServerCrashTests.pushUntilStopped(server, using: &random, into: &acknowledged) {
                 await server.kill()
             }
+            try PowerCut.requireNoCrash(server)
             try PowerCut.settle(folder.url, seed: random.next(), into: &outcome)
             try Self.check(folder.path + "/packs.sqlite", holds: acknowledged, cycle: cycle)
         }

@@ -28,6 +28,7 @@ import Testing
             pushed += try await Self.pushUntilStopped(server, using: &random, into: &acknowledged) {
                 if round == Self.kills { #expect(await server.stop() == 0) } else { await server.kill() }
             }
+            try PowerCut.requireNoCrash(server)
         }
         let log = try PackLog(path: folder.path + "/packs.sqlite")
         var stored: [String: [UInt64: PackID]] = [:]
