@@ -251,6 +251,14 @@ export class Session extends EventTarget {
    * @type {Map<string, string[]>}
    */
   #continuing = new Map();
+  /**
+   * What is left to upload, for the status published after every edit: the keys queued or in flight, how
+   * many edits they are (edit-count.js), and the queue's bytes. Kept up as changes are recorded and packed,
+   * since working it out is O(queue) and a page offline for long holds thousands; null when changes leave
+   * or come back, and worked out again when next read.
+   * @type {{keys: Set<string>, edits: number, queuedBytes: number} | null}
+   */
+  #uploads = null;
   /** Local changes the store failed to keep: their acks must not move the watermark. @type {Set<string>} */
   #unsaved = new Set();
   #writes = new WriteQueue(() => this.#publish());
@@ -826,8 +834,17 @@ export class Session extends EventTarget {
     this.#applied.push(change);
     this.#frontier.add(change.id);
     const stored = storedChange(this.#room, change, bytes, SCHEMA_VERSION);
-    this.#queue.push({ key: stored.key, room: this.#room, id: change.id, bytes });
+    const entry = { key: stored.key, room: this.#room, id: change.id, bytes };
+    this.#queue.push(entry);
     this.#noteContinuing(stored.key, change);
+    if (this.#uploads !== null) {
+      // The newest change: no other change to upload carries on a stroke it begins.
+      const { keys } = this.#uploads;
+      const begun = this.#continuing.get(stored.key);
+      if (!(begun !== undefined && begun.every((key) => keys.has(key)))) this.#uploads.edits += 1;
+      keys.add(stored.key);
+      this.#uploads.queuedBytes += entryBytes(entry);
+    }
     this.#writes.write('storing a change', () => this.#store.recordLocal(stored), () => this.#unsaved.add(stored.key));
     this.#storedSinceLook += 1;
     // Planned after the write above, so a pack never names a change the store does not hold yet.
@@ -857,7 +874,11 @@ export class Session extends EventTarget {
    */
   async #encode(pack) {
     const keys = new Set(pack.changes.map((change) => change.key));
-    this.#queue = this.#queue.filter((change) => !keys.has(change.key));
+    this.#queue = this.#queue.filter((change) => {
+      if (!keys.has(change.key)) return true;
+      if (this.#uploads !== null) this.#uploads.queuedBytes -= entryBytes(change);
+      return false;
+    });
     let bytes;
     let hex;
     try {
@@ -869,6 +890,7 @@ export class Session extends EventTarget {
       // Stored changes always encode; should one not, it waits in the queue rather than being lost.
       this.#machine.abandon(pack.name);
       this.#queue.unshift(...pack.changes);
+      this.#uploads = null;
       this.#writes.failed('encoding a pack', error);
       return;
     }
@@ -1192,6 +1214,7 @@ export class Session extends EventTarget {
     // Each timeline's changes in seq order, timelines in the order of their first queued change.
     const order = [...new Set(this.#queue.map((change) => change.id.replica))];
     this.#queue.sort((a, b) => order.indexOf(a.id.replica) - order.indexOf(b.id.replica) || a.id.seq - b.id.seq);
+    this.#uploads = null;
     this.#pump();
     this.#publish();
   }
@@ -1570,6 +1593,8 @@ export class Session extends EventTarget {
             this.#unsaved.delete(key);
             this.#continuing.delete(key);
           }
+          this.#uploads = null;
+
           const { hex, watermark } = action;
           this.#writes.write('clearing an acknowledged pack', async () => {
             await this.#store.acknowledgePack(this.#room, hex);
@@ -1645,18 +1670,29 @@ export class Session extends EventTarget {
     this.#events = this.#events.then(body).catch(() => {});
   }
 
+  /** What is left to upload (`#uploads`), worked out again if it was dropped. */
+  #uploadsLeft() {
+    if (this.#uploads === null) {
+      const keys = new Set([...this.#queue.map((change) => change.key), ...this.#machine.inFlight.flatMap((pack) => pack.changeKeys)]);
+      this.#uploads = {
+        keys,
+        edits: countEdits(keys, (key) => this.#continuing.get(key)),
+        queuedBytes: this.#queue.reduce((sum, change) => sum + entryBytes(change), 0),
+      };
+    }
+    return this.#uploads;
+  }
+
   #publish() {
     if (this.#connector === undefined) return;
+    const uploads = this.#uploadsLeft();
     const status = syncStatus({
-      progress: this.#machine.status(this.#queue.reduce((sum, change) => sum + entryBytes(change), 0)),
+      progress: this.#machine.status(uploads.queuedBytes),
       failure: this.#machine.failure,
       closed: this.#closed,
       onLine: this.#connector.onLine,
       unreachable: this.#connector.unreachable,
-      changesToUpload: countEdits(
-        [...this.#queue.map((change) => change.key), ...this.#machine.inFlight.flatMap((pack) => pack.changeKeys)],
-        (key) => this.#continuing.get(key),
-      ),
+      changesToUpload: uploads.edits,
       storageProblem: this.#writes.problem,
       paused: this.#paused,
       held: this.#held.edits,

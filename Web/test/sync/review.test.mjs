@@ -12,6 +12,7 @@ import { changeKey, HeldChanges, holdsCatchUp, REVIEW_AFTER } from '../../js/syn
 import { MemoryStore } from '../../js/sync/store-memory.js';
 import { testAuthor } from '../support/keys.mjs';
 import { FakeServer } from './support/fake-server.mjs';
+import { randomFor } from './support/random.mjs';
 import { open, stroke, synced, TestNetwork, until } from './support/sessions.mjs';
 
 /** A clock the test moves on: real time plus `skew`, within the protocol's lead of the server's. */
@@ -147,6 +148,40 @@ test('a long stroke saved while drawn counts as one edit to upload, also after a
   assert.equal(reopened.status.changesToUpload, 0);
   assert.equal(server.log.get('room-1').length > 0, true);
   await reopened.close();
+});
+
+test('the count of edits to upload, kept up edit by edit, is the count a reload works out from the store', async (t) => {
+  const random = randomFor(t);
+  const server = new FakeServer();
+  const store = new MemoryStore();
+  let session = await open({ WebSocket: server.WebSocket, storage: store, paused: true });
+  const strokes = [];
+  for (let round = 0; round < 6; round++) {
+    for (let i = random.int(10, 60); i > 0; i--) {
+      if (strokes.length > 0 && random.next() < 0.6) {
+        const x = random.int(0, 500);
+        session.commit([{ op: 'appendPoints', stroke: random.pick(strokes.slice(-3)), points: [[x, 1], [x + 1, 2]], pressures: null }]);
+      } else {
+        const added = session.commit([stroke(random.int(0, 500))]);
+        strokes.push(`${added.id.replica}-${added.id.seq}-0`);
+      }
+    }
+    // Some rounds upload part of it: packs are acknowledged while more is drawn.
+    if (random.bool()) {
+      session.resume();
+      for (let i = random.int(1, 20); i > 0; i--) session.commit([stroke(random.int(0, 500))]);
+      await until(() => session.status.changesToUpload === 0 || random.next() < 0.2, 'some uploads');
+      session.pause();
+    }
+    const kept = session.status.changesToUpload;
+    await session.close();
+    session = await open({ WebSocket: server.WebSocket, storage: store, paused: true });
+    assert.equal(session.status.changesToUpload, kept, `round ${round}, seed ${random.seed}`);
+  }
+  session.resume();
+  await synced(session);
+  assert.equal(session.status.changesToUpload, 0);
+  await session.close();
 });
 
 test('a session opened paused does not connect, whatever the network does, until resumed', async () => {
