@@ -18,7 +18,9 @@ bench.py is loaded as it is and changed in four ways, so the side-by-side table 
   its own.
 
 W1 also runs live (`w1_live`): the same stroke as drawn with a 240 Hz pen shown at 60 frames a second,
-one update per frame, as Yjs apps batch; Inkwell's side is `AnchorWorkloads.w1Live`.
+one update per frame, as Yjs apps batch; Inkwell's side is `AnchorWorkloads.w1Live`. W4 also runs durably
+(`w4_durable`): a new device's whole path to its state stored on disk and every stroke read; Inkwell's
+side is `W4DurableDevice`.
 
 Prints one JSON object, as bench.py does.
 """
@@ -186,6 +188,49 @@ def w1_live(bench, ad, n_points=1000, repeats=3):
     }
 
 
+def w4_durable(bench, ad, n_strokes=10000, n_pts=50, repeats=5):
+    """W4 as a new device takes it durably (decision 3): from the first byte to the state stored (the bytes
+    received written to a file and fsynced, as a persisting app keeps a document's update) and every stroke
+    read. Each library's paths are its sync (state vector, diff, apply) and, for Loro, its snapshot; the
+    faster counts, as in the "fastest path" row."""
+    import gc
+    import os
+    import tempfile
+    strokes = bench.gen_strokes(2, n_strokes, n_pts, "a")
+    total_points = n_strokes * n_pts
+    src = bench.build_board(ad, strokes)
+    modes = ["sync"] + (["snapshot"] if ad.name == "loro" else [])
+    best = None
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "device.bin")
+        for mode in modes:
+            times = []
+            for _ in range(repeats):
+                gc.collect()
+                gc.disable()
+                t0 = time.perf_counter()
+                if mode == "snapshot":
+                    received = ad.snapshot(src)
+                    fresh = ad.load(received)
+                else:
+                    fresh = ad.new_doc()
+                    received = ad.diff(src, ad.state_vector(fresh))
+                    ad.apply(fresh, received)
+                with open(path, "wb") as file:
+                    file.write(bytes(received))
+                    file.flush()
+                    os.fsync(file.fileno())
+                n = ad.touch_all(fresh)
+                t1 = time.perf_counter()
+                gc.enable()
+                assert n == total_points
+                times.append(t1 - t0)
+                del fresh
+            median = statistics.median(times) * 1e3
+            best = median if best is None else min(best, median)
+    return {"durable": {"total_plus_open_all_strokes_ms": best}}
+
+
 def merge(result, extra):
     for key, value in extra.items():
         if isinstance(value, dict):
@@ -232,6 +277,8 @@ def main():
     merge(result, deflated_figures(args.workload, result, recorder.seen))
     if args.workload == "W1":
         merge(result, w1_live(bench, bench.ADAPTERS[args.lib]()))
+    if args.workload == "W4":
+        merge(result, w4_durable(bench, bench.ADAPTERS[args.lib](), **kw))
     print(json.dumps(dict(lib=adapter.name, version=adapter.version, workload=args.workload, scale=args.scale,
                           wall_s=wall, inputs="snapped to 1/8 px; medians; RSS after malloc_trim", result=result)))
 

@@ -9,7 +9,9 @@ extension AnchorWorkloads {
     /// packs as they were pushed (here 512 changes each, a client's outbox default) and forwards those
     /// bytes, so nothing is encoded at sync time. `snapshot`: the board's snapshot, made as a device
     /// stores it (as Loro's is its own format, not compressed again) and restored. `snapshot_deflated`:
-    /// the same, deflated as one sent over the network would be.
+    /// the same, deflated as one sent over the network would be. `durable`: decision 3's whole path, the
+    /// stored packs taken as one catch-up frame by a new device (``W4DurableDevice``): verified, inflated,
+    /// decoded, stored durably in SQLite, and applied.
     func w4() -> [Figure] {
         let strokes = AnchorStroke.generate(seed: 2, count: size(10_000), points: 50, prefix: "a")
         let points = strokes.count * 50
@@ -27,7 +29,7 @@ extension AnchorWorkloads {
         // Every change, as the sync path's one pack holds them.
         let deflate = deflateSeconds(packing: history)
         var figures: [Figure] = []
-        for mode in ["sync", "stored", "snapshot", "snapshot_deflated"] {
+        for mode in ["sync", "stored", "durable", "snapshot", "snapshot_deflated"] {
             var encodes: [Double] = []
             var applies: [Double] = []
             var totals: [Double] = []
@@ -35,6 +37,7 @@ extension AnchorWorkloads {
             var bytes = 0
             for _ in 0..<runs {
                 var fresh = BenchReplica(random: &random)
+                let device = mode == "durable" ? try! W4DurableDevice() : nil
                 let clock = ContinuousClock()
                 let start = clock.now
                 var payload: [UInt8] = []
@@ -43,7 +46,7 @@ extension AnchorWorkloads {
                     let vector = VectorCodec.encode(fresh.log.frontier)
                     payload = source.pack(for: VectorCodec.decode(vector))
                     bytes = vector.count + payload.count
-                case "stored":
+                case "stored", "durable":
                     bytes = stored.reduce(0) { $0 + $1.count }
                 default:
                     payload = source.snapshot(compression: mode == "snapshot" ? .snapshot : .deflate)
@@ -59,6 +62,8 @@ extension AnchorWorkloads {
                     fresh.reserveCapacity(changes: history.count)
                     for pack in stored { try! fresh.receive(pack: pack) }
                     board = fresh.board
+                case "durable":
+                    board = try! device!.take(stored, room: "bench", board: source.board.board)
                 default:
                     board = try! DocumentSnapshot(decoding: payload).restore(as: BoardState.self)
                 }
