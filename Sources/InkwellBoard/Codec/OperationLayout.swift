@@ -89,7 +89,7 @@ struct OperationLayout {
 
 /// A `Points` message measured before it is written: on the grid, its residuals are worked out twice
 /// (to count their bytes, then to write them) instead of being kept in an array.
-private struct PointsLayout {
+struct PointsLayout {
     private let points: [Point]
     private let scale: UInt32?
     /// The length of the packed residuals, on the grid.

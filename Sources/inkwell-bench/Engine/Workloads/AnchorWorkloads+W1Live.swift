@@ -167,7 +167,8 @@ struct LiveInk {
     }
 
     /// Draws `points` as the page does, on `replica`: presence each frame, a change at each checkpoint and
-    /// at pen-up, each change pushed as a pack of its own.
+    /// at pen-up, each change pushed as a pack of its own. Each presence carries the ink from the last saved
+    /// point on, encoded as it grows.
     func draw(
         _ points: [Point],
         style: StrokeStyle,
@@ -179,6 +180,9 @@ struct LiveInk {
         sent.presences.reserveCapacity(frames.count + 1)
         var saved = 0
         var stroke: StrokeID?
+        // The ink not saved yet, from the last saved point on, encoded as it grows (`InkEncoder`).
+        var unsaved = InkEncoder()
+        var presented = 0
         func save(through drawn: Int) {
             guard drawn > saved else { return }
             let fresh = Array(points[saved..<drawn])
@@ -191,10 +195,16 @@ struct LiveInk {
             let pack = Pack(room: Self.room, changes: [change])
             sent.packs.append(PackCodec.encode(pack, signedBy: replica.key, compression: compression, sealedWith: key))
             saved = drawn
+            unsaved = InkEncoder()
+            presented = saved - 1
         }
-        func present(_ tail: ArraySlice<Point>?) {
-            let cursor = tail?.last ?? points[points.count - 1]
-            let ink = tail.map { InkCodec.encode(Array($0)) }
+        func present(through drawn: Int?) {
+            let cursor = points[(drawn ?? points.count) - 1]
+            let ink = drawn.map { drawn in
+                unsaved.append(points[presented..<drawn])
+                presented = drawn
+                return unsaved.encoded
+            }
             sent.inkBytes += ink?.count ?? 0
             var presence = Presence(
                 room: Self.room,
@@ -209,10 +219,10 @@ struct LiveInk {
         }
         for frame in frames {
             if frame.checkpoint { save(through: frame.drawn) }
-            present(points[max(0, saved - 1)..<frame.drawn])
+            present(through: frame.drawn)
         }
         save(through: points.count)
-        present(nil)
+        present(through: nil)
         return sent
     }
 
