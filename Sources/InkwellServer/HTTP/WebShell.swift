@@ -13,8 +13,12 @@ import Synchronization
 /// and a new version of any file is a new path. `index.html` itself stays `no-cache`.
 ///
 /// The version is worked out again when a file's size or modification time changes, so a server that
-/// serves a working copy follows its edits.
+/// serves a working copy follows its edits. It looks at the files (some 150 `stat`s) at most once every
+/// ``recheckInterval``, not on every page load.
 final class WebShell: Sendable {
+    /// How long a version stands before the files are looked at again.
+    static let recheckInterval = Duration.seconds(1)
+
     /// A file's size and modification time: what says it may have changed.
     private struct Stamp: Equatable {
         let size: Int
@@ -24,6 +28,8 @@ final class WebShell: Sendable {
     private struct State {
         var stamps: [String: Stamp] = [:]
         var version = ""
+        /// When the files were last looked at.
+        var checked: ContinuousClock.Instant?
     }
 
     let root: String
@@ -33,11 +39,22 @@ final class WebShell: Sendable {
         self.root = root
     }
 
-    /// The version of the files served under `/v/`, 16 hex digits, from the files as they are now: each
-    /// file is looked at (not read unless one changed). For the page, which is asked for once a load.
+    /// The version of the files served under `/v/`, 16 hex digits, from the files as they were at most
+    /// ``recheckInterval`` ago: each file is looked at (not read unless one changed). For the page, which
+    /// is asked for once a load.
     var version: String {
+        let now = ContinuousClock.now
+        let fresh = state.withLock { state in
+            state.checked.map { now - $0 < Self.recheckInterval } == true ? state.version : nil
+        }
+        if let fresh { return fresh }
         let stamps = currentStamps()
-        if let known = state.withLock({ $0.stamps == stamps ? $0.version : nil }) { return known }
+        let known = state.withLock { state in
+            guard state.stamps == stamps else { return String?.none }
+            state.checked = now
+            return state.version
+        }
+        if let known { return known }
         var hash = SHA256()
         for path in stamps.keys.sorted() {
             hash.update(data: Data(path.utf8))
@@ -45,7 +62,7 @@ final class WebShell: Sendable {
             hash.update(data: (try? Data(contentsOf: URL(fileURLWithPath: root + "/" + path))) ?? Data())
         }
         let version = hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
-        state.withLock { $0 = State(stamps: stamps, version: version) }
+        state.withLock { $0 = State(stamps: stamps, version: version, checked: now) }
         return version
     }
 

@@ -25,8 +25,11 @@ extension TemporaryDirectory {
         Set(FileManager.default.subpaths(atPath: path) ?? [])
     }
 
+    /// Writes `text` to `name` below the folder, making the folders it names.
     func write(_ name: String, _ text: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
+        let file = URL(fileURLWithPath: path + "/" + name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
     }
 }
 

@@ -14,10 +14,6 @@ import Testing
     @Test func theWebClientIsServedAndRoomLinksOpenIt() async throws {
         let fixture = try HTTPFixture()
         try fixture.webFolder.write("index.html", Self.index)
-        try FileManager.default.createDirectory(
-            atPath: fixture.webFolder.path + "/js",
-            withIntermediateDirectories: true
-        )
         try fixture.webFolder.write("js/app.js", Self.script)
         try await fixture.run { client in
             let root = try await client.execute(uri: "/", method: .get)

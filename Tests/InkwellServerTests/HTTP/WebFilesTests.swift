@@ -32,9 +32,6 @@ import Testing
     @Test func theServerGivesNothingElseFromTheWebRoot() async throws {
         let fixture = try HTTPFixture()
         let web = fixture.webFolder
-        for folder in ["js/app", "test", "bench", ".git", "data"] {
-            try FileManager.default.createDirectory(atPath: web.path + "/" + folder, withIntermediateDirectories: true)
-        }
         for file in [
             "index.html", "app.css", "sw.js", "js/app/main.js", "js/notes.txt", "test/page.html", "bench/run.js",
             ".git/config", ".env", "data/packs.sqlite", "secret.txt",
@@ -59,10 +56,6 @@ import Testing
 
     @Test func testPagesAreServedWhenTurnedOn() async throws {
         let fixture = try HTTPFixture(servesTestPages: true)
-        try FileManager.default.createDirectory(
-            atPath: fixture.webFolder.path + "/test",
-            withIntermediateDirectories: true
-        )
         try fixture.webFolder.write("test/page.html", "a test page\n")
         try fixture.webFolder.write(".env", "secret\n")
         try await fixture.run { client in

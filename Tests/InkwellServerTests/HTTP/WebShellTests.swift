@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import InkwellServer
 import InkwellTesting
 import Testing
+
+@testable import InkwellServer
 
 /// The page names its modules and stylesheet under `/v/VERSION/`, a hash of their bytes, which are answered
 /// as immutable; the page itself is revalidated, and any change to a file is a new version.
@@ -23,10 +24,6 @@ import Testing
         let fixture = try HTTPFixture()
         try fixture.webFolder.write("index.html", Self.index)
         try fixture.webFolder.write("app.css", "body { margin: 0 }\n")
-        try FileManager.default.createDirectory(
-            atPath: fixture.webFolder.path + "/js/app",
-            withIntermediateDirectories: true
-        )
         try fixture.webFolder.write("js/app/main.js", "import { one } from './one.js';\n")
         try fixture.webFolder.write("js/app/one.js", "export const one = 1;\n")
         try await fixture.run { client in
@@ -64,8 +61,9 @@ import Testing
                 #expect(refused.status == .notFound, "\(path)")
             }
 
-            // A changed file is a new version.
+            // A changed file is a new version, once the server looks at the files again.
             try fixture.webFolder.write("js/app/one.js", "export const one = 22;\n")
+            try await Task.sleep(for: WebShell.recheckInterval + .milliseconds(100))
             let again = try await client.execute(uri: "/", method: .get)
             let next = try #require(Self.version(in: again.text))
             #expect(next != version)
