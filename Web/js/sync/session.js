@@ -65,7 +65,7 @@ import { Board } from '../model/board.js';
 import { splitOperations } from '../model/change-parts.js';
 import { compareStamps, ZERO_STAMP } from '../model/stamp.js';
 import { toHex } from '../wire/bytes.js';
-import { encodeChange } from '../wire/change.js';
+import { decodeChange, encodeChange } from '../wire/change.js';
 import { SCHEMA_VERSION, WireLimits, isValidRoom } from '../wire/limits.js';
 import { encodePack } from '../wire/pack.js';
 import { packId } from '../wire/pack-id.js';
@@ -1210,6 +1210,8 @@ export class Session extends EventTarget {
     for (const stored of queued) {
       if (known.has(stored.key) || this.#machine.isInFlight(stored.key)) continue;
       this.#queue.push({ key: stored.key, room: this.#room, id: { replica: stored.replica, seq: stored.seq }, bytes: stored.bytes });
+      // Counted with its stroke, as when it was first queued (edit-count.js).
+      this.#noteContinuing(stored.key, decodeChange(stored.bytes));
     }
     // Each timeline's changes in seq order, timelines in the order of their first queued change.
     const order = [...new Set(this.#queue.map((change) => change.id.replica))];

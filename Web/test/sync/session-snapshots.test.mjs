@@ -199,6 +199,25 @@ test('this page’s own changes a refused snapshot leaves out, though acknowledg
   assert.equal(server.pushes.at(-1).hex, server.log.get(ROOM)[2].hex, 'the same pack, which the server keeps once');
 });
 
+test('a long stroke a refused snapshot leaves out is pushed again, and counted as one edit to upload', async (t) => {
+  const { server, session, events } = await syncedRoom(t);
+  // The page's stroke at 3 is done; a second, saved while drawn, is an add and two appends, in one pack at 4.
+  const added = session.commit([stroke(600)]);
+  const id = `${added.id.replica}-${added.id.seq}-0`;
+  for (const x of [610, 620]) session.commit([{ op: 'appendPoints', stroke: id, points: [[x, 1], [x + 1, 2]], pressures: null }]);
+  await synced(session);
+  assert.equal(server.log.get(ROOM).length, 4);
+  const counts = [];
+  session.addEventListener('status', (event) => counts.push(event.detail.changesToUpload));
+  // Standing for position 4, with none of the page's changes: refused, and the page's four are queued again.
+  const peers = [change(peer.replica, 1), change(peer.replica, 2)];
+  for (const part of await snapshot(peers, { position: 4 })) await server.inject(ROOM, part);
+  await until(() => events.length === 1, 'the outcome');
+  assert.match(events[0].reason, /leaves out changes of/);
+  await synced(session);
+  assert.equal(Math.max(...counts), 2, `two strokes to upload, not four changes: ${counts}`);
+});
+
 test('a page that keeps aside packs it cannot read takes a snapshot, but does not check it', async (t) => {
   const server = new FakeServer();
   await server.inject(ROOM, await pack(peer, 1));
