@@ -65,7 +65,6 @@ public struct InkEncoder: Sendable {
     public var encoded: [UInt8] {
         guard let residuals else { return InkCodec.encode(points, pressures: pressures) }
         let scale = PointCodec.scales[bits]
-        let pressureSteps = pressures.flatMap { $0.isEmpty ? nil : PointCodec.pressureBytes($0) }
         var wire = WireWriter(capacity: residuals.count + 16 + (pressures?.count ?? 0) * 4)
         wire.key(1, 0)
         wire.varint(UInt64(scale))
@@ -75,13 +74,7 @@ public struct InkEncoder: Sendable {
             wire.append(residuals)
         }
         if let pressures, !pressures.isEmpty {
-            if let pressureSteps {
-                wire.field(4, pressureSteps)
-            } else {
-                wire.key(5, 2)
-                wire.varint(UInt64(4 * pressures.count))
-                for pressure in pressures { wire.fixed32(pressure.bitPattern) }
-            }
+            PointsLayout.write(pressures: pressures, steps: PointCodec.pressureBytes(pressures), to: &wire)
         }
         return wire.bytes
     }

@@ -145,8 +145,14 @@ struct PointsLayout {
             }
         }
         guard let pressures else { return }
-        if let pressureSteps {
-            wire.field(4, pressureSteps)
+        Self.write(pressures: pressures, steps: pressureSteps, to: &wire)
+    }
+
+    /// Writes the pressures of a `Points` message: as bytes on the 1/255 grid when `steps` holds them,
+    /// else as floats.
+    static func write(pressures: [Float], steps: [UInt8]?, to wire: inout WireWriter) {
+        if let steps {
+            wire.field(4, steps)
         } else {
             wire.key(5, 2)
             wire.varint(UInt64(4 * pressures.count))
