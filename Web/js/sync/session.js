@@ -1210,8 +1210,13 @@ export class Session extends EventTarget {
     for (const stored of queued) {
       if (known.has(stored.key) || this.#machine.isInFlight(stored.key)) continue;
       this.#queue.push({ key: stored.key, room: this.#room, id: { replica: stored.replica, seq: stored.seq }, bytes: stored.bytes });
-      // Counted with its stroke, as when it was first queued (edit-count.js).
-      this.#noteContinuing(stored.key, decodeChange(stored.bytes));
+      // Counted with its stroke, as when it was first queued (edit-count.js); bytes that no longer decode
+      // count as an edit of their own.
+      try {
+        this.#noteContinuing(stored.key, decodeChange(stored.bytes));
+      } catch {
+        this.#continuing.delete(stored.key);
+      }
     }
     // Each timeline's changes in seq order, timelines in the order of their first queued change.
     const order = [...new Set(this.#queue.map((change) => change.id.replica))];
