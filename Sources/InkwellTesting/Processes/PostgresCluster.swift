@@ -37,7 +37,7 @@ public final class PostgresCluster: Sendable {
     }
 
     deinit {
-        // A test that failed before `stop()` leaves no server behind: the immediate stop needs no waiting.
+        // A test that failed before `stopServer()` leaves no server behind: the immediate stop needs no waiting.
         if FileManager.default.fileExists(atPath: folder.path + "/data/postmaster.pid") {
             _ = try? Self.runBlocking(
                 Self.command(binaries, "pg_ctl"),
