@@ -57,8 +57,13 @@ function versionOf(key) {
 /** The newest version this worker has kept files of: the others' files are dropped once it changes. */
 let keptVersion = null;
 
-/** Keeps an answer; the first file of a new version drops those of every other version. */
+/**
+ * Keeps an answer; the first file of a new version drops those of every other version. A versioned file the
+ * server did not answer as immutable is not the current version's (a tab still running an older page asked
+ * for it): it is not kept, and drops nothing, or the current version's files would go from the cache.
+ */
 async function store(key, response) {
+  if (versionOf(key) !== null && !(response.headers.get('cache-control') ?? '').includes('immutable')) return;
   const cache = await caches.open(CACHE);
   await cache.put(key, response);
   const version = versionOf(key);
