@@ -39,6 +39,8 @@ export function changeKey(change) {
 export class HeldChanges {
   /** @type {Map<string, Change>} */
   #changes = new Map();
+  /** `edits`, kept until a change is held or handed over: the session reads it at every status. @type {number | null} */
+  #edits = null;
 
   /** The number of changes held. */
   get size() {
@@ -47,9 +49,11 @@ export class HeldChanges {
 
   /** The number of edits held: a long stroke saved while drawn is one (edit-count.js). */
   get edits() {
-    let edits = 0;
-    for (const change of this.#changes.values()) if (!this.#continues(change)) edits += 1;
-    return edits;
+    if (this.#edits === null) {
+      this.#edits = 0;
+      for (const change of this.#changes.values()) if (!this.#continues(change)) this.#edits += 1;
+    }
+    return this.#edits;
   }
 
   /**
@@ -60,6 +64,7 @@ export class HeldChanges {
     const key = changeKey(change);
     if (this.#changes.has(key)) return false;
     this.#changes.set(key, change);
+    this.#edits = null;
     return true;
   }
 
@@ -101,6 +106,7 @@ export class HeldChanges {
   take() {
     const changes = this.changes();
     this.#changes.clear();
+    this.#edits = null;
     return changes;
   }
 }

@@ -94,6 +94,11 @@ test('a long stroke saved while drawn is one edit held: its appends are counted 
     { replica: b, count: 2 },
     { replica: a, count: 1 },
   ]);
+  // Counted again once more is held, and once all is handed over.
+  held.add(change(b, 9, [{ op: 'addStroke', colour: 0x000000ff, width: 3, points: [[5, 5]], pressures: null }]));
+  assert.equal(held.edits, 4);
+  held.take();
+  assert.equal(held.edits, 0);
 });
 
 test('pausing closes the connection: nothing is sent, edits are stored and counted, resume pushes them', async () => {
