@@ -21,7 +21,9 @@ public final class SyncServer: Service, Sendable {
     /// This server's replica id, kept in its pack log.
     public let id: ReplicaID
     let logger: Logger
-    let log: PackLog
+    let log: any PackStore
+    /// The link to the other nodes on the same database, when there are any.
+    let cluster: ClusterFeed?
     let blobs: BlobStore
     let metrics: ServerMetrics
     let hub: RoomHub
@@ -37,14 +39,50 @@ public final class SyncServer: Service, Sendable {
     private let boundPort: Atomic<Int>
     private let onListening: @Sendable (_ host: String, _ port: Int) async -> Void
 
-    /// Checks the configuration, reads the TLS files, and opens (or creates) the data directory.
+    /// Checks the configuration, reads the TLS files, and opens (or creates) the data directory, whose
+    /// `packs.sqlite` is the store.
     ///
     /// - Parameters:
     ///   - timekeeper: the sync shell's time (commits, timeouts); a test gives one it moves itself.
     ///   - onListening: called once the socket is bound, with the address it is bound to.
     /// - Throws: ``ServerConfigurationError`` for a configuration it refuses, or what opening the data fails with.
-    public init(
+    public convenience init(
         configuration: ServerConfiguration,
+        logger: Logger,
+        timekeeper: any Timekeeper = SystemTimekeeper(),
+        onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) throws {
+        try configuration.validate()
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory,
+            withIntermediateDirectories: true
+        )
+        let metrics = ServerMetrics()
+        let log = try PackLog(
+            path: configuration.dataDirectory + "/packs.sqlite",
+            maximumRoomBytes: UInt64(max(0, configuration.limits.maximumRoomBytes)),
+            metrics: metrics,
+            logger: logger
+        )
+        try self.init(
+            configuration: configuration,
+            store: log,
+            id: try log.serverID(),
+            metrics: metrics,
+            logger: logger,
+            timekeeper: timekeeper,
+            onListening: onListening
+        )
+    }
+
+    /// A server on `store`, whose replica id is `id` (``PackStore/serverID()``), one node of several
+    /// when `cluster` links it to the others. The data directory holds the blobs' bytes.
+    package init(
+        configuration: ServerConfiguration,
+        store: any PackStore,
+        id: ReplicaID,
+        cluster: ClusterFeed? = nil,
+        metrics: ServerMetrics = ServerMetrics(),
         logger: Logger,
         timekeeper: any Timekeeper = SystemTimekeeper(),
         onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
@@ -62,24 +100,21 @@ public final class SyncServer: Service, Sendable {
             atPath: configuration.dataDirectory,
             withIntermediateDirectories: true
         )
-        metrics = ServerMetrics()
-        log = try PackLog(
-            path: configuration.dataDirectory + "/packs.sqlite",
-            maximumRoomBytes: UInt64(max(0, configuration.limits.maximumRoomBytes)),
-            metrics: metrics,
-            logger: logger
-        )
-        id = try log.serverID()
+        self.metrics = metrics
+        log = store
+        self.id = id
+        self.cluster = cluster
         blobs = try BlobStore(directory: configuration.dataDirectory + "/blobs")
         let core = SyncCore(
             id: id,
-            log: log,
+            log: store,
             limits: configuration.limits,
             commitLinger: configuration.commitLinger,
             presenceHold: configuration.presenceHold,
             openRooms: configuration.openRooms,
             metrics: metrics,
             timekeeper: timekeeper,
+            cluster: cluster,
             logger: logger
         )
         hub = core.hub
@@ -238,7 +273,7 @@ public final class SyncServer: Service, Sendable {
                     timekeeper: timekeeper,
                     logger: logger
                 ),
-            ],
+            ] + (cluster.map { [$0] } ?? []),
             onServerRunning: { [unowned self, onListening, configuration] channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 self.boundPort.store(port, ordering: .relaxed)

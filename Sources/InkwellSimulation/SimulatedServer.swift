@@ -42,6 +42,8 @@ final class SimulatedServer {
 
     private struct Running {
         let core: SyncCore
+        /// The core's store, as the SQLite log it is here.
+        let log: PackLog
         let executor: SimulationScheduler.ProcessExecutor
         let loop: EmbeddedEventLoop
         var connections: [Int: Link] = [:]
@@ -83,12 +85,12 @@ final class SimulatedServer {
     var log: PackLog {
         get throws {
             guard let process else { throw SimulationError("the server is down") }
-            return process.core.log
+            return process.log
         }
     }
 
     /// Whether the log stopped on a storage fault: it stores nothing more until the process restarts.
-    var hasFailed: Bool { process?.core.log.fault != nil }
+    var hasFailed: Bool { process?.log.fault != nil }
 
     // MARK: The process
 
@@ -118,7 +120,7 @@ final class SimulatedServer {
             logger: quiet
         )
         let executor = world.scheduler.makeExecutor(for: .server)
-        process = Running(core: core, executor: executor, loop: EmbeddedEventLoop())
+        process = Running(core: core, log: log, executor: executor, loop: EmbeddedEventLoop())
         executor.start { await core.runCommitter() }
         if let compaction {
             let compactor = Compactor(
@@ -152,7 +154,7 @@ final class SimulatedServer {
     func stop(in world: Simulation) {
         guard let process else { return }
         world.scheduler.kill(process.executor)
-        try? process.core.log.close()
+        try? process.log.close()
         retiredLoops.append(process.loop)
         self.process = nil
     }

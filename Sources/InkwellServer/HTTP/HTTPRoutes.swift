@@ -54,7 +54,7 @@ public struct HTTPRoutes: Sendable {
 
     public let blobs: BlobStore
     /// Which room holds which blob, and each room's access.
-    public let log: PackLog
+    package let log: any PackStore
     public let metrics: ServerMetrics
     public let configuration: Configuration
     let startedAt: ContinuousClock.Instant
@@ -69,9 +69,9 @@ public struct HTTPRoutes: Sendable {
     ///   - startedAt: When the server started, for the uptime `/healthz` reports.
     ///   - isDraining: Whether the server is shutting down; `/healthz` then answers 503 so load balancers move on.
     ///   - storageFault: What stopped the pack log, if anything has; `/healthz` then answers 503 with its reason.
-    public init(
+    package init(
         blobs: BlobStore,
-        log: PackLog,
+        log: any PackStore,
         metrics: ServerMetrics,
         configuration: Configuration = Configuration(),
         startedAt: ContinuousClock.Instant = .now,
@@ -109,7 +109,8 @@ public struct HTTPRoutes: Sendable {
             router.add(middleware: staticFiles(webRoot, shell: shell, context: Context.self))
             router.get("/r/{room}") { request, _ in roomPage(shell, request: request) }
         }
-        router.get("/healthz") { _, _ in health() }
+        router.get("/healthz") { _, _ in await health() }
+        router.get("/readyz") { _, _ in await readiness() }
         router.get("/metrics") { _, _ in exposition() }
         router.put("/rooms/{room}/blobs/{sha256}") { request, context in
             try await putBlob(request, context: context)

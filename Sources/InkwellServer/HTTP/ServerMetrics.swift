@@ -40,6 +40,10 @@ public final class ServerMetrics: Sendable {
     public let storageFailed: Gauge
     /// Storage errors by ``StorageFault/Kind``, made at the start so each shows 0 until it happens.
     private let storageErrors: [StorageFault.Kind: Counter]
+    /// Notifications of this node's commits sent to the other nodes on the same database.
+    public let clusterNotificationsSent: Counter
+    /// Notifications of other nodes' commits heard.
+    public let clusterNotificationsReceived: Counter
 
     /// Histogram buckets for latencies, 0.5 ms to 1 s.
     public static let latencyBuckets: [Duration] = [
@@ -105,6 +109,23 @@ public final class ServerMetrics: Sendable {
             )
         }
         self.storageErrors = storageErrors
+        clusterNotificationsSent = counter(
+            "cluster_notifications_sent",
+            "Notifications of commits sent to other nodes."
+        )
+        clusterNotificationsReceived = counter(
+            "cluster_notifications_received",
+            "Notifications of other nodes' commits heard."
+        )
+    }
+
+    /// Labels this server's metrics as one node's: `inkwell_node_info{node="…",store="…"} 1`, which a
+    /// Prometheus query joins with any of them to tell nodes apart.
+    public func identify(node: String, store: String) {
+        registry.makeGauge(
+            descriptor: Self.name("node_info", "This node's id and the store it runs on."),
+            labels: [("node", node), ("store", store)]
+        ).set(1.0)
     }
 
     /// Counts an error of the pack log's storage.

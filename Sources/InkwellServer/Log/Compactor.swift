@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// Runs the log's compaction (``PackLog/compact(retention:)``) now and then, for as long as the server
 /// runs: each pass drops, room by room, the packs a snapshot checked by every present author stands for.
 package final class Compactor: Service, Sendable {
-    let log: PackLog
+    let log: any PackStore
     let retention: Duration
     let interval: Duration
     let metrics: ServerMetrics
@@ -17,7 +17,7 @@ package final class Compactor: Service, Sendable {
     let logger: Logger
 
     package init(
-        log: PackLog,
+        log: any PackStore,
         retention: Duration,
         interval: Duration,
         metrics: ServerMetrics,

@@ -1,27 +1,36 @@
 import Foundation
 import GRDB
-import InkwellWire
-import NIOCore
+package import InkwellWire
+package import NIOCore
 
 extension PackLog {
     /// One room of a catch-up read.
-    struct CatchUpRequest: Hashable, Sendable {
-        let room: String
+    package struct CatchUpRequest: Hashable, Sendable {
+        package let room: String
         /// The last position the follower was sent.
-        let after: UInt64
+        package let after: UInt64
         /// Whether to read the room's progress from `after` as well: a subscription's first read.
-        let withProgress: Bool
+        package let withProgress: Bool
         /// A snapshot whose parts the follower was sent already, in a rebase: left out.
-        var skipping: SnapshotID? = nil
+        package var skipping: SnapshotID? = nil
+
+        package init(room: String, after: UInt64, withProgress: Bool, skipping: SnapshotID? = nil) {
+            self.room = room
+            self.after = after
+            self.withProgress = withProgress
+            self.skipping = skipping
+        }
     }
 
     /// What a catch-up read found for one room.
-    struct CatchUpRead {
-        let room: String
+    package struct CatchUpRead {
+        package let room: String
         /// The room's head and the bytes stored after the request's position, when asked for.
-        var progress: (head: UInt64, bytesAfter: UInt64)?
+        package var progress: (head: UInt64, bytesAfter: UInt64)?
         /// The room's next packs as the start of a `packs` frame; nil when there are none.
-        var frame: CatchUpFrame?
+        package var frame: CatchUpFrame?
+
+        package init(room: String) { self.room = room }
     }
 
     /// Reads the next packs of several rooms in one read transaction, in order, about `maximumBytes`
@@ -31,7 +40,7 @@ extension PackLog {
     ///
     /// - Returns: a read for each request, in order, up to the first room whose next pack did not fit
     ///   (left out, progress included, for the next read). The first request always has its read.
-    func catchUp(
+    package func catchUp(
         _ requests: [CatchUpRequest],
         maximumBytes: Int,
         allocator: ByteBufferAllocator
@@ -116,16 +125,16 @@ extension PackLog {
 
     /// A `packs` frame being written: space for its head, then its stored packs; ``finish(head:)``
     /// adds the room's head and puts the frame's start in front.
-    struct CatchUpFrame {
-        let room: String
+    package struct CatchUpFrame {
+        package let room: String
         /// The position of the last pack in the frame.
-        private(set) var last: UInt64?
+        package private(set) var last: UInt64?
         private var buffer: ByteBuffer
         private let packsStart: Int
         private var header: [UInt8] = []
 
         /// A frame for `packs` stored packs of `packBytes` bytes in all, allocated at its size.
-        init(room: String, packs: Int, packBytes: Int, allocator: ByteBufferAllocator) {
+        package init(room: String, packs: Int, packBytes: Int, allocator: ByteBufferAllocator) {
             self.room = room
             packsStart = SyncCodec.packsFrameHeadMaximumBytes(room: room)
             buffer = allocator.buffer(
@@ -137,7 +146,7 @@ extension PackLog {
         }
 
         /// Adds a stored pack of `count` bytes, which `write` writes.
-        mutating func append(serverSeq: UInt64, count: Int, write: (inout ByteBuffer) -> Void) {
+        package mutating func append(serverSeq: UInt64, count: Int, write: (inout ByteBuffer) -> Void) {
             header.removeAll(keepingCapacity: true)
             SyncCodec.appendStoredPackHeader(serverSeq: serverSeq, packBytes: count, to: &header)
             buffer.writeBytes(header)
@@ -150,7 +159,7 @@ extension PackLog {
         /// The whole frame: the bytes ``SyncCodec/encode(_:)-(ServerMessage)`` writes for
         /// `.packs(room:packs:head:)` with these packs. The frame keeps nothing: its buffer is moved
         /// out first, so that it is not shared and writing the head and tail copies no pack.
-        mutating func finish(head: UInt64) -> ByteBuffer {
+        package mutating func finish(head: UInt64) -> ByteBuffer {
             var buffer = self.buffer
             self.buffer = ByteBuffer()
             buffer.writeBytes(SyncCodec.packsFrameTail(head: head))

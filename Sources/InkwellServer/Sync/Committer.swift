@@ -43,8 +43,10 @@ final class Committer: Service, Sendable {
         var hasWork: Bool { !pending.isEmpty || (watermarksDue && !watermarks.isEmpty) || stopping }
     }
 
-    let log: PackLog
+    let log: any PackStore
     let hub: RoomHub
+    /// Told of each commit's new heads, for the other nodes on the same database; nil on a lone server.
+    let cluster: ClusterFeed?
     let metrics: ServerMetrics
     let logger: Logger
     /// How long the first push of a batch waits for company.
@@ -63,8 +65,9 @@ final class Committer: Service, Sendable {
     private let state = Mutex(State())
 
     init(
-        log: PackLog,
+        log: any PackStore,
         hub: RoomHub,
+        cluster: ClusterFeed? = nil,
         metrics: ServerMetrics,
         linger: Duration,
         maximumBatch: Int = 1_024,
@@ -78,6 +81,7 @@ final class Committer: Service, Sendable {
         self.timekeeper = timekeeper
         self.log = log
         self.hub = hub
+        self.cluster = cluster
         self.metrics = metrics
         self.linger = linger
         self.maximumBatch = maximumBatch
@@ -269,6 +273,11 @@ final class Committer: Service, Sendable {
             }
             metrics.packsStored.increment(by: Int64(committed.count))
             hub.fanOut(committed)
+            if let cluster, !committed.isEmpty {
+                var heads: [String: UInt64] = [:]
+                for item in committed { heads[item.room] = max(heads[item.room] ?? 0, item.position) }
+                cluster.announce(heads)
+            }
             let acknowledged = timekeeper.now
             for pending in batch { metrics.pushToAckSeconds.record(acknowledged - pending.received) }
         } catch {

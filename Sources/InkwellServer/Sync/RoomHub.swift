@@ -13,6 +13,11 @@ import Synchronization
 /// live only when what it was sent reaches the head, and from then on it is sent exactly the next
 /// position. A live follower whose queue is over budget drops back to catching up, so a slow reader
 /// never stalls a room or grows the server's memory.
+///
+/// A node of a cluster is also told of the heads other nodes committed (``remoteHeads(_:)``): it raises
+/// the rooms' heads and sends their live followers back to catching up, which reads the new packs from the
+/// shared log. A local commit may then come after a position this node has not yet read; its live
+/// followers catch up rather than skip it.
 final class RoomHub: Sendable {
     enum Mode: Sendable {
         case catchingUp
@@ -63,16 +68,21 @@ final class RoomHub: Sendable {
     let metrics: ServerMetrics
     /// Times fan-outs, for ``ServerMetrics/fanoutSeconds``.
     let timekeeper: any Timekeeper
+    /// Whether other nodes commit to the same log: then a commit may reach a follower past positions it
+    /// has not been sent, which on a lone server only a bug could cause.
+    let clustered: Bool
     /// A bug put in on purpose by the simulation (``InjectedServerBug/skipLiveFanout``); never otherwise.
     let injectedBug: InjectedServerBug?
 
     init(
         metrics: ServerMetrics,
         timekeeper: any Timekeeper = SystemTimekeeper(),
+        clustered: Bool = false,
         injectedBug: InjectedServerBug? = nil
     ) {
         self.metrics = metrics
         self.timekeeper = timekeeper
+        self.clustered = clustered
         self.injectedBug = injectedBug
     }
 
@@ -195,8 +205,9 @@ final class RoomHub: Sendable {
                 room.head = max(room.head, item.position)
                 for (id, member) in room.members where member.mode == .live && item.position > member.sent {
                     guard item.position == member.sent + 1 else {
-                        // Not the next position: only a bug could cause it, and catching up repairs it.
-                        assertionFailure("live follower at \(member.sent) offered \(item.position)")
+                        // Not the next position: another node's commit this one has not read yet, or on a
+                        // lone server a bug. Catching up repairs either.
+                        assert(clustered, "live follower at \(member.sent) offered \(item.position)")
                         room.members[id]!.mode = .catchingUp
                         fallbacks.append((member.connection, item.room))
                         continue
@@ -236,6 +247,28 @@ final class RoomHub: Sendable {
             metrics.slowSubscriberFallbacks.increment()
         }
         metrics.fanoutSeconds.record(timekeeper.now - started)
+    }
+
+    /// The rooms someone on this node follows: those whose heads it must learn from other nodes.
+    var followedRooms: [String] { state.withLock { Array($0.rooms.keys) } }
+
+    /// Raises rooms' heads to what other nodes committed, and sends their live followers that were not sent
+    /// those positions back to catching up: the packs are read from the log, never from the message that
+    /// told of them. A head no higher than the room's changes nothing, so a repeated or stale one is harmless.
+    func remoteHeads(_ heads: [String: UInt64]) {
+        var behind: [(Connection, String)] = []
+        state.withLock { state in
+            for (name, head) in heads {
+                guard var room = state.rooms[name], head > room.head else { continue }
+                room.head = head
+                for (id, member) in room.members where member.mode == .live && member.sent < head {
+                    room.members[id]!.mode = .catchingUp
+                    behind.append((member.connection, name))
+                }
+                state.rooms[name] = room
+            }
+        }
+        for (connection, room) in behind { connection.push(.catchUp(room: room)) }
     }
 
     /// Sends presence to the room's other followers; a follower with a full queue misses it, as

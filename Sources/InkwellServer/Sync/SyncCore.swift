@@ -8,7 +8,7 @@ package import NIOCore
 /// and the scheduling (the deterministic simulation) drives it directly.
 package final class SyncCore: Sendable {
     package let id: ReplicaID
-    package let log: PackLog
+    package let log: any PackStore
     let metrics: ServerMetrics
     let hub: RoomHub
     let committer: Committer
@@ -20,9 +20,10 @@ package final class SyncCore: Sendable {
     ///   - presenceHold: how long presence waits in an idle connection queue for more.
     ///   - openRooms: whether a room name the server has no record of is made an open room on subscribe.
     ///   - injectedBug: a bug the simulation puts in on purpose; `nil` everywhere else.
+    ///   - cluster: the link to the other nodes on the same database, when there are any.
     package init(
         id: ReplicaID,
-        log: PackLog,
+        log: any PackStore,
         limits: ServerLimits,
         commitLinger: Duration,
         presenceHold: Duration = .zero,
@@ -31,15 +32,18 @@ package final class SyncCore: Sendable {
         timekeeper: any Timekeeper = SystemTimekeeper(),
         wallClock: any WallClock = SystemWallClock(),
         injectedBug: InjectedServerBug? = nil,
+        cluster: ClusterFeed? = nil,
         logger: Logger
     ) {
         self.id = id
         self.log = log
         self.metrics = metrics
-        hub = RoomHub(metrics: metrics, timekeeper: timekeeper, injectedBug: injectedBug)
+        hub = RoomHub(metrics: metrics, timekeeper: timekeeper, clustered: cluster != nil, injectedBug: injectedBug)
+        cluster?.attach(hub)
         committer = Committer(
             log: log,
             hub: hub,
+            cluster: cluster,
             metrics: metrics,
             linger: commitLinger,
             maximumBytesWaiting: limits.maximumPushBytesWaiting,

@@ -18,7 +18,7 @@ import Synchronization
 final class SyncEndpoint: Sendable {
     let server: ReplicaID
     let limits: ServerLimits
-    let log: PackLog
+    let log: any PackStore
     let hub: RoomHub
     let committer: Committer
     let metrics: ServerMetrics
@@ -38,7 +38,7 @@ final class SyncEndpoint: Sendable {
     init(
         server: ReplicaID,
         limits: ServerLimits,
-        log: PackLog,
+        log: any PackStore,
         hub: RoomHub,
         committer: Committer,
         presenceHold: Duration = .zero,

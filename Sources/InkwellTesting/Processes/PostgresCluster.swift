@@ -27,8 +27,8 @@ public final class PostgresCluster: Sendable {
     public let user = "inkwell"
     public let database = "inkwell"
 
-    /// `postgres://USER@127.0.0.1:PORT/DATABASE`, as `inkwell serve --postgres` takes it.
-    public var url: String { "postgres://\(user)@127.0.0.1:\(port)/\(database)" }
+    /// `postgres://USER@127.0.0.1:PORT/DATABASE?sslmode=disable`, as `inkwell serve --postgres` takes it.
+    public var url: String { "postgres://\(user)@127.0.0.1:\(port)/\(database)?sslmode=disable" }
 
     private init(folder: URL, port: Int, binaries: URL) {
         self.folder = folder
@@ -37,7 +37,12 @@ public final class PostgresCluster: Sendable {
     }
 
     deinit {
-        // A test that failed before `stopServer()` leaves no server behind: the immediate stop needs no waiting.
+        removeNow()
+    }
+
+    /// Stops the server at once, if it runs, and removes the folder: what a test that failed before
+    /// `stopServer()` needs, since the immediate stop needs no waiting.
+    public func removeNow() {
         if FileManager.default.fileExists(atPath: folder.path + "/data/postmaster.pid") {
             _ = try? Self.runBlocking(
                 Self.command(binaries, "pg_ctl"),
@@ -45,6 +50,13 @@ public final class PostgresCluster: Sendable {
             )
         }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Makes an empty database of its own for one test, and returns its URL.
+    public func makeDatabase() async throws -> String {
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        _ = try await psql("CREATE DATABASE \(name)")
+        return "postgres://\(user)@127.0.0.1:\(port)/\(name)?sslmode=disable"
     }
 
     /// The folder of PostgreSQL's server binaries: Debian's newest under `/usr/lib/postgresql`, or the one

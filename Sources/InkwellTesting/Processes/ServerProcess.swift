@@ -24,6 +24,10 @@ public final class ServerProcess: Sendable {
     /// Starts the server and returns once it prints `listening on HOST:PORT`. Port 0 picks a free one;
     /// `directory` is its working directory (default: this process's). With `openRooms` (tests that are
     /// not about access), any room name may be used without capabilities.
+    ///
+    /// With `INKWELL_TEST_STORE=postgres` in the environment the server is a node on PostgreSQL
+    /// (`--postgres`), on a database of the test process's cluster made for `data` and kept with it, so
+    /// that a server restarted on the same data finds its rooms.
     public static func start(
         data: URL,
         port: Int = 0,
@@ -32,9 +36,15 @@ public final class ServerProcess: Sendable {
         directory: URL? = nil,
         openRooms: Bool = true
     ) async throws -> ServerProcess {
+        var store: [String] = []
+        if ProcessInfo.processInfo.environment["INKWELL_TEST_STORE"] == "postgres",
+            !arguments.contains("--postgres")
+        {
+            store = ["--postgres", try await postgresDatabase(for: data)]
+        }
         let child = try ChildProcess(
             ["serve", "--port", "\(port)", "--data", data.path, "--log-level", logLevel]
-                + (openRooms ? ["--open-rooms"] : []) + arguments,
+                + (openRooms ? ["--open-rooms"] : []) + store + arguments,
             directory: directory
         )
         let line = try await child.waitForLine(timeout: .seconds(60)) { $0.hasPrefix("listening on ") }
@@ -42,6 +52,16 @@ public final class ServerProcess: Sendable {
             throw ChildProcess.Failure("no port in \(line)")
         }
         return ServerProcess(child: child, port: bound, data: data)
+    }
+
+    /// The database of the server on `data`: made on first start, its URL kept in the data folder.
+    private static func postgresDatabase(for data: URL) async throws -> String {
+        let file = data.appendingPathComponent(".test-postgres-url")
+        if let url = try? String(contentsOf: file, encoding: .utf8) { return url }
+        let url = try await SharedPostgres.cluster().makeDatabase()
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try url.write(to: file, atomically: true, encoding: .utf8)
+        return url
     }
 
     /// `http://127.0.0.1:PORT`, as `inkwell join --server` takes it.

@@ -36,6 +36,19 @@ extension Inkwell {
         @Option(help: "The data directory (created if missing).")
         var data = "inkwell-data"
 
+        @Option(
+            help: ArgumentHelp(
+                "Keep the rooms in this PostgreSQL database instead of --data's SQLite file, as one of several nodes.",
+                discussion: """
+                    postgres://user:password@host:5432/database (add ?sslmode=disable for no TLS). Every node \
+                    started on the same database serves the same boards: a push to one reaches the members on the \
+                    others. Blobs' bytes stay under --data, which the nodes must share.
+                    """,
+                valueName: "url"
+            )
+        )
+        var postgres: String?
+
         @Option(help: "Serve the web client from this directory instead of the copy built with the binary.")
         var web: String?
 
@@ -209,32 +222,36 @@ extension Inkwell {
             limits.maximumBlobBytesPerRoom = roomBlobBytes
             limits.blobBytesPerSecondPerAddress = blobBytesPerSecond
             limits.idleTimeout = .milliseconds(Int64((idleTimeout * 1_000).rounded()))
-            let server = try SyncServer(
-                configuration: ServerConfiguration(
-                    host: host,
-                    port: port,
-                    dataDirectory: data,
-                    webRoot: webRoot,
-                    allowedOrigins: Set(allowedOrigins),
-                    publicURLs: publicURLs.compactMap(URL.init(string:)),
-                    tls: tlsCertificate.flatMap { certificate in
-                        tlsKey.map { ServerConfiguration.TLSFiles(certificateChain: certificate, privateKey: $0) }
-                    },
-                    trustedProxies: trustedProxies,
-                    requestBodyTimeout: .microseconds(Int64(requestBodyTimeout * 1_000_000)),
-                    servesTestPages: serveTestPages,
-                    commitLinger: .microseconds(Int64(commitLinger * 1_000)),
-                    presenceHold: .microseconds(Int64(presenceHold * 1_000)),
-                    limits: limits,
-                    openRooms: openRooms,
-                    retention: .milliseconds(Int64(retentionHours * 3_600_000)),
-                    compactionInterval: .milliseconds(Int64(compactionInterval * 1_000))
-                ),
-                logger: logger
-            ) { host, port in
+            let configuration = ServerConfiguration(
+                host: host,
+                port: port,
+                dataDirectory: data,
+                webRoot: webRoot,
+                allowedOrigins: Set(allowedOrigins),
+                publicURLs: publicURLs.compactMap(URL.init(string:)),
+                tls: tlsCertificate.flatMap { certificate in
+                    tlsKey.map { ServerConfiguration.TLSFiles(certificateChain: certificate, privateKey: $0) }
+                },
+                trustedProxies: trustedProxies,
+                requestBodyTimeout: .microseconds(Int64(requestBodyTimeout * 1_000_000)),
+                servesTestPages: serveTestPages,
+                commitLinger: .microseconds(Int64(commitLinger * 1_000)),
+                presenceHold: .microseconds(Int64(presenceHold * 1_000)),
+                limits: limits,
+                openRooms: openRooms,
+                retention: .milliseconds(Int64(retentionHours * 3_600_000)),
+                compactionInterval: .milliseconds(Int64(compactionInterval * 1_000))
+            )
+            let announce: @Sendable (String, Int) async -> Void = { host, port in
                 // Scripts and tests wait for this line; it must not sit in a buffer.
                 FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
             }
+            let server: any Service =
+                if let postgres {
+                    PostgresNode(configuration: configuration, url: postgres, logger: logger, onListening: announce)
+                } else {
+                    try SyncServer(configuration: configuration, logger: logger, onListening: announce)
+                }
             let group = ServiceGroup(
                 configuration: .init(
                     services: [server],

@@ -52,7 +52,7 @@ struct HistoryWeeksTests {
                 + "scale \(Self.scale)"
         )
         var random = SeededGenerator(seed: seed)
-        let server = try await RunningServer.start { configuration in
+        let server = try await RunningServer.start(store: .sqlite) { configuration in
             configuration.retention = .milliseconds(1_500)
             configuration.compactionInterval = .milliseconds(100)
             // The clients push up to 1,000 packs a second (below): the server takes them.

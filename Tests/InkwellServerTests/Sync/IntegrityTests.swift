@@ -79,7 +79,9 @@ import Testing
         let key = AuthorKey(using: &random)
         let real = Self.pack(room: "room", by: key)
         let planted = Array(real.reversed())
-        _ = try await server.packLog().append([PackLog.Push(room: "room", pack: PackID(of: real), bytes: planted)])
+        _ = try await server.withStore { store in
+            try await store.append([PackLog.Push(room: "room", pack: PackID(of: real), bytes: planted)], watermarks: [])
+        }
         let peer = try await server.peer(device: key.replica)
         try await peer.send(.push(room: "room", pack: real))
         guard case .error(let code, _, true, _) = try await peer.next(where: \.isError) else {

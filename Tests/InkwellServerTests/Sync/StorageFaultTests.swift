@@ -12,7 +12,7 @@ import Testing
 /// room that looks empty, and the server stops taking pushes and says why.
 @Suite struct StorageFaultTests {
     @Test func aSubscriberWhoseRoomCannotBeReadIsToldAndClosedNotSentAnEmptyRoom() async throws {
-        let server = try await RunningServer.start()
+        let server = try await RunningServer.start(store: .sqlite)
         let writer = try await server.peer()
         var random = SeededGenerator(seed: 12)
         for index in 0..<300 {
@@ -64,7 +64,7 @@ import Testing
     @Test func aCatchUpWhoseNextPacksCannotBeReadEndsWithAnErrorNotWrongPacks() async throws {
         var limits = ServerLimits()
         limits.catchUpFrameBytes = 64 << 10
-        let server = try await RunningServer.start(limits: limits)
+        let server = try await RunningServer.start(limits: limits, store: .sqlite)
         let writer = try await server.peer()
         var random = SeededGenerator(seed: 13)
         // 20 MB: more than the socket's buffers hold while the reader does not read.

@@ -1,0 +1,288 @@
+import Foundation
+import InkwellSync
+package import InkwellWire
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// Group commit into PostgreSQL: a batch of pushes in one transaction, in a few statements whatever its
+/// size (the rooms' rows locked in one, the packs already stored looked up in one, the new packs inserted
+/// in one), so that a commit costs a handful of round trips and one WAL flush.
+extension PostgresPackLog {
+    /// Stores a batch of pushes in one transaction and returns what became of each, in order, with the
+    /// same outcomes as ``PackLog/append(_:watermarks:)``. Nothing is acknowledged before the commit
+    /// returns.
+    package func append(
+        _ pushes: [PackLog.Push],
+        watermarks: [PackLog.Watermark]
+    ) async throws
+        -> [PackLog.Appended]
+    {
+        guard !pushes.isEmpty || !watermarks.isEmpty else { return [] }
+        return try await counting {
+            try await client.withTransaction(logger: logger) { connection in
+                var batch = try await Batch(pushes, on: connection, logger: logger)
+                var outcomes: [PackLog.Appended] = []
+                outcomes.reserveCapacity(pushes.count)
+                for push in pushes {
+                    outcomes.append(try await append(push, to: &batch, on: connection))
+                }
+                try await batch.flush(now: now, on: connection, logger: logger)
+                // After the rooms' rows: every transaction that takes both kinds of lock takes them so.
+                try await Self.setWatermarks(watermarks, now: now, on: connection, logger: logger)
+                return outcomes
+            }
+        }
+    }
+
+    /// One push of the batch: decided against what the batch and the database hold.
+    private func append(
+        _ push: PackLog.Push,
+        to batch: inout Batch,
+        on connection: PostgresConnection
+    ) async throws -> PackLog.Appended {
+        if let origin = push.origin, batch.refusedFull.contains(Batch.Refused(room: push.room, origin: origin)) {
+            return .roomFull
+        }
+        let key = Batch.Key(room: push.room, pack: push.pack)
+        if let stored = batch.stored[key] {
+            // The id is a hash of the bytes: equal ids with unequal bytes are a collision or a damaged row.
+            guard stored.bytes == push.bytes else { return .conflict }
+            if let author = push.author { batch.see(author, in: push.room) }
+            return .stored(stored.position)
+        }
+        if let cover = push.snapshot, let author = push.author {
+            // A part's checks read the room's snapshots and extents: what the batch holds goes in first.
+            try await batch.flush(now: now, on: connection, logger: logger)
+            var room = batch.rooms[push.room]!
+            if let refusal = try await refusal(
+                of: cover,
+                by: author,
+                room: push.room,
+                head: room.head,
+                end: room.end,
+                on: connection
+            ) {
+                return .snapshotRefused(refusal)
+            }
+            guard room.end - room.floorOffset + UInt64(push.bytes.count) <= maximumRoomBytes else {
+                batch.refuseFull(push)
+                return .roomFull
+            }
+            room.take(push)
+            batch.rooms[push.room] = room
+            batch.stored[key] = (room.head, push.bytes)
+            batch.pending.append(Batch.Pending(push: push, position: room.head, end: room.end))
+            try await batch.flush(now: now, on: connection, logger: logger)
+            try await recordPart(
+                cover,
+                by: author,
+                room: push.room,
+                position: room.head,
+                bytes: push.bytes.count,
+                on: connection
+            )
+            batch.see(author, in: push.room)
+            return .stored(room.head)
+        }
+        var room = batch.rooms[push.room]!
+        guard room.end - room.floorOffset + UInt64(push.bytes.count) <= maximumRoomBytes else {
+            batch.refuseFull(push)
+            return .roomFull
+        }
+        room.take(push)
+        batch.rooms[push.room] = room
+        batch.stored[key] = (room.head, push.bytes)
+        batch.pending.append(Batch.Pending(push: push, position: room.head, end: room.end))
+        if let author = push.author { batch.see(author, in: push.room) }
+        return .stored(room.head)
+    }
+
+    /// A commit's state: its rooms' rows (locked), the packs it stored or found, and what it has yet to write.
+    struct Batch {
+        struct Key: Hashable {
+            let room: String
+            let pack: PackID
+        }
+
+        struct Refused: Hashable {
+            let room: String
+            let origin: UInt64
+        }
+
+        /// A room's row as this commit has moved it.
+        struct Room {
+            var head: UInt64
+            var end: UInt64
+            let floorOffset: UInt64
+            /// Whether the commit changed it (its row is written back).
+            var changed = false
+
+            mutating func take(_ push: PackLog.Push) {
+                head += 1
+                end += UInt64(push.bytes.count)
+                changed = true
+            }
+        }
+
+        struct Pending {
+            let push: PackLog.Push
+            let position: UInt64
+            let end: UInt64
+        }
+
+        var rooms: [String: Room] = [:]
+        /// Packs of the batch's ids already stored, and those this batch stored: a push repeated gets the
+        /// first one's answer.
+        var stored: [Key: (position: UInt64, bytes: [UInt8])] = [:]
+        /// Rooms and connections a push of which this commit refused as full: their later pushes are
+        /// refused too, so that no author's change is stored past an earlier one the room refused.
+        var refusedFull: Set<Refused> = []
+        /// Packs to insert.
+        var pending: [Pending] = []
+        /// Authors seen pushing, per room.
+        private var seen: [String: Set<ReplicaID>] = [:]
+
+        /// Locks the rows of the batch's rooms (made first for rooms new to the log), in ascending order of
+        /// room, and looks up which of the batch's packs are stored already.
+        init(_ pushes: [PackLog.Push], on connection: PostgresConnection, logger: Logger) async throws {
+            let names = Set(pushes.map(\.room)).sorted()
+            guard !names.isEmpty else { return }
+            try await connection.query(
+                """
+                INSERT INTO room_head (room, head, end_offset) SELECT unnest(\(names)::text[]), 0, 0
+                ON CONFLICT DO NOTHING
+                """,
+                logger: logger
+            )
+            let rows = try await connection.query(
+                """
+                SELECT h.room, h.head, h.end_offset, coalesce(f.end_offset, 0)
+                FROM room_head h LEFT JOIN room_floor f ON f.room = h.room
+                WHERE h.room = ANY(\(names)::text[]) ORDER BY h.room FOR UPDATE OF h
+                """,
+                logger: logger
+            )
+            for try await (room, head, end, floor) in rows.decode((String, Int64, Int64, Int64).self) {
+                rooms[room] = Room(head: UInt64(head), end: UInt64(end), floorOffset: UInt64(floor))
+            }
+            guard rooms.count == names.count else { throw Failure.damaged("a room's head row is missing") }
+            let keys = Array(Set(pushes.map { Key(room: $0.room, pack: $0.pack) }))
+            let found = try await connection.query(
+                """
+                SELECT p.room, p.pack_id, p.position, p.bytes
+                FROM unnest(\(keys.map(\.room))::text[], \(keys.map { ByteBuffer(bytes: $0.pack.bytes) })::bytea[])
+                    AS w(room, pack_id)
+                JOIN pack p ON p.room = w.room AND p.pack_id = w.pack_id
+                """,
+                logger: logger
+            )
+            for try await (room, id, position, bytes) in found.decode((String, ByteBuffer, Int64, ByteBuffer).self) {
+                guard let pack = PackID(bytes: Array(id.readableBytesView)) else {
+                    throw Failure.damaged("a stored pack's id is not a pack id")
+                }
+                stored[Key(room: room, pack: pack)] = (UInt64(position), Array(bytes.readableBytesView))
+            }
+        }
+
+        mutating func refuseFull(_ push: PackLog.Push) {
+            if let origin = push.origin { refusedFull.insert(Refused(room: push.room, origin: origin)) }
+        }
+
+        mutating func see(_ author: ReplicaID, in room: String) {
+            seen[room, default: []].insert(author)
+        }
+
+        /// Writes what the batch holds: its new packs, its rooms' rows and the authors it saw.
+        mutating func flush(now: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+            if !pending.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO pack (room, position, pack_id, bytes, end_offset)
+                    SELECT * FROM unnest(
+                        \(pending.map(\.push.room))::text[], \(pending.map { Int64($0.position) })::bigint[],
+                        \(pending.map { ByteBuffer(bytes: $0.push.pack.bytes) })::bytea[],
+                        \(pending.map { ByteBuffer(bytes: $0.push.bytes) })::bytea[],
+                        \(pending.map { Int64($0.end) })::bigint[])
+                    """,
+                    logger: logger
+                )
+                pending.removeAll()
+            }
+            let changed = rooms.filter(\.value.changed).sorted { $0.key < $1.key }
+            if !changed.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE room_head h SET head = c.head, end_offset = c.end_offset
+                    FROM unnest(\(changed.map(\.key))::text[], \(changed.map { Int64($0.value.head) })::bigint[],
+                        \(changed.map { Int64($0.value.end) })::bigint[]) AS c(room, head, end_offset)
+                    WHERE h.room = c.room
+                    """,
+                    logger: logger
+                )
+                for (room, _) in changed { rooms[room]!.changed = false }
+            }
+            if !seen.isEmpty {
+                let authors = seen.flatMap { room, replicas in replicas.map { (room: room, author: $0) } }
+                    .sorted {
+                        ($0.room, PostgresPackLog.order($0.author)) < ($1.room, PostgresPackLog.order($1.author))
+                    }
+                try await PostgresPackLog.see(authors, now: now, on: connection, logger: logger)
+                seen.removeAll()
+            }
+        }
+    }
+
+    /// Notes that these authors pushed to (or checked a snapshot of) these rooms at `now`.
+    static func see(
+        _ authors: [(room: String, author: ReplicaID)],
+        now: Int64,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        guard !authors.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO room_author (room, replica, seen_at)
+            SELECT room, replica, \(now) FROM unnest(\(authors.map(\.room))::text[],
+                \(authors.map { ByteBuffer(bytes: $0.author.bytes) })::bytea[]) AS a(room, replica)
+            ON CONFLICT (room, replica) DO UPDATE SET seen_at = greatest(room_author.seen_at, excluded.seen_at)
+            """,
+            logger: logger
+        )
+    }
+
+    /// Records where devices stand, the newest per device and room; a watermark only moves forward.
+    static func setWatermarks(
+        _ watermarks: [PackLog.Watermark],
+        now: Int64,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        guard !watermarks.isEmpty else { return }
+        var newest: [String: [ReplicaID: UInt64]] = [:]
+        for mark in watermarks {
+            newest[mark.room, default: [:]][mark.device] = max(newest[mark.room]?[mark.device] ?? 0, mark.position)
+        }
+        // In one order, so that commits on several nodes never wait on each other's rows in a cycle.
+        let marks = newest.flatMap { room, devices in devices.map { (room: room, device: $0.key, position: $0.value) } }
+            .sorted { ($0.room, order($0.device)) < ($1.room, order($1.device)) }
+        try await connection.query(
+            """
+            INSERT INTO device_watermark (room, device, position, seen_at)
+            SELECT room, device, position, \(now) FROM unnest(\(marks.map(\.room))::text[],
+                \(marks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
+                \(marks.map { Int64(clamping: $0.position) })::bigint[]) AS m(room, device, position)
+            ON CONFLICT (room, device) DO UPDATE SET
+                position = greatest(device_watermark.position, excluded.position),
+                seen_at = greatest(device_watermark.seen_at, excluded.seen_at)
+            """,
+            logger: logger
+        )
+    }
+
+    /// A replica's place in the one order rows keyed by replica are locked in.
+    static func order(_ replica: ReplicaID) -> String {
+        replica.bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
