@@ -389,6 +389,8 @@ let package = Package(
                 "InkwellClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The audits read a server's rooms from PostgreSQL when it ran on it.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The blob power-loss test uploads over NIO: URLSession crashes on Linux when its server dies.

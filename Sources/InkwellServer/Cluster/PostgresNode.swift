@@ -42,10 +42,11 @@ package final class PostgresNode: Service, Sendable {
     package func run() async throws {
         try configuration.validate()
         let client = try PostgresPackLog.client(url: url)
-        // The database's client runs apart from this task, so that a cancellation of the node does not
-        // stop it under the server: the server, stopping, still commits what its connections pushed.
-        // It is stopped once the server has.
-        let connections = Task { await client.run() }
+        // The database's client runs apart from this task, detached so that neither a cancellation of
+        // the node nor its graceful shutdown (which the client would heed, as a service) stops it under
+        // the server: the server, stopping, still commits what its connections pushed. It is stopped once
+        // the server has.
+        let connections = Task.detached { await client.run() }
         do {
             try await serve(on: client)
         } catch {

@@ -215,15 +215,20 @@ struct AccessAbuseTests {
         #expect(footprint.samples.count >= 100, "only \(footprint.samples.count) memory samples")
         #expect(peak < Self.residentMemoryBound * 1_024, "the server's peak resident memory is over the bound")
 
-        try audit(data: server.data, target: target, key: key, authors: authors, ledger: ledger)
+        try await audit(data: server.data, target: target, key: key, authors: authors, ledger: ledger)
         print("access abuse: done in \(ContinuousClock.now - started)")
     }
 
     /// The stopped server's log: packs only in the honest room, each by an honest peer or one of the
     /// wrong key's; none refused; one room registered; no watermark for a guessed room or the guesser.
-    func audit(data: URL, target: AbuseTarget, key: RoomKey, authors: Set<ReplicaID>, ledger: AbuseLedger) throws {
-        let file = data.appendingPathComponent("packs.sqlite").path
-        let log = try PackLogAudit(path: file)
+    func audit(
+        data: URL,
+        target: AbuseTarget,
+        key: RoomKey,
+        authors: Set<ReplicaID>,
+        ledger: AbuseLedger
+    ) async throws {
+        let log = try await PackLogAudit(data: data)
         let refused = ledger.refusedPacks
         let wrongKey = Set(ledger.wrongKeyPacks)
         var stored: Set<PackID> = []
@@ -243,22 +248,18 @@ struct AccessAbuseTests {
             }
         }
         #expect(wrongKey.isSubset(of: stored), "the server did not store the packs sealed with another key")
-        let queue = try DatabaseQueue(path: file)
-        let registered = try queue.read { db in try String.fetchAll(db, sql: "SELECT room FROM room_access") }
+        let registered = log.registeredRooms
         #expect(
             Set(registered) == ledger.mintedRooms.union([target.room]),
             "rooms registered: \(registered.prefix(5)) (\(registered.count))"
         )
         // Blobs: each room within its quota, a file for each blob recorded and nothing else (no upload
         // left half-written), and nothing of the stalled uploads to the honest board.
-        let blobs = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT room, hash, size FROM room_blob")
-        }
         var perRoom: [String: Int] = [:]
-        var hashes: Set<Data> = []
-        for row in blobs {
-            perRoom[row["room"] as String, default: 0] += row["size"] as Int
-            hashes.insert(row["hash"] as Data)
+        var hashes: Set<[UInt8]> = []
+        for blob in log.blobs {
+            perRoom[blob.room, default: 0] += blob.size
+            hashes.insert(blob.hash)
         }
         for (room, bytes) in perRoom {
             #expect(bytes <= AccessAbuse.roomBlobBytes, "room \(room) holds \(bytes) blob bytes")
@@ -286,7 +287,7 @@ struct AccessAbuseTests {
         }
         print(
             "access abuse: the log holds \(log.packs.count) packs (\(wrongKey.count) sealed with another key), "
-                + "\(registered.count) registered rooms, \(blobs.count) blobs, watermarks of \(log.watermarkDevices[target.room]?.count ?? 0) devices"
+                + "\(registered.count) registered rooms, \(log.blobs.count) blobs, watermarks of \(log.watermarkDevices[target.room]?.count ?? 0) devices"
         )
     }
 }

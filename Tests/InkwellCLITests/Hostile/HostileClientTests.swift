@@ -95,7 +95,13 @@ import Testing
             devices.insert(store.replica)
             authors.insert(try store.replica(for: room))
         }
-        try findings.audit(data: server.data, honestRoom: room, authors: authors, devices: devices, ledger: ledger)
+        try await findings.audit(
+            data: server.data,
+            honestRoom: room,
+            authors: authors,
+            devices: devices,
+            ledger: ledger
+        )
         findings.record(cases: plan.map(\.hostile))
         print("hostile clients: done in \(ContinuousClock.now - started)")
     }
@@ -127,7 +133,7 @@ import Testing
         #expect(server.child.isRunning)
         #expect(server.healthStatus() == 200)
         #expect(await server.child.terminate() == 0)
-        try findings.audit(data: server.data, honestRoom: nil, ledger: ledger)
+        try await findings.audit(data: server.data, honestRoom: nil, ledger: ledger)
         findings.record(cases: HostileCase.catalogue)
     }
 

@@ -52,8 +52,8 @@ struct HostileFindings {
         authors: Set<ReplicaID> = [],
         devices honestDevices: Set<ReplicaID> = [],
         ledger: HostileLedger
-    ) throws {
-        let audit = try PackLogAudit(path: data.appendingPathComponent("packs.sqlite").path)
+    ) async throws {
+        let audit = try await PackLogAudit(data: data)
         print("hostile clients: the log holds \(audit.packs.count) packs in rooms \(audit.rooms.sorted())")
         let hostilePacks = ledger.packs
         let hostileDevices = ledger.devices

@@ -118,7 +118,7 @@ import Testing
         #expect(server.child.isRunning)
         #expect(await server.child.terminate() == 0)
         var findings = HostileFindings()
-        try findings.audit(data: server.data, honestRoom: nil, ledger: ledger)
+        try await findings.audit(data: server.data, honestRoom: nil, ledger: ledger)
         #expect(findings.byCase.isEmpty, "the server's log after the attacks: \(findings.byCase)")
         return observations
     }

@@ -30,12 +30,10 @@ import Testing
             }
             try PowerCut.requireNoCrash(server)
         }
-        let log = try PackLog(path: folder.path + "/packs.sqlite")
+        let log = try await PackLogAudit(data: folder.url)
         var stored: [String: [UInt64: PackID]] = [:]
-        for room in Set(acknowledged.values.map(\.room)) {
-            for pack in try await log.packs(room: room, after: 0, maximumBytes: .max) {
-                stored[room, default: [:]][pack.serverSeq] = try PackCodec.header(of: pack.bytes).id
-            }
+        for pack in log.packs {
+            stored[pack.room, default: [:]][pack.position] = try PackCodec.header(of: pack.bytes).id
         }
         for (pack, place) in acknowledged {
             #expect(stored[place.room]?[place.position] == pack, "acknowledged pack \(pack) at \(place) is missing")

@@ -11,7 +11,7 @@ import PostgresNIO
 /// was told. The read is one lookup by primary key.
 extension PostgresPackLog {
     package func access(room: String) async throws -> RoomAccess? {
-        try await counting {
+        try await counting { [self] in
             try await client.withConnection { connection in
                 try await Self.access(room: room, on: connection, logger: logger)
             }
@@ -19,7 +19,7 @@ extension PostgresPackLog {
     }
 
     package func register(room: String, hashes: RoomAccess.Hashes) async throws -> RoomAccess.Registration {
-        try await counting {
+        try await counting { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 // The room's row is taken by the first to insert it; the others read what it holds.
                 let inserted = try await Self.first(
@@ -50,7 +50,7 @@ extension PostgresPackLog {
         editHash: [UInt8],
         viewHash: [UInt8]
     ) async throws -> RoomAccess.Rotation {
-        try await counting {
+        try await counting { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 let row = try await Self.first(
                     (ByteBuffer?, ByteBuffer?, ByteBuffer?).self,
@@ -117,7 +117,7 @@ extension PostgresPackLog {
     // MARK: Blobs
 
     package func blobs(room: String, hash: BlobHash) async throws -> PackLog.RoomBlobs {
-        try await counting {
+        try await counting { [self] in
             try await readSnapshot { connection in
                 PackLog.RoomBlobs(
                     recordedSize: try await Self.recordedSize(room: room, hash: hash, on: connection, logger: logger),
@@ -128,7 +128,7 @@ extension PostgresPackLog {
     }
 
     package func blobSize(room: String, hash: BlobHash) async throws -> Int? {
-        try await counting {
+        try await counting { [self] in
             try await client.withConnection { connection in
                 try await Self.recordedSize(room: room, hash: hash, on: connection, logger: logger)
             }
@@ -136,7 +136,7 @@ extension PostgresPackLog {
     }
 
     package func blobBytes(room: String) async throws -> Int {
-        try await counting {
+        try await counting { [self] in
             try await client.withConnection { connection in
                 try await Self.chargedBytes(room: room, on: connection, logger: logger)
             }
@@ -144,7 +144,7 @@ extension PostgresPackLog {
     }
 
     package func recordBlob(room: String, hash: BlobHash, size: Int, quota: Int) async throws -> PackLog.BlobRecording {
-        try await counting {
+        try await counting { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 // Uploads to one room, on any node, take turns: of those racing for its last bytes, only
                 // those that fit are recorded.
@@ -169,7 +169,7 @@ extension PostgresPackLog {
     }
 
     package func forgetBlob(room: String, hash: BlobHash) async throws {
-        try await counting {
+        try await counting { [self] in
             try await client.query(
                 "DELETE FROM room_blob WHERE room = \(room) AND hash = \(Self.bytes(hash.digest))",
                 logger: logger

@@ -19,7 +19,7 @@ extension PostgresPackLog {
         -> [PackLog.Appended]
     {
         guard !pushes.isEmpty || !watermarks.isEmpty else { return [] }
-        return try await counting {
+        return try await counting { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 var batch = try await Batch(pushes, on: connection, logger: logger)
                 var outcomes: [PackLog.Appended] = []

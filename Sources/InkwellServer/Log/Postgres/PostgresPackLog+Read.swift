@@ -8,7 +8,7 @@ import PostgresNIO
 /// (PackLog.swift, PackLog+CatchUp.swift), each from one snapshot of the database.
 extension PostgresPackLog {
     package func head(room: String) async throws -> UInt64 {
-        try await counting {
+        try await counting { [self] in
             try await client.withConnection { connection in
                 UInt64(try await Self.extent(room: room, on: connection, logger: logger).head)
             }
@@ -16,7 +16,7 @@ extension PostgresPackLog {
     }
 
     package func heads(rooms: [String]) async throws -> [String: UInt64] {
-        try await counting {
+        try await counting { [self] in
             var heads: [String: UInt64] = [:]
             let rows = try await client.query(
                 "SELECT room, head FROM room_head WHERE room = ANY(\(rooms)::text[]) AND head > 0",
@@ -28,7 +28,7 @@ extension PostgresPackLog {
     }
 
     package func packs(room: String, after position: UInt64, maximumBytes: Int) async throws -> [StoredPack] {
-        try await counting {
+        try await counting { [self] in
             var packs: [StoredPack] = []
             var total = 0
             let rows = try await client.query(
@@ -48,7 +48,7 @@ extension PostgresPackLog {
     }
 
     package func progress(room: String, after position: UInt64) async throws -> (head: UInt64, bytesAfter: UInt64) {
-        try await counting {
+        try await counting { [self] in
             try await readSnapshot { connection in
                 try await Self.progress(room: room, after: position, on: connection, logger: logger)
             }
@@ -56,7 +56,7 @@ extension PostgresPackLog {
     }
 
     package func bytes(room: String) async throws -> UInt64 {
-        try await counting {
+        try await counting { [self] in
             try await readSnapshot { connection in
                 let (_, end) = try await Self.extent(room: room, on: connection, logger: logger)
                 let floor = try await Self.floor(room: room, on: connection, logger: logger)
@@ -70,7 +70,7 @@ extension PostgresPackLog {
         maximumBytes: Int,
         allocator: ByteBufferAllocator
     ) async throws -> [PackLog.CatchUpRead] {
-        try await counting {
+        try await counting { [self] in
             try await readSnapshot { connection in
                 var reads: [PackLog.CatchUpRead] = []
                 var total = 0
@@ -152,7 +152,7 @@ extension PostgresPackLog {
     // MARK: Watermarks
 
     package func setWatermark(room: String, device: ReplicaID, to position: UInt64) async throws {
-        try await counting {
+        try await counting { [self] in
             try await client.withConnection { connection in
                 try await Self.setWatermarks(
                     [PackLog.Watermark(room: room, device: device, position: position)],
@@ -165,7 +165,7 @@ extension PostgresPackLog {
     }
 
     package func watermark(room: String, device: ReplicaID) async throws -> UInt64 {
-        try await counting {
+        try await counting { [self] in
             let rows = try await client.query(
                 "SELECT position FROM device_watermark WHERE room = \(room) AND device = \(Self.bytes(device.bytes))",
                 logger: logger

@@ -125,7 +125,7 @@ extension PostgresPackLog {
         signer: ReplicaID,
         device: ReplicaID?
     ) async throws -> Bool {
-        try await counting {
+        try await counting { [self] in
             // Read first: a check that counts for nothing takes no lock.
             let counts = try await client.withConnection { connection in
                 try await Self.counts(snapshot, by: signer, room: room, on: connection, logger: logger)
@@ -200,7 +200,7 @@ extension PostgresPackLog {
     // MARK: Reading
 
     package func floor(room: String) async throws -> PackLog.Floor? {
-        try await counting {
+        try await counting { [self] in
             try await client.withConnection { connection in
                 try await Self.floor(room: room, on: connection, logger: logger)?.floor
             }
@@ -226,7 +226,7 @@ extension PostgresPackLog {
     }
 
     package func snapshotParts(room: String, snapshot: SnapshotID) async throws -> [StoredPack] {
-        try await counting {
+        try await counting { [self] in
             let rows = try await client.query(
                 """
                 SELECT p.position, p.bytes FROM snapshot_part s
@@ -247,7 +247,7 @@ extension PostgresPackLog {
 
     package func compact(retention: Duration, injectedBug: InjectedServerBug?) async throws -> [PackLog.Compaction] {
         let horizon = now - Int64(retention.components.seconds) * 1000
-        return try await counting {
+        return try await counting { [self] in
             var rooms: [String] = []
             let rows = try await client.query(
                 """

@@ -56,6 +56,9 @@ package final class PostgresPackLog: Sendable {
     package let maximumRoomBytes: UInt64
     /// How many bytes a room stores after its newest snapshot, at least, before it takes another.
     let bytesBetweenSnapshots: UInt64
+    /// How long a call may wait for the database before it fails: a push is then answered "not stored,
+    /// push it again" rather than not at all. A commit of a full batch takes well under a second here.
+    let operationTimeout: Duration
 
     /// A log on `client`, which the caller runs (`client.run()`) for as long as it uses the log. Call
     /// ``prepare()`` before anything else.
@@ -64,9 +67,11 @@ package final class PostgresPackLog: Sendable {
         maximumRoomBytes: UInt64 = .max,
         bytesBetweenSnapshots: UInt64 = PackLog.minimumBytesBetweenSnapshots,
         wallClock: any WallClock = SystemWallClock(),
+        operationTimeout: Duration = .seconds(5),
         metrics: ServerMetrics? = nil,
         logger: Logger
     ) {
+        self.operationTimeout = operationTimeout
         self.client = client
         self.maximumRoomBytes = maximumRoomBytes
         self.bytesBetweenSnapshots = bytesBetweenSnapshots
@@ -187,10 +192,11 @@ package final class PostgresPackLog: Sendable {
 
     // MARK: Helpers
 
-    /// Counts an error of the database by kind (nothing for a cancelled call) and throws it on.
-    func counting<Value>(_ body: () async throws -> Value) async throws -> Value {
+    /// Runs a call to the database within ``operationTimeout``; counts an error of it by kind (nothing for
+    /// a cancelled call) and throws it on.
+    func counting<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
         do {
-            return try await body()
+            return try await Deadline.run(within: operationTimeout, body)
         } catch {
             if !(error is CancellationError) {
                 metrics?.storageError(error is PSQLError ? .unavailable : .other)
