@@ -52,7 +52,7 @@ extension SyncClient {
             statistics.connectionAttempts += 1
             session.connecting()
             publishProgress()
-            logger.debug("connecting", metadata: ["url": "\(url.absoluteString)"])
+            logger.debug("connecting", metadata: ["url": "\(url(forConnection: id).absoluteString)"])
 
             let end = await connect(id: id, logger: logger)
             connection?.outgoing.finish()
@@ -83,6 +83,11 @@ extension SyncClient {
         logger.info("stopped")
     }
 
+    /// The node connection `id` (1, 2, 3, …) goes to: the next of ``urls`` after the previous connection's.
+    nonisolated func url(forConnection id: Int) -> URL {
+        urls[(id - 1) % urls.count]
+    }
+
     /// Waits for `duration`, or less if the client is stopped meanwhile.
     private func sleep(for duration: Duration) async {
         let stopped = stopFeed.subscribe()
@@ -98,7 +103,7 @@ extension SyncClient {
     /// One connection, from its opening to its close. The actor is free while it runs: the connection's
     /// tasks call back in for each frame.
     private func connect(id: Int, logger: Logger) async -> ConnectionEnd {
-        let url = url
+        let url = url(forConnection: id)
         let transport = configuration.transport
         let options = SyncTransportOptions(
             closeTimeout: configuration.closeTimeout,

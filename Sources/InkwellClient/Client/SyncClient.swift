@@ -16,8 +16,12 @@ public import Logging
 /// the protocol rules themselves live in ``ClientSession``, which does no I/O.
 public actor SyncClient {
     public nonisolated let store: Store
-    /// The server's sync endpoint, `ws://host:port/sync`.
-    public nonisolated let url: URL
+    /// The server's sync endpoint, `ws://host:port/sync`: the first of ``urls``.
+    public nonisolated var url: URL { urls[0] }
+    /// The sync endpoints of the nodes that serve the same boards, in the order they are tried: each
+    /// connection goes to the next after the previous one ended, so a client whose node died resumes on
+    /// another from its watermarks. One URL, or one behind a load balancer, works the same.
+    public nonisolated let urls: [URL]
     public nonisolated let configuration: Configuration
     /// The device this client says hello as: the store's replica.
     public nonisolated let device: ReplicaID
@@ -74,9 +78,24 @@ public actor SyncClient {
         configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "inkwell.client")
     ) throws {
+        try self.init(store: store, urls: [url], rooms: rooms, configuration: configuration, logger: logger)
+    }
+
+    /// A client of a cluster: ``init(store:url:rooms:configuration:logger:)`` with the sync endpoints of
+    /// several nodes that serve the same boards, tried in turn (``urls``).
+    ///
+    /// - Throws: ``SyncClientError/invalidRoom`` as above, or ``SyncClientError/noServer`` for an empty list.
+    public init(
+        store: Store,
+        urls: [URL],
+        rooms: Set<String>,
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "inkwell.client")
+    ) throws {
         guard rooms.allSatisfy(SyncProtocol.isValidRoom) else { throw SyncClientError.invalidRoom }
+        guard !urls.isEmpty else { throw SyncClientError.noServer }
         self.store = store
-        self.url = url
+        self.urls = urls
         self.configuration = configuration
         self.device = store.replica
         var logger = logger

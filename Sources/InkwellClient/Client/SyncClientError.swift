@@ -14,6 +14,7 @@ public struct SyncClientError: Error, Hashable, Sendable, CustomStringConvertibl
         case viewOnly
         case refused(String)
         case notAdmin
+        case noServer
     }
 
     private let code: Code
@@ -50,6 +51,8 @@ public struct SyncClientError: Error, Hashable, Sendable, CustomStringConvertibl
     public static func refused(_ message: String) -> SyncClientError { SyncClientError(.refused(message)) }
     /// Rotating a room's links needs its admin capability, which only the device that made it holds.
     public static let notAdmin = SyncClientError(.notAdmin)
+    /// A client was given an empty list of servers.
+    public static let noServer = SyncClientError(.noServer)
 
     /// The server's message, when it refused the protocol version.
     public var unsupportedVersionMessage: String? {
@@ -70,6 +73,7 @@ public struct SyncClientError: Error, Hashable, Sendable, CustomStringConvertibl
         case .viewOnly: "this device holds only a view link for the room"
         case .refused(let message): "the server refused: \(message)"
         case .notAdmin: "only the device that made the board holds its admin capability"
+        case .noServer: "a sync client needs at least one server"
         }
     }
 }

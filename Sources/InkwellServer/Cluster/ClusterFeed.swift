@@ -13,8 +13,11 @@ import Synchronization
 ///   own with `synchronous_commit` off, never inside a commit of packs: `NOTIFY` takes a lock held
 ///   until its transaction ends, which in every write transaction would serialise all nodes' commits
 ///   (BENCHMARKS.md, "Fan-out through PostgreSQL", measures both).
-/// - **Hearing.** A connection `LISTEN`s; each notification raises the heads of the rooms this node
-///   follows (``RoomHub/remoteHeads(_:)``), whose followers then read the new packs from the log.
+/// - **Hearing.** A connection `LISTEN`s. The heads heard are gathered while the previous ones are being
+///   read: one read of the log brings the new packs of every room this node follows, and the hub sends
+///   them to those rooms' live followers as it sends a local commit (``RoomHub/fanOutRemote(room:packs:)``),
+///   so a pack is read once per node, not once per follower. What that read did not bring, the rooms'
+///   followers catch up on from the log themselves (``RoomHub/remoteHeads(_:)``).
 /// - **Never trusting it.** A notification is a hint, not the data: it may be lost with a node that died
 ///   between its commit and its `NOTIFY`, or while this node's listening connection was down. So each
 ///   time listening starts, and every ``pollInterval`` after, the node reads its followed rooms' heads
@@ -40,6 +43,10 @@ package final class ClusterFeed: Service, Sendable {
     private let outbox = Mutex<[String: UInt64]>([:])
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    /// Heads heard (or read) and not yet delivered here.
+    private let inbox = Mutex<[String: UInt64]>([:])
+    private let heardWakes: AsyncStream<Void>
+    private let heardWake: AsyncStream<Void>.Continuation
 
     package init(
         client: PostgresClient,
@@ -60,6 +67,7 @@ package final class ClusterFeed: Service, Sendable {
         logger[metadataKey: "node"] = "\(node)"
         self.logger = logger
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (heardWakes, heardWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The hub whose rooms this feed keeps up to date: set once, by the core that owns both.
@@ -79,6 +87,7 @@ package final class ClusterFeed: Service, Sendable {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.sendAnnouncements() }
+                group.addTask { await self.deliverHeard() }
                 group.addTask { await self.listen() }
                 group.addTask { await self.poll() }
             }
@@ -172,7 +181,7 @@ package final class ClusterFeed: Service, Sendable {
                             }
                             guard notice.node != node else { continue }
                             metrics?.clusterNotificationsReceived.increment()
-                            hub.withLock { $0 }?.remoteHeads(notice.heads)
+                            heard(notice.heads)
                         }
                     }
                 }
@@ -186,6 +195,43 @@ package final class ClusterFeed: Service, Sendable {
             backoff = min(backoff * 2, .seconds(5))
         }
     }
+
+    /// Notes heads committed elsewhere, for ``deliverHeard()``.
+    private func heard(_ heads: [String: UInt64]) {
+        inbox.withLock { inbox in
+            for (room, head) in heads { inbox[room] = max(inbox[room] ?? 0, head) }
+        }
+        heardWake.yield()
+    }
+
+    /// Reads the packs behind the heads heard, for all the rooms at once, and hands them to the hub.
+    private func deliverHeard() async {
+        for await _ in heardWakes {
+            let heads = inbox.withLock { inbox in
+                defer { inbox.removeAll(keepingCapacity: true) }
+                return inbox
+            }
+            guard !heads.isEmpty, let hub = hub.withLock({ $0 }) else { continue }
+            var after: [String: UInt64] = [:]
+            for (room, head) in heads {
+                if let known = hub.head(of: room), head > known { after[room] = known }
+            }
+            guard !after.isEmpty else { continue }
+            do {
+                for (room, packs) in try await store.packs(after: after, maximumBytes: Self.maximumReadBytes) {
+                    hub.fanOutRemote(room: room, packs: packs)
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("could not read other nodes' packs: \(String(reflecting: error))")
+            }
+            // What the read did not bring (past its budget, or after an error), followers catch up on.
+            hub.remoteHeads(heads)
+        }
+    }
+
+    /// The most bytes of other nodes' packs one read brings.
+    static let maximumReadBytes = 4 << 20
 
     /// Reads the heads of the rooms this node follows from the log, every ``pollInterval``.
     private func poll() async {
@@ -201,8 +247,7 @@ package final class ClusterFeed: Service, Sendable {
         guard !rooms.isEmpty else { return }
         do {
             for start in stride(from: 0, to: rooms.count, by: 1_000) {
-                let heads = try await store.heads(rooms: Array(rooms[start..<min(start + 1_000, rooms.count)]))
-                hub.remoteHeads(heads)
+                heard(try await store.heads(rooms: Array(rooms[start..<min(start + 1_000, rooms.count)])))
             }
         } catch {
             if Task.isCancelled { return }

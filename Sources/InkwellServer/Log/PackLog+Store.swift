@@ -1,5 +1,6 @@
 import GRDB
 import InkwellSync
+package import InkwellWire
 
 /// The SQLite log as the server's store: one process, one file.
 extension PackLog: PackStore {
@@ -18,6 +19,21 @@ extension PackLog: PackStore {
                     if let head { heads[room] = UInt64(head) }
                 }
                 return heads
+            }
+        }
+    }
+
+    package func packs(after positions: [String: UInt64], maximumBytes: Int) async throws -> [String: [StoredPack]] {
+        try await reading {
+            try await database.read { db in
+                var packs: [String: [StoredPack]] = [:]
+                var left = maximumBytes
+                for (room, after) in positions.sorted(by: { $0.key < $1.key }) where left > 0 {
+                    let read = try Self.packs(room: room, after: after, maximumBytes: left, in: db)
+                    left -= read.reduce(0) { $0 + $1.bytes.count }
+                    if !read.isEmpty { packs[room] = read }
+                }
+                return packs
             }
         }
     }

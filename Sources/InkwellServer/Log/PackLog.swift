@@ -441,7 +441,7 @@ public final class PackLog: Sendable {
         }
     }
 
-    private static func packs(
+    static func packs(
         room: String,
         after position: UInt64,
         maximumBytes: Int,

@@ -41,6 +41,10 @@ package protocol PackStore: Sendable {
     func heads(rooms: [String]) async throws -> [String: UInt64]
     /// The room's packs after `position`, oldest first, about `maximumBytes` of them and at least one.
     func packs(room: String, after position: UInt64, maximumBytes: Int) async throws -> [StoredPack]
+    /// The packs of several rooms after a position each, oldest first, in one read of about
+    /// `maximumBytes`: how a node of a cluster reads what other nodes committed once for all its
+    /// followers. A room may come back with fewer packs than it holds when the budget ran out.
+    func packs(after positions: [String: UInt64], maximumBytes: Int) async throws -> [String: [StoredPack]]
     /// The room's head and the bytes stored after `position`: what a subscriber still has to download.
     func progress(room: String, after position: UInt64) async throws -> (head: UInt64, bytesAfter: UInt64)
     /// The bytes the room's packs take: what counts toward ``maximumRoomBytes``.

@@ -43,7 +43,8 @@ final class RoomHub: Sendable {
         let room: String
         let bytes: [UInt8]
         let position: UInt64
-        let pusher: Connection
+        /// The connection it came on here; nil for a pack another node committed (read from the log).
+        let pusher: Connection?
         /// The pusher's answer, as its session gave it (``ServerSession/stored(room:pack:serverSeq:)``):
         /// nil when the session is closed.
         let ack: ByteBuffer?
@@ -197,9 +198,9 @@ final class RoomHub: Sendable {
         var drains: [(Connection, OutboundQueue.Admission)] = []
         state.withLock { state in
             for (index, item) in batch.enumerated() {
-                if let ack = item.ack {
-                    let admission = item.pusher.queue.push(.frame(ack))
-                    if admission.startsDrain || admission == .overflowed { drains.append((item.pusher, admission)) }
+                if let ack = item.ack, let pusher = item.pusher {
+                    let admission = pusher.queue.push(.frame(ack))
+                    if admission.startsDrain || admission == .overflowed { drains.append((pusher, admission)) }
                 }
                 guard var room = state.rooms[item.room] else { continue }
                 room.head = max(room.head, item.position)
@@ -251,6 +252,17 @@ final class RoomHub: Sendable {
 
     /// The rooms someone on this node follows: those whose heads it must learn from other nodes.
     var followedRooms: [String] { state.withLock { Array($0.rooms.keys) } }
+
+    /// Sends packs other nodes committed, read from the log once for every follower here, to the room's
+    /// live followers as a local commit's are: each follower is sent exactly its next position, and one
+    /// that is not at the position before (it missed one) catches up from the log instead.
+    func fanOutRemote(room: String, packs: [StoredPack]) {
+        fanOut(
+            packs.map { pack in
+                Committed(room: room, bytes: pack.bytes, position: pack.serverSeq, pusher: nil, ack: nil)
+            }
+        )
+    }
 
     /// Raises rooms' heads to what other nodes committed, and sends their live followers that were not sent
     /// those positions back to catching up: the packs are read from the log, never from the message that

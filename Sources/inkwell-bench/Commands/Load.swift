@@ -20,8 +20,13 @@ extension InkwellBench {
                 """
         )
 
-        @Option(help: "The server, e.g. http://127.0.0.1:8080.")
-        var server: String
+        @Option(
+            help: """
+                The server, e.g. http://127.0.0.1:8080. Repeat it for the nodes of a cluster: each room's members \
+                are spread over them in turn, so that most receipts cross from one node to another.
+                """
+        )
+        var server: [String]
 
         @Option(help: "Rooms.")
         var rooms = 100
@@ -96,14 +101,15 @@ extension InkwellBench {
                     "--points-per-second, --strokes-per-second and --presence-interval-ms must be positive"
                 )
             }
-            _ = try ServerAddress.syncURL(server)
+            guard !server.isEmpty else { throw ValidationError("give --server") }
+            for address in server { _ = try ServerAddress.syncURL(address) }
         }
 
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
             let seed = seed ?? UInt64.random(in: 0...UInt64.max)
             let configuration = LoadRun.Configuration(
-                url: try ServerAddress.syncURL(server).absoluteString,
+                urls: try server.map { try ServerAddress.syncURL($0).absoluteString },
                 rooms: rooms,
                 members: members,
                 drawers: drawers ?? members,

@@ -16,8 +16,10 @@ extension LoadRun {
         let socket: LoadSocket
         let ended = Once<LoadReceiver.Ending>()
         do {
-            socket = try await LoadSocket.connect(url: configuration.url, group: MultiThreadedEventLoopGroup.singleton)
-            { loop in
+            socket = try await LoadSocket.connect(
+                url: configuration.url(for: member),
+                group: MultiThreadedEventLoopGroup.singleton
+            ) { loop in
                 let promise = loop.makePromise(of: LoadReceiver.Ending.self)
                 promise.futureResult.whenSuccess { ended.resolve($0) }
                 return LoadReceiver(run: self, member: member, ended: promise)

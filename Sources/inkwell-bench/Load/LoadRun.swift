@@ -14,7 +14,8 @@ import Synchronization
 /// last receipts, and closes every socket. Receipts still missing then are lost.
 struct LoadRun: Sendable {
     struct Configuration: Sendable {
-        var url: String
+        /// The server's sync URL, or a cluster's nodes': member `i` of each room connects to node `i mod n`.
+        var urls: [String]
         /// Rooms where ``drawers`` members draw.
         var rooms: Int
         var members: Int
@@ -56,6 +57,9 @@ struct LoadRun: Sendable {
         }
 
         func room(_ index: Int) -> String { "\(roomPrefix)-\(index)" }
+
+        /// The node `member` connects to: the members of a room take the nodes in turn.
+        func url(for member: LoadMember) -> String { urls[(member.index % members) % urls.count] }
     }
 
     /// CPU and memory at one moment, for the measured window.

@@ -47,6 +47,33 @@ extension PostgresPackLog {
         }
     }
 
+    package func packs(after positions: [String: UInt64], maximumBytes: Int) async throws -> [String: [StoredPack]] {
+        guard !positions.isEmpty else { return [:] }
+        return try await counting { [self] in
+            let rooms = positions.keys.sorted()
+            let afters = rooms.map { Int64(clamping: positions[$0]!) }
+            var packs: [String: [StoredPack]] = [:]
+            var total = 0
+            let rows = try await client.query(
+                """
+                SELECT p.room, p.position, p.bytes
+                FROM unnest(\(rooms)::text[], \(afters)::bigint[]) AS w(room, after)
+                JOIN pack p ON p.room = w.room AND p.position > w.after
+                ORDER BY p.room, p.position
+                """,
+                logger: logger
+            )
+            for try await (room, position, bytes) in rows.decode((String, Int64, ByteBuffer).self) {
+                if total > 0, total + bytes.readableBytes > maximumBytes { break }
+                total += bytes.readableBytes
+                packs[room, default: []].append(
+                    StoredPack(serverSeq: UInt64(position), bytes: Array(bytes.readableBytesView))
+                )
+            }
+            return packs
+        }
+    }
+
     package func progress(room: String, after position: UInt64) async throws -> (head: UInt64, bytesAfter: UInt64) {
         try await counting { [self] in
             try await readSnapshot { connection in
