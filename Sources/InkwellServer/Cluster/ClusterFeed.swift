@@ -1,4 +1,6 @@
 import Foundation
+import InkwellSync
+import InkwellWire
 package import Logging
 package import PostgresNIO
 import Prometheus
@@ -18,6 +20,9 @@ import Synchronization
 ///   them to those rooms' live followers as it sends a local commit (``RoomHub/fanOutRemote(room:packs:)``),
 ///   so a pack is read once per node, not once per follower. What that read did not bring, the rooms'
 ///   followers catch up on from the log themselves (``RoomHub/remoteHeads(_:)``).
+/// - **Presence.** What members send of their cursors and ink goes to the other nodes the same way, in
+///   the same notifications: the newest of each device per batch, relayed there to the room's members.
+///   It is ephemeral: a notification lost loses only a cursor's step.
 /// - **Never trusting it.** A notification is a hint, not the data: it may be lost with a node that died
 ///   between its commit and its `NOTIFY`, or while this node's listening connection was down. So each
 ///   time listening starts, and every ``pollInterval`` after, the node reads its followed rooms' heads
@@ -41,6 +46,8 @@ package final class ClusterFeed: Service, Sendable {
     private let hub = Mutex<RoomHub?>(nil)
     /// Heads announced and not yet sent.
     private let outbox = Mutex<[String: UInt64]>([:])
+    /// Presence shared and not yet sent, the newest of each device in each room, in the order first shared.
+    private let presenceOutbox = Mutex(PresenceOutbox())
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     /// Heads heard (or read) and not yet delivered here.
@@ -75,6 +82,44 @@ package final class ClusterFeed: Service, Sendable {
         self.hub.withLock { $0 = hub }
     }
 
+    /// Sends a member's presence to the rooms' members on the other nodes, soon.
+    func share(_ presence: Presence) {
+        let encoded = SyncCodec.encodePresence(presence)
+        presenceOutbox.withLock { $0.add(encoded, room: presence.room, device: presence.device) }
+        wake.yield()
+    }
+
+    /// Presence waiting to be sent: one entry per device and room, the newest.
+    struct PresenceOutbox {
+        struct Key: Hashable {
+            let room: String
+            let device: ReplicaID
+        }
+
+        private(set) var order: [Key] = []
+        private(set) var newest: [Key: [UInt8]] = [:]
+
+        /// The most entries kept: past it a new device's presence is dropped, as a full queue drops it.
+        static let limit = 10_000
+
+        mutating func add(_ encoded: [UInt8], room: String, device: ReplicaID) {
+            let key = Key(room: room, device: device)
+            if newest[key] == nil {
+                guard order.count < Self.limit else { return }
+                order.append(key)
+            }
+            newest[key] = encoded
+        }
+
+        mutating func take() -> [[UInt8]] {
+            defer {
+                order.removeAll(keepingCapacity: true)
+                newest.removeAll(keepingCapacity: true)
+            }
+            return order.compactMap { newest[$0] }
+        }
+    }
+
     /// Tells the other nodes, soon, that these rooms reached these heads here.
     func announce(_ heads: [String: UInt64]) {
         outbox.withLock { outbox in
@@ -103,18 +148,22 @@ package final class ClusterFeed: Service, Sendable {
                 defer { outbox.removeAll(keepingCapacity: true) }
                 return outbox
             }
-            guard !heads.isEmpty else { continue }
+            let presences = presenceOutbox.withLock { $0.take() }
+            guard !heads.isEmpty || !presences.isEmpty else { continue }
+            let payloads = Self.payloads(node: node, heads: heads, presences: presences)
             do {
-                for payload in Self.payloads(node: node, heads: heads) {
-                    try await client.withTransaction(logger: logger) { connection in
-                        try await connection.query("SET LOCAL synchronous_commit TO off", logger: logger)
-                        try await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
-                    }
+                try await client.withTransaction(logger: logger) { connection in
+                    try await connection.query("SET LOCAL synchronous_commit TO off", logger: logger)
+                    try await connection.query(
+                        "SELECT pg_notify(\(Self.channel), payload) FROM unnest(\(payloads)::text[]) AS payload",
+                        logger: logger
+                    )
                 }
-                metrics?.clusterNotificationsSent.increment()
+                metrics?.clusterNotificationsSent.increment(by: Int64(payloads.count))
             } catch {
                 if Task.isCancelled { return }
-                // Kept for the next try; the other nodes' polls find the commits meanwhile.
+                // Heads are kept for the next try (the other nodes' polls find the commits meanwhile);
+                // presence is not: a newer one will come.
                 announce(heads)
                 logger.warning("could not notify the other nodes; trying again: \(String(reflecting: error))")
                 try? await Task.sleep(for: .milliseconds(200))
@@ -122,43 +171,76 @@ package final class ClusterFeed: Service, Sendable {
         }
     }
 
-    /// The notifications that carry `heads`, each under ``maximumPayloadBytes``.
-    static func payloads(node: String, heads: [String: UInt64]) -> [String] {
+    /// The notifications that carry `heads` and `presences` (encoded `Presence` messages), each under
+    /// ``maximumPayloadBytes``.
+    static func payloads(node: String, heads: [String: UInt64], presences: [[UInt8]] = []) -> [String] {
         var payloads: [String] = []
-        var batch: [String: UInt64] = [:]
+        var notice = Notice(node: node)
+        let room = maximumPayloadBytes - node.utf8.count - 64
         var size = 0
-        for (room, head) in heads.sorted(by: { $0.key < $1.key }) {
+        func flush() {
+            guard !notice.heads.isEmpty || !notice.presences.isEmpty else { return }
+            payloads.append(notice.encoded)
+            notice = Notice(node: node)
+            size = 0
+        }
+        for (name, head) in heads.sorted(by: { $0.key < $1.key }) {
             // A room's entry as JSON writes it, at most: its name escaped, quotes, colon, comma, digits.
-            let entry = room.utf8.count * 6 + 24
-            if !batch.isEmpty, size + entry > maximumPayloadBytes - node.utf8.count - 32 {
-                payloads.append(Notice(node: node, heads: batch).encoded)
-                batch.removeAll()
-                size = 0
-            }
-            batch[room] = head
+            let entry = name.utf8.count * 6 + 24
+            if size + entry > room { flush() }
+            notice.heads[name] = head
             size += entry
         }
-        if !batch.isEmpty { payloads.append(Notice(node: node, heads: batch).encoded) }
+        for presence in presences {
+            let entry = (presence.count + 2) / 3 * 4 + 3
+            // A presence too large for any notification stays on its node (frames are far smaller).
+            guard entry <= room else { continue }
+            if size + entry > room { flush() }
+            notice.presences.append(Data(presence).base64EncodedString())
+            size += entry
+        }
+        flush()
         return payloads
     }
 
-    /// One notification: which node committed, and the heads it reached.
+    /// One notification: which node sent it, the heads it committed and the presence its members sent.
     struct Notice: Codable, Equatable {
         let node: String
-        let heads: [String: UInt64]
+        var heads: [String: UInt64] = [:]
+        /// Encoded `Presence` messages, in Base64.
+        var presences: [String] = []
 
+        // The JSON of strings and integers always encodes.
         var encoded: String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
 
         /// Reads a payload; nil for one that is not a notice (anyone who may `NOTIFY` on the database could
-        /// send it: it is only ever a hint to read the log).
+        /// send it: heads are only ever a hint to read the log, and presence is decoded before it is relayed).
         init?(payload: String) {
             guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(payload.utf8)) else { return nil }
             self = notice
         }
 
-        init(node: String, heads: [String: UInt64]) {
+        init(node: String, heads: [String: UInt64] = [:], presences: [String] = []) {
             self.node = node
             self.heads = heads
+            self.presences = presences
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            node = try container.decode(String.self, forKey: .node)
+            heads = try container.decodeIfPresent([String: UInt64].self, forKey: .heads) ?? [:]
+            presences = try container.decodeIfPresent([String].self, forKey: .presences) ?? []
+        }
+
+        /// The presence it carries that decodes as the protocol's, for rooms named as the protocol allows.
+        var decodedPresences: [Presence] {
+            presences.compactMap { text in
+                guard let bytes = Data(base64Encoded: text),
+                    case .presence(let presence)? = try? SyncCodec.decodeServer(SyncCodec.presenceFrame([Array(bytes)]))
+                else { return nil }
+                return presence
+            }
         }
     }
 
@@ -181,7 +263,10 @@ package final class ClusterFeed: Service, Sendable {
                             }
                             guard notice.node != node else { continue }
                             metrics?.clusterNotificationsReceived.increment()
-                            heard(notice.heads)
+                            if !notice.heads.isEmpty { heard(notice.heads) }
+                            if !notice.presences.isEmpty, let hub = hub.withLock({ $0 }) {
+                                for presence in notice.decodedPresences { hub.relayRemote(presence) }
+                            }
                         }
                     }
                 }

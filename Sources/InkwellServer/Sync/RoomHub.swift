@@ -14,10 +14,10 @@ import Synchronization
 /// position. A live follower whose queue is over budget drops back to catching up, so a slow reader
 /// never stalls a room or grows the server's memory.
 ///
-/// A node of a cluster is also told of the heads other nodes committed (``remoteHeads(_:)``): it raises
-/// the rooms' heads and sends their live followers back to catching up, which reads the new packs from the
-/// shared log. A local commit may then come after a position this node has not yet read; its live
-/// followers catch up rather than skip it.
+/// A node of a cluster is also handed the packs other nodes committed, read from the shared log once for
+/// all its followers (``fanOutRemote(room:packs:)``), and the heads it could not read
+/// (``remoteHeads(_:)``), which send the rooms' live followers back to catching up. A local commit may
+/// come after a position this node has not yet read; its live followers catch up rather than skip it.
 final class RoomHub: Sendable {
     enum Mode: Sendable {
         case catchingUp
@@ -287,13 +287,33 @@ final class RoomHub: Sendable {
     /// ephemeral state may be lost, and one that has not yet been sent the sender's previous presence
     /// gets only this newer one.
     func relay(_ presence: Presence, from sender: Connection) {
-        let frame = ByteBuffer(bytes: SyncCodec.encodePresence(presence))
-        let key = OutboundQueue.PresenceKey(sender: sender.id, room: presence.room)
+        relay(
+            ByteBuffer(bytes: SyncCodec.encodePresence(presence)),
+            room: presence.room,
+            key: OutboundQueue.PresenceKey(sender: sender.id, room: presence.room),
+            excluding: sender.id
+        )
+    }
+
+    /// Sends presence a member on another node sent to every follower of the room here, as
+    /// ``relay(_:from:)`` does: only the newest of each device waits in a queue.
+    func relayRemote(_ presence: Presence) {
+        // A key no local connection has (their ids are small counters): the device's, with the top bit set.
+        let sender = (presence.device.high ^ presence.device.low.byteSwapped) | (1 << 63)
+        relay(
+            ByteBuffer(bytes: SyncCodec.encodePresence(presence)),
+            room: presence.room,
+            key: OutboundQueue.PresenceKey(sender: sender, room: presence.room),
+            excluding: nil
+        )
+    }
+
+    private func relay(_ frame: ByteBuffer, room name: String, key: OutboundQueue.PresenceKey, excluding: UInt64?) {
         var drains: [(Connection, OutboundQueue.Admission)] = []
         let (sent, dropped) = state.withLock { state -> (Int, Int) in
-            guard let room = state.rooms[presence.room] else { return (0, 0) }
+            guard let room = state.rooms[name] else { return (0, 0) }
             var (sent, dropped) = (0, 0)
-            for (id, member) in room.members where id != sender.id {
+            for (id, member) in room.members where id != excluding {
                 let admission = member.connection.queue.offerPresence(frame, key: key)
                 if admission.startsDrain { drains.append((member.connection, admission)) }
                 if admission.accepted { sent += 1 } else { dropped += 1 }

@@ -101,6 +101,7 @@ extension SyncEndpoint {
                 assertionFailure("pushes go through the awaiting perform")
             case .relay(let presence):
                 hub.relay(presence, from: connection)
+                committer.cluster?.share(presence)
             case .authorize, .register, .rotate, .authorizePush, .recordCheck:
                 assertionFailure("room requests go through the awaiting perform")
             case .revoke(let room, let hashes):

@@ -117,6 +117,8 @@ extension SyncEndpoint {
     /// Tells the room's other members that this device left, so its cursor and ink disappear.
     func announceLeaving(_ connection: Connection, room: String) {
         guard let device = connection.device else { return }
-        hub.relay(Presence(room: room, device: device, name: "", colour: 0), from: connection)
+        let leaving = Presence(room: room, device: device, name: "", colour: 0)
+        hub.relay(leaving, from: connection)
+        committer.cluster?.share(leaving)
     }
 }

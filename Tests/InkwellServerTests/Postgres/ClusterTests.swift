@@ -1,4 +1,5 @@
 import Foundation
+import InkwellClient
 import InkwellSync
 import InkwellTesting
 import InkwellWire
@@ -45,6 +46,62 @@ import Testing
         }
         await a.stop()
         await b.stop()
+    }
+
+    /// A member's cursor on one node reaches the room's members on the others, and so does its leaving;
+    /// its own node does not send it back to it.
+    @Test func presenceCrossesToTheRoomsMembersOnOtherNodes() async throws {
+        guard let url = try await TestStore.postgresDatabase() else { return }
+        let (a, b) = (try await Self.node(url), try await Self.node(url))
+        let (alice, bob) = (try await a.peer(), try await b.peer())
+        for peer in [alice, bob] {
+            try await peer.subscribe("room")
+            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+        }
+        let cursor = Presence(room: "room", device: alice.device, name: "Alice", colour: 0xFF00_00FF, cursor: (3, 4))
+        try await alice.send(.presence(cursor))
+        #expect(try await bob.next(where: \.isPresence) == .presence(cursor))
+        #expect(try await alice.received(during: .milliseconds(200), where: \.isPresence).isEmpty)
+        await alice.socket.close()
+        guard
+            case .presence(let left) = try await bob.next(where: {
+                if case .presence(let p) = $0 { p.device == alice.device && p.name.isEmpty } else { false }
+            })
+        else {
+            throw TestFailure("no leaving presence")
+        }
+        #expect(left.cursor == nil && left.ink == nil)
+        await a.stop()
+        await b.stop()
+    }
+
+    /// Notifications carry heads and presence under PostgreSQL's payload limit, and a payload that is not a
+    /// notice, or presence that does not decode, is left out.
+    @Test func noticesStayUnderThePayloadLimitAndForgedOnesAreIgnored() throws {
+        let heads = Dictionary(uniqueKeysWithValues: (0..<2_000).map { ("room-\($0)", UInt64($0)) })
+        let presence = SyncCodec.encodePresence(
+            Presence(room: "room", device: ReplicaID(high: 1, low: 2), name: "N", colour: 1, cursor: (1, 2))
+        )
+        let payloads = ClusterFeed.payloads(
+            node: "node",
+            heads: heads,
+            presences: Array(repeating: presence, count: 500)
+        )
+        #expect(payloads.count > 1)
+        var heard: [String: UInt64] = [:]
+        var presences = 0
+        for payload in payloads {
+            #expect(payload.utf8.count < 8_000)
+            let notice = try #require(ClusterFeed.Notice(payload: payload))
+            heard.merge(notice.heads) { $1 }
+            presences += notice.decodedPresences.count
+        }
+        #expect(heard == heads)
+        #expect(presences == 500)
+        #expect(ClusterFeed.Notice(payload: "not json") == nil)
+        #expect(ClusterFeed.Notice(payload: #"{"heads":{}}"#) == nil, "a notice names its node")
+        let forged = try #require(ClusterFeed.Notice(payload: #"{"node":"x","presences":["AAAA","not base64"]}"#))
+        #expect(forged.decodedPresences.isEmpty)
     }
 
     /// Packs committed with no notification at all (written to the log directly, as a node that died just
