@@ -9,10 +9,14 @@
 #      every three receipts cross from the pusher's node to another (NOTIFY, then a read of the log).
 # Each scenario prints the generator's figures (push → receipt by the other members, push → ack, pushes
 # acknowledged per second) and the servers' CPU. --rates "1 2 4" also runs scenario 3 at those strokes per
-# second per drawer, to find the pushes per second the cluster sustains. Every process shares this
-# machine's cores: the generator, the nodes and PostgreSQL.
+# second per drawer, to find the pushes per second the cluster sustains. Then, --resumes times (5 by
+# default), a client's node of three is killed with SIGKILL (`inkwell-bench failover`): how long the client,
+# given the three nodes' URLs, takes to be welcomed by another, and a stroke it drew at the kill to reach a
+# member on another node. Every process shares this machine's cores: the generator, the nodes and
+# PostgreSQL.
 #
-# Usage: Benchmarks/cluster-load.sh [--duration S] [--warmup S] [--rates "R ..."] [--json] [--skip-build]
+# Usage: Benchmarks/cluster-load.sh [--duration S] [--warmup S] [--rates "R ..."] [--resumes N] [--json]
+#                                   [--skip-build]
 # Environment: INKWELL_SCRATCH, the build folder (default .build).
 set -euo pipefail
 
@@ -21,6 +25,7 @@ scratch="${INKWELL_SCRATCH:-.build}"
 duration=20
 warmup=5
 rates=""
+resumes=5
 json=()
 build=1
 while (($#)); do
@@ -28,9 +33,10 @@ while (($#)); do
     --duration) duration="$2"; shift 2 ;;
     --warmup) warmup="$2"; shift 2 ;;
     --rates) rates="$2"; shift 2 ;;
+    --resumes) resumes="$2"; shift 2 ;;
     --json) json=(--json); shift ;;
     --skip-build) build=0; shift ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cluster-load.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -184,3 +190,29 @@ for rate in $rates; do
     run "three nodes on PostgreSQL: 100 × 10, $rate strokes a second per drawer" postgres 3 \
         --rooms 100 --members 10 --strokes-per-second "$rate"
 done
+
+# A client's node killed: three nodes, the first killed and started again for each run.
+if ((resumes > 0)); then
+    echo
+    echo "== a client's node of three killed with SIGKILL, $resumes times =="
+    echo "command: inkwell-bench failover --server NODE1 --server NODE2 --server NODE3 --kill-pid NODE1"
+    database="bench_$RANDOM$RANDOM"
+    "$postgres_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U inkwell "$database"
+    data="$workdir/data-resume"
+    url="postgres://inkwell@127.0.0.1:$pg_port/$database?sslmode=disable"
+    start_node node2 --data "$data" --postgres "$url"
+    second="$port"
+    start_node node3 --data "$data" --postgres "$url"
+    third="$port"
+    for run in $(seq 1 "$resumes"); do
+        start_node "node1-$run" --data "$data" --postgres "$url"
+        victim="${pids[${#pids[@]} - 1]}"
+        "$bench" failover --server "http://127.0.0.1:$port" --server "http://127.0.0.1:$second" \
+            --server "http://127.0.0.1:$third" --kill-pid "$victim" | sed "s/^/run $run: /" ||
+            echo "cluster-load.sh: failover run $run failed" >&2
+        wait "$victim" 2>/dev/null || true
+        unset "pids[${#pids[@]}-1]"
+        pids=("${pids[@]}")
+    done
+    stop_nodes
+fi

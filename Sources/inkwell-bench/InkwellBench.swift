@@ -7,6 +7,6 @@ struct InkwellBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inkwell-bench",
         abstract: "Measure Inkwell's sync engine, and load a running server.",
-        subcommands: [Engine.self, Load.self, History.self]
+        subcommands: [Engine.self, Load.self, History.self, Failover.self]
     )
 }
