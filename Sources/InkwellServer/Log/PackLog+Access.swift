@@ -52,15 +52,7 @@ extension PackLog {
                 guard case .guarded(var hashes) = try Self.access(room: room, in: db),
                     RoomAccess.same(hashes.admin, adminHash)
                 else { return (.refused, nil) }
-                var replaced: Set<[UInt8]> = []
-                if !editHash.isEmpty, editHash != hashes.edit {
-                    replaced.insert(hashes.edit)
-                    hashes.edit = editHash
-                }
-                if !viewHash.isEmpty, viewHash != hashes.view {
-                    replaced.insert(hashes.view)
-                    hashes.view = viewHash
-                }
+                let replaced = hashes.rotate(edit: editHash, view: viewHash)
                 try db.execute(
                     sql: "UPDATE room_access SET edit_hash = ?, view_hash = ? WHERE room = ?",
                     arguments: [Data(hashes.edit), Data(hashes.view), room]

@@ -329,6 +329,25 @@ extension PackLog {
 
     // MARK: Compaction
 
+    /// Where a compaction drops packs through, by the rule above, or nil when there is nothing to do: no
+    /// further than `snapshot` stands for (`covers`) or the lowest watermark of a device present holds,
+    /// never below the `previous` floor; nil as well for the floor's own snapshot with no device moved
+    /// past it. Every store applies this one rule.
+    static func compactionFloor(
+        snapshot: SnapshotID,
+        covers: UInt64,
+        lowestWatermark lowest: Int64?,
+        previous: Floor?,
+        overreaching: Bool
+    ) -> UInt64? {
+        let through =
+            max(min(covers, lowest.map { UInt64(max($0, 0)) } ?? covers), previous?.position ?? 0)
+            + (overreaching ? 1 : 0)
+        guard through >= 1 else { return nil }
+        if let previous, previous.snapshot == snapshot, through == previous.position { return nil }
+        return through
+    }
+
     /// What one room's compaction did.
     public struct Compaction: Hashable, Sendable {
         public let room: String
@@ -416,12 +435,15 @@ extension PackLog {
             sql: "SELECT MIN(position) FROM device_watermark WHERE room = ? AND seen_at >= ?",
             arguments: [room, horizon]
         )
-        let through =
-            max(min(covers, lowest.map { UInt64(max($0, 0)) } ?? covers), previous?.position ?? 0)
-            + (overreaching ? 1 : 0)
-        guard through >= 1 else { return nil }
-        // The floor's snapshot again, and no device has moved past the floor since: nothing to do.
-        if let previous, previous.snapshot == snapshot, through == previous.position { return nil }
+        guard
+            let through = Self.compactionFloor(
+                snapshot: snapshot,
+                covers: covers,
+                lowestWatermark: lowest,
+                previous: previous,
+                overreaching: overreaching
+            )
+        else { return nil }
         var dropped = (packs: 0, bytes: UInt64(0))
         if through > (previous?.position ?? 0) {
             let before = previous?.position ?? 0

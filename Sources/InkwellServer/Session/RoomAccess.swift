@@ -20,6 +20,22 @@ public enum RoomAccess: Hashable, Sendable {
             self.edit = edit
             self.view = view
         }
+
+        /// Replaces the edit and view hashes with these, where they are not empty and differ.
+        ///
+        /// - Returns: the hashes replaced: they no longer open the room.
+        mutating func rotate(edit newEdit: [UInt8], view newView: [UInt8]) -> Set<[UInt8]> {
+            var replaced: Set<[UInt8]> = []
+            if !newEdit.isEmpty, newEdit != edit {
+                replaced.insert(edit)
+                edit = newEdit
+            }
+            if !newView.isEmpty, newView != view {
+                replaced.insert(view)
+                view = newView
+            }
+            return replaced
+        }
     }
 
     /// How a registration ended.

@@ -80,6 +80,8 @@ enum TestStore {
                 maximumRoomBytes: maximumRoomBytes,
                 bytesBetweenSnapshots: bytesBetweenSnapshots,
                 wallClock: wallClock,
+                // Generous: tests run many at once on a shared cluster; a refusal in time has tests of its own.
+                operationTimeout: .seconds(60),
                 logger: Logger(label: "test.store")
             )
             try await log.prepare()

@@ -66,15 +66,7 @@ extension PostgresPackLog {
                     edit: Array(edit.readableBytesView),
                     view: Array(view.readableBytesView)
                 )
-                var replaced: Set<[UInt8]> = []
-                if !editHash.isEmpty, editHash != hashes.edit {
-                    replaced.insert(hashes.edit)
-                    hashes.edit = editHash
-                }
-                if !viewHash.isEmpty, viewHash != hashes.view {
-                    replaced.insert(hashes.view)
-                    hashes.view = viewHash
-                }
+                let replaced = hashes.rotate(edit: editHash, view: viewHash)
                 try await connection.query(
                     """
                     UPDATE room_access SET edit_hash = \(Self.bytes(hashes.edit)), view_hash = \(Self.bytes(hashes.view))

@@ -54,7 +54,7 @@ extension PostgresPackLog {
         if let cover = push.snapshot, let author = push.author {
             // A part's checks read the room's snapshots and extents: what the batch holds goes in first.
             try await batch.flush(now: now, on: connection, logger: logger)
-            var room = batch.rooms[push.room]!
+            let room = batch.rooms[push.room]!
             if let refusal = try await refusal(
                 of: cover,
                 by: author,
@@ -65,37 +65,20 @@ extension PostgresPackLog {
             ) {
                 return .snapshotRefused(refusal)
             }
-            guard room.end - room.floorOffset + UInt64(push.bytes.count) <= maximumRoomBytes else {
-                batch.refuseFull(push)
-                return .roomFull
-            }
-            room.take(push)
-            batch.rooms[push.room] = room
-            batch.stored[key] = (room.head, push.bytes)
-            batch.pending.append(Batch.Pending(push: push, position: room.head, end: room.end))
+            guard let position = batch.take(push, maximumRoomBytes: maximumRoomBytes) else { return .roomFull }
             try await batch.flush(now: now, on: connection, logger: logger)
             try await recordPart(
                 cover,
                 by: author,
                 room: push.room,
-                position: room.head,
+                position: position,
                 bytes: push.bytes.count,
                 on: connection
             )
-            batch.see(author, in: push.room)
-            return .stored(room.head)
+            return .stored(position)
         }
-        var room = batch.rooms[push.room]!
-        guard room.end - room.floorOffset + UInt64(push.bytes.count) <= maximumRoomBytes else {
-            batch.refuseFull(push)
-            return .roomFull
-        }
-        room.take(push)
-        batch.rooms[push.room] = room
-        batch.stored[key] = (room.head, push.bytes)
-        batch.pending.append(Batch.Pending(push: push, position: room.head, end: room.end))
-        if let author = push.author { batch.see(author, in: push.room) }
-        return .stored(room.head)
+        guard let position = batch.take(push, maximumRoomBytes: maximumRoomBytes) else { return .roomFull }
+        return .stored(position)
     }
 
     /// A commit's state: its rooms' rows (locked), the packs it stored or found, and what it has yet to write.
@@ -185,8 +168,22 @@ extension PostgresPackLog {
             }
         }
 
-        mutating func refuseFull(_ push: PackLog.Push) {
-            if let origin = push.origin { refusedFull.insert(Refused(room: push.room, origin: origin)) }
+        /// Gives `push` its room's next position, to be inserted with the batch, unless it would take the
+        /// room past `maximumRoomBytes`: then it is refused, and the later pushes of its connection too.
+        ///
+        /// - Returns: the position, or nil when the room is full.
+        mutating func take(_ push: PackLog.Push, maximumRoomBytes: UInt64) -> UInt64? {
+            var room = rooms[push.room]!
+            guard room.end - room.floorOffset + UInt64(push.bytes.count) <= maximumRoomBytes else {
+                if let origin = push.origin { refusedFull.insert(Refused(room: push.room, origin: origin)) }
+                return nil
+            }
+            room.take(push)
+            rooms[push.room] = room
+            stored[Key(room: push.room, pack: push.pack)] = (room.head, push.bytes)
+            pending.append(Pending(push: push, position: room.head, end: room.end))
+            if let author = push.author { see(author, in: push.room) }
+            return room.head
         }
 
         mutating func see(_ author: ReplicaID, in room: String) {

@@ -313,12 +313,15 @@ extension PostgresPackLog {
                 on: connection,
                 logger: logger
             ) ?? nil
-        let through =
-            max(min(covers, lowest.map { UInt64(max($0, 0)) } ?? covers), previous?.position ?? 0)
-            + (overreaching ? 1 : 0)
-        guard through >= 1 else { return nil }
-        // The floor's snapshot again, and no device has moved past the floor since: nothing to do.
-        if let previous, previous.snapshot == snapshot, through == previous.position { return nil }
+        guard
+            let through = PackLog.compactionFloor(
+                snapshot: snapshot,
+                covers: covers,
+                lowestWatermark: lowest,
+                previous: previous,
+                overreaching: overreaching
+            )
+        else { return nil }
         var dropped = (packs: 0, bytes: UInt64(0))
         let endOffset = try await Self.offset(room: room, after: through, on: connection, logger: logger)
         if through > (previous?.position ?? 0) {
