@@ -220,10 +220,10 @@ extension PostgresPackLog {
                 for (room, _) in changed { rooms[room]!.changed = false }
             }
             if !seen.isEmpty {
+                // In one order (room, then replica), so that commits on several nodes never wait on each
+                // other's rows in a cycle.
                 let authors = seen.flatMap { room, replicas in replicas.map { (room: room, author: $0) } }
-                    .sorted {
-                        ($0.room, PostgresPackLog.order($0.author)) < ($1.room, PostgresPackLog.order($1.author))
-                    }
+                    .sorted { ($0.room, $0.author) < ($1.room, $1.author) }
                 try await PostgresPackLog.see(authors, now: now, on: connection, logger: logger)
                 seen.removeAll()
             }
@@ -263,7 +263,7 @@ extension PostgresPackLog {
         }
         // In one order, so that commits on several nodes never wait on each other's rows in a cycle.
         let marks = newest.flatMap { room, devices in devices.map { (room: room, device: $0.key, position: $0.value) } }
-            .sorted { ($0.room, order($0.device)) < ($1.room, order($1.device)) }
+            .sorted { ($0.room, $0.device) < ($1.room, $1.device) }
         try await connection.query(
             """
             INSERT INTO device_watermark (room, device, position, seen_at)
@@ -276,10 +276,5 @@ extension PostgresPackLog {
             """,
             logger: logger
         )
-    }
-
-    /// A replica's place in the one order rows keyed by replica are locked in.
-    static func order(_ replica: ReplicaID) -> String {
-        replica.bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
