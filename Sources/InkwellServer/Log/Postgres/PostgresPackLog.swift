@@ -153,23 +153,13 @@ package final class PostgresPackLog: Sendable {
     /// Never set: a database that does not answer is waited for, not given up on (see the type's notes).
     package var fault: StorageFault? { nil }
 
+    /// Whether `SELECT 1` answers within 2 s. A dead connection may leave the query hanging for the
+    /// network's own timeout: ``Deadline`` answers without waiting for it.
     package func isReachable() async -> Bool {
-        do {
-            return try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    try await self.client.query("SELECT 1", logger: self.logger).decode(Int.self).first { _ in true }
-                        == 1
-                }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(2))
-                    return false
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? false
-            }
-        } catch {
-            return false
+        let answer = try? await Deadline.run(within: .seconds(2)) { [self] in
+            try await client.query("SELECT 1", logger: logger).decode(Int.self).first { _ in true }
         }
+        return answer == 1
     }
 
     package func serverID() async throws -> ReplicaID {
