@@ -16,7 +16,8 @@
 # PostgreSQL.
 #
 # Usage: Benchmarks/cluster-load.sh [--duration S] [--warmup S] [--rates "R ..."] [--resumes N] [--json]
-#                                   [--skip-build]
+#                                   [--scenarios "sqlite postgres cluster"] [--skip-build]
+# --scenarios picks which of the three load scenarios run (all by default); --rates and --resumes still apply.
 # Environment: INKWELL_SCRATCH, the build folder (default .build).
 set -euo pipefail
 
@@ -26,6 +27,7 @@ duration=20
 warmup=5
 rates=""
 resumes=5
+scenarios="sqlite postgres cluster"
 json=()
 build=1
 while (($#)); do
@@ -35,6 +37,7 @@ while (($#)); do
     --rates) rates="$2"; shift 2 ;;
     --resumes) resumes="$2"; shift 2 ;;
     --json) json=(--json); shift ;;
+    --scenarios) scenarios="$2"; shift 2 ;;
     --skip-build) build=0; shift ;;
     -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cluster-load.sh: unknown option $1" >&2; exit 2 ;;
@@ -182,10 +185,17 @@ run() {
     ((status == 0)) || echo "cluster-load.sh: $label failed (exit $status)" >&2
 }
 
-run "one node on SQLite: 100 rooms × 10 members, all drawing" sqlite 1 --rooms 100 --members 10
-run "one node on PostgreSQL: 100 rooms × 10 members, all drawing" postgres 1 --rooms 100 --members 10
-run "three nodes on PostgreSQL: 100 rooms × 10 members spread over them, all drawing" postgres 3 \
-    --rooms 100 --members 10
+wanted() { [[ " $scenarios " == *" $1 "* ]]; }
+if wanted sqlite; then
+    run "one node on SQLite: 100 rooms × 10 members, all drawing" sqlite 1 --rooms 100 --members 10
+fi
+if wanted postgres; then
+    run "one node on PostgreSQL: 100 rooms × 10 members, all drawing" postgres 1 --rooms 100 --members 10
+fi
+if wanted cluster; then
+    run "three nodes on PostgreSQL: 100 rooms × 10 members spread over them, all drawing" postgres 3 \
+        --rooms 100 --members 10
+fi
 for rate in $rates; do
     run "three nodes on PostgreSQL: 100 × 10, $rate strokes a second per drawer" postgres 3 \
         --rooms 100 --members 10 --strokes-per-second "$rate"

@@ -27,9 +27,9 @@ extension PostgresPackLog {
                 for push in pushes {
                     outcomes.append(try await append(push, to: &batch, on: connection))
                 }
-                try await batch.flush(now: now, on: connection, logger: logger)
-                // After the rooms' rows: every transaction that takes both kinds of lock takes them so.
-                try await Self.setWatermarks(watermarks, now: now, on: connection, logger: logger)
+                // The watermarks after the rooms' rows: every transaction that takes both kinds of lock
+                // takes them so.
+                try await batch.flush(watermarks: watermarks, now: now, on: connection, logger: logger)
                 return outcomes
             }
         }
@@ -127,45 +127,33 @@ extension PostgresPackLog {
         private var seen: [String: Set<ReplicaID>] = [:]
 
         /// Locks the rows of the batch's rooms (made first for rooms new to the log), in ascending order of
-        /// room, and looks up which of the batch's packs are stored already.
+        /// room, and looks up which of the batch's packs are stored already: one round trip
+        /// (`inkwell_take_rooms`, PostgresSchema.swift), which every commit's locks wait behind.
         init(_ pushes: [PackLog.Push], on connection: PostgresConnection, logger: Logger) async throws {
             let names = Set(pushes.map(\.room)).sorted()
             guard !names.isEmpty else { return }
-            try await connection.query(
-                """
-                INSERT INTO room_head (room, head, end_offset) SELECT unnest(\(names)::text[]), 0, 0
-                ON CONFLICT DO NOTHING
-                """,
-                logger: logger
-            )
+            let keys = Array(Set(pushes.map { Key(room: $0.room, pack: $0.pack) }))
             let rows = try await connection.query(
                 """
-                SELECT h.room, h.head, h.end_offset, coalesce(f.end_offset, 0)
-                FROM room_head h LEFT JOIN room_floor f ON f.room = h.room
-                WHERE h.room = ANY(\(names)::text[]) ORDER BY h.room FOR UPDATE OF h
+                SELECT * FROM inkwell_take_rooms(\(names)::text[], \(keys.map(\.room))::text[],
+                    \(keys.map { ByteBuffer(bytes: $0.pack.bytes) })::bytea[])
                 """,
                 logger: logger
             )
-            for try await (room, head, end, floor) in rows.decode((String, Int64, Int64, Int64).self) {
-                rooms[room] = Room(head: UInt64(head), end: UInt64(end), floorOffset: UInt64(floor))
+            typealias Row = (String, Int64?, Int64?, Int64?, ByteBuffer?, Int64?, ByteBuffer?)
+            for try await (room, head, end, floor, id, position, bytes) in rows.decode(Row.self) {
+                if let head, let end, let floor {
+                    rooms[room] = Room(head: UInt64(head), end: UInt64(end), floorOffset: UInt64(floor))
+                } else if let id, let position, let bytes {
+                    guard let pack = PackID(bytes: Array(id.readableBytesView)) else {
+                        throw Failure.damaged("a stored pack's id is not a pack id")
+                    }
+                    stored[Key(room: room, pack: pack)] = (UInt64(position), Array(bytes.readableBytesView))
+                } else {
+                    throw Failure.damaged("a room's head row or a stored pack is incomplete")
+                }
             }
             guard rooms.count == names.count else { throw Failure.damaged("a room's head row is missing") }
-            let keys = Array(Set(pushes.map { Key(room: $0.room, pack: $0.pack) }))
-            let found = try await connection.query(
-                """
-                SELECT p.room, p.pack_id, p.position, p.bytes
-                FROM unnest(\(keys.map(\.room))::text[], \(keys.map { ByteBuffer(bytes: $0.pack.bytes) })::bytea[])
-                    AS w(room, pack_id)
-                JOIN pack p ON p.room = w.room AND p.pack_id = w.pack_id
-                """,
-                logger: logger
-            )
-            for try await (room, id, position, bytes) in found.decode((String, ByteBuffer, Int64, ByteBuffer).self) {
-                guard let pack = PackID(bytes: Array(id.readableBytesView)) else {
-                    throw Failure.damaged("a stored pack's id is not a pack id")
-                }
-                stored[Key(room: room, pack: pack)] = (UInt64(position), Array(bytes.readableBytesView))
-            }
         }
 
         /// Gives `push` its room's next position, to be inserted with the batch, unless it would take the
@@ -190,43 +178,58 @@ extension PostgresPackLog {
             seen[room, default: []].insert(author)
         }
 
-        /// Writes what the batch holds: its new packs, its rooms' rows and the authors it saw.
-        mutating func flush(now: Int64, on connection: PostgresConnection, logger: Logger) async throws {
-            if !pending.isEmpty {
-                try await connection.query(
-                    """
+        /// Writes what the batch holds, in one statement: its new packs, its rooms' rows, the authors it saw
+        /// and, at the end of the commit, `watermarks`. The rooms' rows are this commit's already, so the
+        /// statement waits for no other commit but on the watermarks' and authors' rows, which every commit
+        /// takes in one order (room, then replica), so that commits on several nodes never wait on each
+        /// other in a cycle.
+        mutating func flush(
+            watermarks: [PackLog.Watermark] = [],
+            now: Int64,
+            on connection: PostgresConnection,
+            logger: Logger
+        ) async throws {
+            let changed = rooms.filter(\.value.changed).sorted { $0.key < $1.key }
+            guard !pending.isEmpty || !changed.isEmpty || !seen.isEmpty || !watermarks.isEmpty else { return }
+            let authors = seen.flatMap { room, replicas in replicas.map { (room: room, author: $0) } }
+                .sorted { ($0.room, $0.author) < ($1.room, $1.author) }
+            let marks = PostgresPackLog.newest(watermarks)
+            try await connection.query(
+                """
+                WITH new_pack AS (
                     INSERT INTO pack (room, position, pack_id, bytes, end_offset)
                     SELECT * FROM unnest(
                         \(pending.map(\.push.room))::text[], \(pending.map { Int64($0.position) })::bigint[],
                         \(pending.map { ByteBuffer(bytes: $0.push.pack.bytes) })::bytea[],
                         \(pending.map { ByteBuffer(bytes: $0.push.bytes) })::bytea[],
                         \(pending.map { Int64($0.end) })::bigint[])
-                    """,
-                    logger: logger
-                )
-                pending.removeAll()
-            }
-            let changed = rooms.filter(\.value.changed).sorted { $0.key < $1.key }
-            if !changed.isEmpty {
-                try await connection.query(
-                    """
+                ), moved AS (
                     UPDATE room_head h SET head = c.head, end_offset = c.end_offset
                     FROM unnest(\(changed.map(\.key))::text[], \(changed.map { Int64($0.value.head) })::bigint[],
                         \(changed.map { Int64($0.value.end) })::bigint[]) AS c(room, head, end_offset)
                     WHERE h.room = c.room
-                    """,
-                    logger: logger
+                ), author AS (
+                    INSERT INTO room_author (room, replica, seen_at)
+                    SELECT room, replica, \(now) FROM unnest(\(authors.map(\.room))::text[],
+                        \(authors.map { ByteBuffer(bytes: $0.author.bytes) })::bytea[]) AS a(room, replica)
+                    ON CONFLICT (room, replica) DO UPDATE
+                        SET seen_at = greatest(room_author.seen_at, excluded.seen_at)
+                ), watermark AS (
+                    INSERT INTO device_watermark (room, device, position, seen_at)
+                    SELECT room, device, position, \(now) FROM unnest(\(marks.map(\.room))::text[],
+                        \(marks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
+                        \(marks.map { Int64(clamping: $0.position) })::bigint[]) AS m(room, device, position)
+                    ON CONFLICT (room, device) DO UPDATE SET
+                        position = greatest(device_watermark.position, excluded.position),
+                        seen_at = greatest(device_watermark.seen_at, excluded.seen_at)
                 )
-                for (room, _) in changed { rooms[room]!.changed = false }
-            }
-            if !seen.isEmpty {
-                // In one order (room, then replica), so that commits on several nodes never wait on each
-                // other's rows in a cycle.
-                let authors = seen.flatMap { room, replicas in replicas.map { (room: room, author: $0) } }
-                    .sorted { ($0.room, $0.author) < ($1.room, $1.author) }
-                try await PostgresPackLog.see(authors, now: now, on: connection, logger: logger)
-                seen.removeAll()
-            }
+                SELECT 1
+                """,
+                logger: logger
+            )
+            pending.removeAll()
+            for (room, _) in changed { rooms[room]!.changed = false }
+            seen.removeAll()
         }
     }
 
@@ -257,13 +260,7 @@ extension PostgresPackLog {
         logger: Logger
     ) async throws {
         guard !watermarks.isEmpty else { return }
-        var newest: [String: [ReplicaID: UInt64]] = [:]
-        for mark in watermarks {
-            newest[mark.room, default: [:]][mark.device] = max(newest[mark.room]?[mark.device] ?? 0, mark.position)
-        }
-        // In one order, so that commits on several nodes never wait on each other's rows in a cycle.
-        let marks = newest.flatMap { room, devices in devices.map { (room: room, device: $0.key, position: $0.value) } }
-            .sorted { ($0.room, $0.device) < ($1.room, $1.device) }
+        let marks = newest(watermarks)
         try await connection.query(
             """
             INSERT INTO device_watermark (room, device, position, seen_at)
@@ -276,5 +273,16 @@ extension PostgresPackLog {
             """,
             logger: logger
         )
+    }
+
+    /// The newest position of each device in each room, in one order (room, then device), so that commits
+    /// on several nodes never wait on each other's rows in a cycle.
+    static func newest(_ watermarks: [PackLog.Watermark]) -> [(room: String, device: ReplicaID, position: UInt64)] {
+        var newest: [String: [ReplicaID: UInt64]] = [:]
+        for mark in watermarks {
+            newest[mark.room, default: [:]][mark.device] = max(newest[mark.room]?[mark.device] ?? 0, mark.position)
+        }
+        return newest.flatMap { room, devices in devices.map { (room: room, device: $0.key, position: $0.value) } }
+            .sorted { ($0.room, $0.device) < ($1.room, $1.device) }
     }
 }

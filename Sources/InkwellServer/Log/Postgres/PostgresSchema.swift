@@ -106,6 +106,35 @@ enum PostgresSchema {
                 covers bigint NOT NULL
             )
             """,
-        ]
+        ],
+        [
+            // A commit's first statement: locks its rooms' rows (made first for rooms new to the log), in
+            // ascending order of room, and only then reads their heads and floors and which of its packs
+            // are stored. Each statement of a function sees what committed before it began, so the reads
+            // see every commit the locks waited for: one round trip instead of three, while the commit
+            // holds no lock yet.
+            """
+            CREATE FUNCTION inkwell_take_rooms(names text[], key_rooms text[], key_ids bytea[])
+            RETURNS TABLE (
+                t_room text, t_head bigint, t_end bigint, t_floor bigint,
+                t_pack bytea, t_position bigint, t_bytes bytea
+            )
+            LANGUAGE plpgsql VOLATILE AS $$
+            BEGIN
+                INSERT INTO room_head (room, head, end_offset) SELECT unnest(names), 0, 0 ON CONFLICT DO NOTHING;
+                PERFORM 1 FROM room_head h WHERE h.room = ANY(names) ORDER BY h.room FOR UPDATE;
+                RETURN QUERY
+                    SELECT h.room, h.head, h.end_offset, coalesce(f.end_offset, 0), NULL::bytea, NULL::bigint,
+                        NULL::bytea
+                    FROM room_head h LEFT JOIN room_floor f ON f.room = h.room
+                    WHERE h.room = ANY(names);
+                RETURN QUERY
+                    SELECT p.room, NULL::bigint, NULL::bigint, NULL::bigint, p.pack_id, p.position, p.bytes
+                    FROM unnest(key_rooms, key_ids) AS w(room, pack_id)
+                    JOIN pack p ON p.room = w.room AND p.pack_id = w.pack_id;
+            END
+            $$
+            """
+        ],
     ]
 }
