@@ -272,6 +272,7 @@ final class Committer: Service, Sendable {
                 )
             }
             metrics.packsStored.increment(by: Int64(committed.count))
+            if cluster != nil { await fanOutSkipped(before: committed) }
             hub.fanOut(committed)
             if let cluster, !committed.isEmpty {
                 var heads: [String: UInt64] = [:]
@@ -291,6 +292,26 @@ final class Committer: Service, Sendable {
                 }
                 deliver(pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }, to: pending)
             }
+        }
+    }
+
+    /// Sends the room's followers here the positions other nodes committed just before this commit's
+    /// (which this node has not read yet), read from the log once for all of them. Without it each live
+    /// follower of such a room would be sent back to catching up on its own: when members of one room on
+    /// several nodes push together, nearly every commit comes right after another node's. A read that
+    /// fails or falls short changes nothing: the fan-out then sends those followers to catch up.
+    private func fanOutSkipped(before committed: [RoomHub.Committed]) async {
+        var first: [String: UInt64] = [:]
+        for item in committed { first[item.room] = min(first[item.room] ?? .max, item.position) }
+        var after: [String: UInt64] = [:]
+        for (room, position) in first {
+            if let head = hub.head(of: room), head + 1 < position { after[room] = head }
+        }
+        guard !after.isEmpty,
+            let read = try? await log.packs(after: after, maximumBytes: ClusterFeed.maximumReadBytes)
+        else { return }
+        for (room, packs) in read {
+            hub.fanOutRemote(room: room, packs: packs.filter { $0.serverSeq < first[room, default: 0] })
         }
     }
 
