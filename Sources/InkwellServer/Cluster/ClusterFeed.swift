@@ -21,8 +21,9 @@ import Synchronization
 ///   so a pack is read once per node, not once per follower. What that read did not bring, the rooms'
 ///   followers catch up on from the log themselves (``RoomHub/remoteHeads(_:)``).
 /// - **Presence.** What members send of their cursors and ink goes to the other nodes the same way, in
-///   the same notifications: the newest of each device per batch, relayed there to the room's members.
-///   It is ephemeral: a notification lost loses only a cursor's step.
+///   the same notifications (``Notice``): the newest of each device per batch, relayed there to the
+///   room's members. Presence alone is sent at most every ``presenceInterval``. It is ephemeral: a
+///   notification lost loses only a cursor's step.
 /// - **Never trusting it.** A notification is a hint, not the data: it may be lost with a node that died
 ///   between its commit and its `NOTIFY`, or while this node's listening connection was down. So each
 ///   time listening starts, and every ``pollInterval`` after, the node reads its followed rooms' heads
@@ -39,6 +40,8 @@ package final class ClusterFeed: Service, Sendable {
     package let node: String
     /// How long announced heads wait for others before they are sent.
     let batchInterval: Duration
+    /// How long presence waits for more when no heads are to be sent (see ``sendAnnouncements()``).
+    let presenceInterval: Duration
     /// How often the node reads its followed rooms' heads from the log, whatever it heard.
     let pollInterval: Duration
     let metrics: ServerMetrics?
@@ -60,6 +63,7 @@ package final class ClusterFeed: Service, Sendable {
         store: any PackStore,
         node: String = UUID().uuidString,
         batchInterval: Duration = .milliseconds(2),
+        presenceInterval: Duration = .milliseconds(20),
         pollInterval: Duration = .seconds(1),
         metrics: ServerMetrics? = nil,
         logger: Logger
@@ -68,6 +72,7 @@ package final class ClusterFeed: Service, Sendable {
         self.store = store
         self.node = node
         self.batchInterval = batchInterval
+        self.presenceInterval = presenceInterval
         self.pollInterval = pollInterval
         self.metrics = metrics
         var logger = logger
@@ -142,8 +147,17 @@ package final class ClusterFeed: Service, Sendable {
     // MARK: Telling
 
     private func sendAnnouncements() async {
+        let clock = ContinuousClock()
+        var lastSent = clock.now
         for await _ in wakes {
             try? await Task.sleep(for: batchInterval)
+            // Presence alone waits for more, up to `presenceInterval` after the last notification: it comes
+            // many times a second from every drawer, and each notification is a transaction and a wake-up on
+            // every node. Heads announced meanwhile end the wait.
+            while outbox.withLock(\.isEmpty), clock.now < lastSent + presenceInterval, !Task.isCancelled {
+                try? await Task.sleep(for: batchInterval)
+            }
+            lastSent = clock.now
             let heads = outbox.withLock { outbox in
                 defer { outbox.removeAll(keepingCapacity: true) }
                 return outbox
@@ -172,11 +186,12 @@ package final class ClusterFeed: Service, Sendable {
     }
 
     /// The notifications that carry `heads` and `presences` (encoded `Presence` messages), each under
-    /// ``maximumPayloadBytes``.
+    /// ``maximumPayloadBytes`` once in Base64.
     static func payloads(node: String, heads: [String: UInt64], presences: [[UInt8]] = []) -> [String] {
         var payloads: [String] = []
         var notice = Notice(node: node)
-        let room = maximumPayloadBytes - node.utf8.count - 64
+        // Base64 takes 4 characters for every 3 bytes.
+        let room = maximumPayloadBytes / 4 * 3 - WireWriter.fieldSize(node.utf8.count)
         var size = 0
         func flush() {
             guard !notice.heads.isEmpty || !notice.presences.isEmpty else { return }
@@ -185,63 +200,23 @@ package final class ClusterFeed: Service, Sendable {
             size = 0
         }
         for (name, head) in heads.sorted(by: { $0.key < $1.key }) {
-            // A room's entry as JSON writes it, at most: its name escaped, quotes, colon, comma, digits.
-            let entry = name.utf8.count * 6 + 24
+            let entry = Notice.size(room: name, head: head)
+            // A room whose name alone fills a notification is never followed elsewhere: names are short.
+            guard entry <= room else { continue }
             if size + entry > room { flush() }
             notice.heads[name] = head
             size += entry
         }
         for presence in presences {
-            let entry = (presence.count + 2) / 3 * 4 + 3
+            let entry = Notice.size(presence: presence)
             // A presence too large for any notification stays on its node (frames are far smaller).
             guard entry <= room else { continue }
             if size + entry > room { flush() }
-            notice.presences.append(Data(presence).base64EncodedString())
+            notice.presences.append(presence)
             size += entry
         }
         flush()
         return payloads
-    }
-
-    /// One notification: which node sent it, the heads it committed and the presence its members sent.
-    struct Notice: Codable, Equatable {
-        let node: String
-        var heads: [String: UInt64] = [:]
-        /// Encoded `Presence` messages, in Base64.
-        var presences: [String] = []
-
-        // The JSON of strings and integers always encodes.
-        var encoded: String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
-
-        /// Reads a payload; nil for one that is not a notice (anyone who may `NOTIFY` on the database could
-        /// send it: heads are only ever a hint to read the log, and presence is decoded before it is relayed).
-        init?(payload: String) {
-            guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(payload.utf8)) else { return nil }
-            self = notice
-        }
-
-        init(node: String, heads: [String: UInt64] = [:], presences: [String] = []) {
-            self.node = node
-            self.heads = heads
-            self.presences = presences
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            node = try container.decode(String.self, forKey: .node)
-            heads = try container.decodeIfPresent([String: UInt64].self, forKey: .heads) ?? [:]
-            presences = try container.decodeIfPresent([String].self, forKey: .presences) ?? []
-        }
-
-        /// The presence it carries that decodes as the protocol's, for rooms named as the protocol allows.
-        var decodedPresences: [Presence] {
-            presences.compactMap { text in
-                guard let bytes = Data(base64Encoded: text),
-                    case .presence(let presence)? = try? SyncCodec.decodeServer(SyncCodec.presenceFrame([Array(bytes)]))
-                else { return nil }
-                return presence
-            }
-        }
     }
 
     // MARK: Hearing

@@ -98,10 +98,37 @@ import Testing
         }
         #expect(heard == heads)
         #expect(presences == 500)
-        #expect(ClusterFeed.Notice(payload: "not json") == nil)
-        #expect(ClusterFeed.Notice(payload: #"{"heads":{}}"#) == nil, "a notice names its node")
-        let forged = try #require(ClusterFeed.Notice(payload: #"{"node":"x","presences":["AAAA","not base64"]}"#))
-        #expect(forged.decodedPresences.isEmpty)
+        #expect(ClusterFeed.Notice(payload: "not base64!") == nil)
+        #expect(ClusterFeed.Notice(payload: #"{"node":"x"}"#) == nil, "the former JSON form is not read")
+        let headless = ClusterFeed.Notice(node: "x", heads: ["room": 1]).encoded
+        #expect(ClusterFeed.Notice(payload: String(headless.dropLast(4))) == nil, "a cut notice")
+        let nameless = Data(Array(Data(base64Encoded: headless)!).dropFirst(3)).base64EncodedString()
+        #expect(ClusterFeed.Notice(payload: nameless) == nil, "a notice names its node")
+        let forged = ClusterFeed.Notice(node: "x", presences: [[0, 1, 2], [0xFF, 0xFF]])
+        let read = try #require(ClusterFeed.Notice(payload: forged.encoded))
+        #expect(read == forged)
+        #expect(read.decodedPresences.isEmpty, "presence that does not decode is left out")
+    }
+
+    /// A notice written and read back holds what it was given, and any change of its bytes either reads
+    /// as another notice or not at all, never traps.
+    @Test func noticesReadBackWhatWasWrittenAndSurviveDamage() throws {
+        let presence = SyncCodec.encodePresence(
+            Presence(room: "room", device: ReplicaID(high: 3, low: 4), name: "N", colour: 1, cursor: (1, 2))
+        )
+        let notice = ClusterFeed.Notice(node: "node-1", heads: ["a": 0, "b": 7, "ü": .max], presences: [presence])
+        #expect(ClusterFeed.Notice(payload: notice.encoded) == notice)
+        #expect(ClusterFeed.Notice(payload: notice.encoded)?.decodedPresences.count == 1)
+        var random = SeededGenerator(seed: 41)
+        let bytes = Array(Data(base64Encoded: notice.encoded)!)
+        for _ in 0..<2_000 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            if Bool.random(using: &random) { damaged.removeLast(Int.random(in: 0..<damaged.count, using: &random)) }
+            _ = ClusterFeed.Notice(payload: Data(damaged).base64EncodedString())?.decodedPresences
+        }
     }
 
     /// Packs committed with no notification at all (written to the log directly, as a node that died just
