@@ -49,6 +49,33 @@ import Testing
         #expect(try reopened.packs(room: "a", after: 0).count == 2)
     }
 
+    /// A pack pushed twice in one batch, or again with other bytes in it, gets the first one's answer or a
+    /// conflict, and the watermarks committed with the batch only ever move forward.
+    @Test(arguments: StoreKind.allCases) func repeatsWithinOneBatchAndItsWatermarksAreDecidedInOrder(
+        _ kind: StoreKind
+    ) async throws {
+        try await TestStore.with(kind) { (log: any PackStore) async throws in
+            let first = Self.push("a", 1)
+            var impostor = first
+            impostor.bytes[0] ^= 0xFF
+            let device = ReplicaID(high: 9, low: 9)
+            let marks = [
+                PackLog.Watermark(room: "a", device: device, position: 2),
+                PackLog.Watermark(room: "a", device: device, position: 1),
+            ]
+            #expect(
+                try await log.append([first, Self.push("b", 2), first, impostor, Self.push("a", 3)], watermarks: marks)
+                    == [.stored(1), .stored(1), .stored(1), .conflict, .stored(2)]
+            )
+            #expect(try await log.watermark(room: "a", device: device) == 2)
+            #expect(
+                try await log.append([], watermarks: [PackLog.Watermark(room: "a", device: device, position: 1)]) == []
+            )
+            #expect(try await log.watermark(room: "a", device: device) == 2)
+            #expect(try await log.packs(room: "a", after: 0).map(\.bytes) == [first.bytes, Self.push("a", 3).bytes])
+        }
+    }
+
     /// The same id with other bytes is refused, in the same batch as honest pushes, and what is stored
     /// stays: an id names exactly one pack.
     @Test(arguments: StoreKind.allCases) func theSameIdWithOtherBytesIsRefusedAndTheStoredPackStays(

@@ -5,9 +5,10 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// Group commit into PostgreSQL: a batch of pushes in one transaction, in a few statements whatever its
-/// size (the rooms' rows locked in one, the packs already stored looked up in one, the new packs inserted
-/// in one), so that a commit costs a handful of round trips and one WAL flush.
+/// Group commit into PostgreSQL: a batch of pushes in one transaction, whatever its size, so that a commit
+/// costs one WAL flush. A batch of plain pushes is one statement (`inkwell_append`); one that carries a
+/// snapshot part, whose checks read the room's snapshots, takes a few: the rooms' rows locked and the
+/// packs already stored looked up in one, the writes in another.
 extension PostgresPackLog {
     /// Stores a batch of pushes in one transaction and returns what became of each, in order, with the
     /// same outcomes as ``PackLog/append(_:watermarks:)``. Nothing is acknowledged before the commit
@@ -19,6 +20,7 @@ extension PostgresPackLog {
         -> [PackLog.Appended]
     {
         guard !pushes.isEmpty || !watermarks.isEmpty else { return [] }
+        if pushes.allSatisfy({ $0.snapshot == nil }) { return try await appendInOneStatement(pushes, watermarks: watermarks) }
         return try await counting { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 var batch = try await Batch(pushes, on: connection, logger: logger)
@@ -32,6 +34,46 @@ extension PostgresPackLog {
                 try await batch.flush(watermarks: watermarks, now: now, on: connection, logger: logger)
                 return outcomes
             }
+        }
+    }
+
+    /// A commit of pushes that carry no snapshot part: one call of `inkwell_append` (PostgresSchema.swift),
+    /// which takes the rooms' rows, decides each push as ``append(_:to:on:)`` does and writes, with no
+    /// round trip to this node while it holds the rows: commits of several nodes to the same rooms take
+    /// turns for only as long as PostgreSQL works on each.
+    private func appendInOneStatement(
+        _ pushes: [PackLog.Push],
+        watermarks: [PackLog.Watermark]
+    ) async throws -> [PackLog.Appended] {
+        let marks = Self.newest(watermarks)
+        return try await counting { [self] in
+            let rows = try await client.query(
+                """
+                SELECT * FROM inkwell_append(
+                    \(pushes.map(\.room))::text[], \(pushes.map { ByteBuffer(bytes: $0.pack.bytes) })::bytea[],
+                    \(pushes.map { ByteBuffer(bytes: $0.bytes) })::bytea[], \(pushes.map { $0.origin != nil })::boolean[],
+                    \(pushes.map { Int64(bitPattern: $0.origin ?? 0) })::bigint[],
+                    \(pushes.map { ByteBuffer(bytes: $0.author?.bytes ?? []) })::bytea[],
+                    \(Int64(clamping: maximumRoomBytes)), \(now),
+                    \(marks.map(\.room))::text[], \(marks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
+                    \(marks.map { Int64(clamping: $0.position) })::bigint[])
+                """,
+                logger: logger
+            )
+            var outcomes: [PackLog.Appended] = []
+            outcomes.reserveCapacity(pushes.count)
+            for try await (outcome, position) in rows.decode((Int16, Int64).self) {
+                switch outcome {
+                case 0 where position >= 1: outcomes.append(.stored(UInt64(position)))
+                case 1: outcomes.append(.conflict)
+                case 2: outcomes.append(.roomFull)
+                default: throw Failure.damaged("inkwell_append answered \(outcome) at \(position)")
+                }
+            }
+            guard outcomes.count == pushes.count else {
+                throw Failure.damaged("inkwell_append answered \(outcomes.count) of \(pushes.count) pushes")
+            }
+            return outcomes
         }
     }
 

@@ -134,7 +134,112 @@ enum PostgresSchema {
                     JOIN pack p ON p.room = w.room AND p.pack_id = w.pack_id;
             END
             $$
+            """,
+            // A whole commit of pushes that carry no snapshot part, as one statement, so that no round trip
+            // to the node comes between taking the rooms' rows and committing: the same decisions as
+            // PostgresPackLog+Append.swift takes for such pushes, in the same order. Each push gets an
+            // outcome (0 stored, 1 conflict, 2 room full) and the position it was stored at.
             """
+            CREATE FUNCTION inkwell_append(
+                p_room text[], p_id bytea[], p_bytes bytea[], p_has_origin boolean[], p_origin bigint[],
+                p_author bytea[], maximum_room_bytes bigint, p_now bigint,
+                w_room text[], w_device bytea[], w_position bigint[]
+            )
+            RETURNS TABLE (t_outcome smallint, t_position bigint)
+            LANGUAGE plpgsql VOLATILE AS $$
+            DECLARE
+                names text[] := ARRAY(SELECT DISTINCT x FROM unnest(p_room) AS x ORDER BY 1);
+                heads bigint[];
+                ends bigint[];
+                floors bigint[];
+                changed boolean[] := array_fill(false, ARRAY[cardinality(names)]);
+                refused_room text[] := '{}';
+                refused_origin bigint[] := '{}';
+                seen_room text[] := '{}';
+                seen_author bytea[] := '{}';
+                r integer;
+                found_position bigint;
+                found_bytes bytea;
+            BEGIN
+                IF cardinality(names) > 0 THEN
+                    INSERT INTO room_head (room, head, end_offset) SELECT unnest(names), 0, 0
+                    ON CONFLICT DO NOTHING;
+                    PERFORM 1 FROM room_head h WHERE h.room = ANY(names) ORDER BY h.room FOR UPDATE;
+                    SELECT array_agg(h.head ORDER BY h.room), array_agg(h.end_offset ORDER BY h.room),
+                        array_agg(coalesce(f.end_offset, 0) ORDER BY h.room)
+                    INTO heads, ends, floors
+                    FROM room_head h LEFT JOIN room_floor f ON f.room = h.room
+                    WHERE h.room = ANY(names);
+                    IF cardinality(heads) IS DISTINCT FROM cardinality(names) THEN
+                        RAISE EXCEPTION 'a room''s head row is missing';
+                    END IF;
+                END IF;
+                FOR i IN 1 .. coalesce(cardinality(p_room), 0) LOOP
+                    r := array_position(names, p_room[i]);
+                    t_position := 0;
+                    IF p_has_origin[i] AND EXISTS (
+                        SELECT 1 FROM unnest(refused_room, refused_origin) AS x(room, origin)
+                        WHERE x.room = p_room[i] AND x.origin = p_origin[i]
+                    ) THEN
+                        t_outcome := 2;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    SELECT p.position, p.bytes INTO found_position, found_bytes
+                    FROM pack p WHERE p.room = p_room[i] AND p.pack_id = p_id[i];
+                    IF FOUND THEN
+                        IF found_bytes <> p_bytes[i] THEN
+                            t_outcome := 1;
+                        ELSE
+                            t_outcome := 0;
+                            t_position := found_position;
+                            IF length(p_author[i]) > 0 THEN
+                                seen_room := seen_room || p_room[i];
+                                seen_author := seen_author || p_author[i];
+                            END IF;
+                        END IF;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    IF ends[r] - floors[r] + length(p_bytes[i]) > maximum_room_bytes THEN
+                        IF p_has_origin[i] THEN
+                            refused_room := refused_room || p_room[i];
+                            refused_origin := refused_origin || p_origin[i];
+                        END IF;
+                        t_outcome := 2;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    heads[r] := heads[r] + 1;
+                    ends[r] := ends[r] + length(p_bytes[i]);
+                    changed[r] := true;
+                    INSERT INTO pack (room, position, pack_id, bytes, end_offset)
+                    VALUES (p_room[i], heads[r], p_id[i], p_bytes[i], ends[r]);
+                    IF length(p_author[i]) > 0 THEN
+                        seen_room := seen_room || p_room[i];
+                        seen_author := seen_author || p_author[i];
+                    END IF;
+                    t_outcome := 0;
+                    t_position := heads[r];
+                    RETURN NEXT;
+                END LOOP;
+                UPDATE room_head h SET head = c.head, end_offset = c.end_offset
+                FROM unnest(names, heads, ends, changed) AS c(room, head, end_offset, changed)
+                WHERE h.room = c.room AND c.changed;
+                -- Authors' and devices' rows in one order (room, then replica), so that commits on several
+                -- nodes never wait on each other's rows in a cycle.
+                INSERT INTO room_author (room, replica, seen_at)
+                SELECT DISTINCT a.room, a.replica, p_now FROM unnest(seen_room, seen_author) AS a(room, replica)
+                ORDER BY 1, 2
+                ON CONFLICT (room, replica) DO UPDATE SET seen_at = greatest(room_author.seen_at, excluded.seen_at);
+                INSERT INTO device_watermark (room, device, position, seen_at)
+                SELECT m.room, m.device, m.position, p_now FROM unnest(w_room, w_device, w_position) AS m(room, device, position)
+                ON CONFLICT (room, device) DO UPDATE SET
+                    position = greatest(device_watermark.position, excluded.position),
+                    seen_at = greatest(device_watermark.seen_at, excluded.seen_at);
+            END
+            $$
+            """,
         ],
     ]
 }
