@@ -16,8 +16,9 @@
 # PostgreSQL.
 #
 # Usage: Benchmarks/cluster-load.sh [--duration S] [--warmup S] [--rates "R ..."] [--resumes N] [--json]
-#                                   [--scenarios "sqlite postgres cluster"] [--skip-build]
+#                                   [--scenarios "sqlite postgres cluster"] [--drawers N] [--skip-build]
 # --scenarios picks which of the three load scenarios run (all by default); --rates and --resumes still apply.
+# --drawers N has N members of each room draw (all 10 by default), the others watching.
 # Environment: INKWELL_SCRATCH, the build folder (default .build).
 set -euo pipefail
 
@@ -28,6 +29,7 @@ warmup=5
 rates=""
 resumes=5
 scenarios="sqlite postgres cluster"
+drawers=()
 json=()
 build=1
 while (($#)); do
@@ -38,8 +40,9 @@ while (($#)); do
     --resumes) resumes="$2"; shift 2 ;;
     --json) json=(--json); shift ;;
     --scenarios) scenarios="$2"; shift 2 ;;
+    --drawers) drawers=(--drawers "$2"); shift 2 ;;
     --skip-build) build=0; shift ;;
-    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cluster-load.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -156,7 +159,7 @@ run() {
     done
     echo
     echo "== $label =="
-    echo "command: inkwell-bench load ${servers[*]//127.0.0.1:[0-9]*/127.0.0.1:PORT} --duration $duration --warmup $warmup $*"
+    echo "command: inkwell-bench load ${servers[*]//127.0.0.1:[0-9]*/127.0.0.1:PORT} --duration $duration --warmup $warmup ${drawers[*]} $*"
     local before=0 pid
     for pid in "${pids[@]}"; do before=$((before + $(cpu_ticks "$pid"))); done
     local postgres_before
@@ -164,7 +167,7 @@ run() {
     local started_at status=0
     started_at="$(date +%s.%N)"
     timeout --kill-after=10 $((180 + warmup + duration)) "$bench" load "${servers[@]}" --duration "$duration" \
-        --warmup "$warmup" "${json[@]}" "$@" || status=$?
+        --warmup "$warmup" "${drawers[@]}" "${json[@]}" "$@" || status=$?
     local after=0
     for pid in "${pids[@]}"; do after=$((after + $(cpu_ticks "$pid"))); done
     local postgres_after
