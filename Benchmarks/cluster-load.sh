@@ -189,14 +189,16 @@ run() {
 }
 
 wanted() { [[ " $scenarios " == *" $1 "* ]]; }
+drawing="all drawing"
+((${#drawers[@]})) && drawing="${drawers[1]} of 10 drawing"
 if wanted sqlite; then
-    run "one node on SQLite: 100 rooms × 10 members, all drawing" sqlite 1 --rooms 100 --members 10
+    run "one node on SQLite: 100 rooms × 10 members, $drawing" sqlite 1 --rooms 100 --members 10
 fi
 if wanted postgres; then
-    run "one node on PostgreSQL: 100 rooms × 10 members, all drawing" postgres 1 --rooms 100 --members 10
+    run "one node on PostgreSQL: 100 rooms × 10 members, $drawing" postgres 1 --rooms 100 --members 10
 fi
 if wanted cluster; then
-    run "three nodes on PostgreSQL: 100 rooms × 10 members spread over them, all drawing" postgres 3 \
+    run "three nodes on PostgreSQL: 100 rooms × 10 members spread over them, $drawing" postgres 3 \
         --rooms 100 --members 10
 fi
 for rate in $rates; do

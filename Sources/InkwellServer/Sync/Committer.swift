@@ -47,6 +47,10 @@ final class Committer: Service, Sendable {
     let hub: RoomHub
     /// Told of each commit's new heads, for the other nodes on the same database; nil on a lone server.
     let cluster: ClusterFeed?
+    /// In a cluster, the last commit's fan-out: each runs after the one before, so followers hear of
+    /// positions in commit order, while the committer goes on to the next commit rather than wait for the
+    /// read each may make (``fanOutSkipped(before:)``).
+    private let clusterFanOuts = Mutex<Task<Void, Never>?>(nil)
     let metrics: ServerMetrics
     let logger: Logger
     /// How long the first push of a batch waits for company.
@@ -113,6 +117,8 @@ final class Committer: Service, Sendable {
                     while let (batch, watermarks) = await nextBatch() {
                         if !batch.isEmpty || !watermarks.isEmpty { await commit(batch, watermarks: watermarks) }
                     }
+                    // Every commit's acks are queued before the run ends.
+                    await clusterFanOuts.withLock { $0 }?.value
                     group.cancelAll()
                 }
             } onGracefulShutdown: {
@@ -272,15 +278,27 @@ final class Committer: Service, Sendable {
                 )
             }
             metrics.packsStored.increment(by: Int64(committed.count))
-            if cluster != nil { await fanOutSkipped(before: committed) }
-            hub.fanOut(committed)
-            if let cluster, !committed.isEmpty {
+            let received = batch.map(\.received)
+            guard let cluster else {
+                hub.fanOut(committed)
+                recordAcknowledged(received)
+                return
+            }
+            if !committed.isEmpty {
                 var heads: [String: UInt64] = [:]
                 for item in committed { heads[item.room] = max(heads[item.room] ?? 0, item.position) }
                 cluster.announce(heads)
             }
-            let acknowledged = timekeeper.now
-            for pending in batch { metrics.pushToAckSeconds.record(acknowledged - pending.received) }
+            // In commit order, behind the previous commits' fan-outs, while the next commit goes ahead.
+            clusterFanOuts.withLock { last in
+                let previous = last
+                last = Task { [committed] in
+                    await previous?.value
+                    await self.fanOutSkipped(before: committed)
+                    self.hub.fanOut(committed)
+                    self.recordAcknowledged(received)
+                }
+            }
         } catch {
             // A storage fault is logged once, by the log; this is the rest (a commit cancelled at shutdown).
             if !(error is StorageFault) { logger.info("commit of \(batch.count) pushes not made: \(error)") }
@@ -293,6 +311,11 @@ final class Committer: Service, Sendable {
                 deliver(pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }, to: pending)
             }
         }
+    }
+
+    private func recordAcknowledged(_ received: [ContinuousClock.Instant]) {
+        let acknowledged = timekeeper.now
+        for instant in received { metrics.pushToAckSeconds.record(acknowledged - instant) }
     }
 
     /// Sends the room's followers here the positions other nodes committed just before this commit's

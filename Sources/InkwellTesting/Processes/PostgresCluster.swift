@@ -52,6 +52,42 @@ public final class PostgresCluster: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    // MARK: Clusters left behind
+
+    /// The file in a cluster's folder that names the process it was made for (``processStamp(_:)``).
+    static let ownerFile = "owner"
+
+    /// A process as an owner file names it: `PID START`, START its start time in clock ticks after boot
+    /// (field 22 of /proc/PID/stat), so that a pid used again by another process is told apart. Nil for
+    /// a process that is not running, or where there is no /proc.
+    static func processStamp(_ pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let command = stat.lastIndex(of: ")")
+        else { return nil }
+        // The fields after the command's name, from the third (its state) on: the start time is the 20th.
+        let fields = stat[stat.index(after: command)...].split(separator: " ")
+        guard fields.count > 19 else { return nil }
+        return "\(pid) \(fields[19])"
+    }
+
+    /// Stops and removes the clusters whose test process is gone. A process killed with SIGKILL (or by a
+    /// timeout) runs no exit handler, and would leave its server running and its folder behind; the next
+    /// test process to start a cluster ends them. A folder with no owner file is left alone.
+    public static func removeOrphans() {
+        guard let binaries = installedBinaries() else { return }
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix("inkwell-postgres-") {
+            let folder = temporary.appendingPathComponent(name)
+            guard
+                let owner = try? String(contentsOf: folder.appendingPathComponent(ownerFile), encoding: .utf8),
+                let pid = owner.split(separator: " ").first.flatMap({ pid_t($0) }),
+                processStamp(pid) != owner
+            else { continue }
+            PostgresCluster(folder: folder, port: 0, binaries: binaries).removeNow()
+        }
+    }
+
     /// Makes an empty database of its own for one test, and returns its URL.
     public func makeDatabase() async throws -> String {
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -85,8 +121,12 @@ public final class PostgresCluster: Sendable {
     /// Makes and starts a cluster; `settings` are added to the server's command line (`-c NAME=VALUE`).
     public static func start(settings: [String: String] = [:]) async throws -> PostgresCluster {
         guard let binaries = installedBinaries() else { throw Failure(description: unavailable!) }
+        removeOrphans()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-postgres-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let stamp = processStamp(getpid()) {
+            try stamp.write(to: folder.appendingPathComponent(ownerFile), atomically: true, encoding: .utf8)
+        }
         try Self.giveToPostgres(folder)
         let cluster = PostgresCluster(folder: folder, port: try ServerProcess.freePort(), binaries: binaries)
         let initdb = try await Self.run(

@@ -31,4 +31,24 @@ import Testing
         let removed = try #require(folder)
         #expect(!FileManager.default.fileExists(atPath: removed.path), "the cluster's folder is removed")
     }
+
+    /// A cluster whose test process is gone (killed before its exit handler could stop it) is stopped and
+    /// removed by the next one to start; a live process's cluster is left running.
+    @Test func aClusterWhoseProcessIsGoneIsStoppedAndRemovedByTheNext() async throws {
+        guard PostgresCluster.unavailable == nil else {
+            print("PostgresClusterTests skipped: \(PostgresCluster.unavailable!)")
+            return
+        }
+        let orphan = try await PostgresCluster.start()
+        let kept = try await PostgresCluster.start()
+        // The owner file of a process that has ended: this one's pid, with another start time.
+        try "\(getpid()) 0".write(to: orphan.folder.appendingPathComponent("owner"), atomically: true, encoding: .utf8)
+        #expect(try await orphan.psql("SELECT 1") == "1")
+
+        PostgresCluster.removeOrphans()
+        #expect(!FileManager.default.fileExists(atPath: orphan.folder.path), "the orphan's folder is removed")
+        await #expect(throws: (any Error).self, "the orphan's server is stopped") { try await orphan.psql("SELECT 1") }
+        #expect(try await kept.psql("SELECT 1") == "1", "a live process's cluster runs on")
+        try await kept.stopServer()
+    }
 }
