@@ -49,13 +49,34 @@ public actor Replica {
         snapshots: SnapshotPolicy = SnapshotPolicy(),
         logger: Logger = Logger(label: "inkwell.replica")
     ) async throws {
+        try await self.init(
+            store: store,
+            servers: server.map { [$0] } ?? [],
+            documentTypes: documentTypes,
+            configuration: configuration,
+            snapshots: snapshots,
+            logger: logger
+        )
+    }
+
+    /// A replica that syncs through any of `servers`, the nodes of one cluster, tried in turn
+    /// (``SyncClient/init(store:urls:rooms:configuration:logger:)``); none to work locally. The other
+    /// parameters are as above.
+    public init(
+        store: Store,
+        servers: [URL],
+        documentTypes: DocumentTypes,
+        configuration: SyncClient.Configuration = SyncClient.Configuration(),
+        snapshots: SnapshotPolicy = SnapshotPolicy(),
+        logger: Logger = Logger(label: "inkwell.replica")
+    ) async throws {
         self.store = store
         self.documentTypes = documentTypes
         self.logger = logger
-        if let server {
+        if !servers.isEmpty {
             var configuration = configuration
             configuration.documentTypes = documentTypes
-            sync = try SyncClient(store: store, url: server, rooms: [], configuration: configuration, logger: logger)
+            sync = try SyncClient(store: store, urls: servers, rooms: [], configuration: configuration, logger: logger)
             localAuthor = nil
         } else {
             sync = nil

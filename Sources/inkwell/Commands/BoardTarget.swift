@@ -9,19 +9,28 @@ import InkwellWire
 /// server, the room and what opens it.
 struct BoardTarget {
     let room: String
-    /// The sync endpoint, when there is a server to talk to.
-    let syncURL: URL?
+    /// The sync endpoints: none to work without a server, several for the nodes of one cluster.
+    let syncURLs: [URL]
+    /// The first sync endpoint, when there is a server to talk to.
+    var syncURL: URL? { syncURLs.first }
     /// What the link gives: kept in the local store before syncing.
     let credentials: RoomCredentials?
 
     /// - Throws: `ValidationError` for a link that does not parse, a bad room name or server address.
     init(_ argument: String, server: String?) throws {
+        try self.init(argument, servers: server.map { [$0] } ?? [])
+    }
+
+    /// A target on several servers (the nodes of one cluster, tried in turn); `servers` replace a link's.
+    ///
+    /// - Throws: `ValidationError` for a link that does not parse, a bad room name or server address.
+    init(_ argument: String, servers: [String]) throws {
         if argument.contains("://") {
             guard let link = RoomLink(argument) else {
                 throw ValidationError("not a board link: expected http(s)://HOST/r/ROOM?cap=CAPABILITY#key=KEY")
             }
             room = link.room
-            syncURL = try ServerAddress.syncURL(server ?? link.server.absoluteString)
+            syncURLs = try (servers.isEmpty ? [link.server.absoluteString] : servers).map(ServerAddress.syncURL)
             credentials = link.credentials
             return
         }
@@ -29,7 +38,7 @@ struct BoardTarget {
             throw ValidationError("room names are 1–128 of A–Z a–z 0–9 . _ -")
         }
         room = argument
-        syncURL = try server.map(ServerAddress.syncURL)
+        syncURLs = try servers.map(ServerAddress.syncURL)
         credentials = nil
     }
 

@@ -32,8 +32,13 @@ extension Inkwell {
         )
         var room: String
 
-        @Option(help: "The server, e.g. http://127.0.0.1:8080 (not needed with a link).")
-        var server: String?
+        @Option(
+            help: """
+                The server, e.g. http://127.0.0.1:8080 (not needed with a link). Repeat it for the nodes of one \
+                cluster: they are tried in turn, and the peer goes on with another when its node dies.
+                """
+        )
+        var server: [String] = []
 
         @Option(help: "The local store's directory (default: a store in memory, gone on exit).")
         var data: String?
@@ -75,7 +80,7 @@ extension Inkwell {
             guard draw >= 0 else { throw ValidationError("--draw must not be negative") }
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-            guard try BoardTarget(room, server: server).syncURL != nil else {
+            guard try !BoardTarget(room, servers: server).syncURLs.isEmpty else {
                 throw ValidationError("give --server, or a board's link")
             }
         }
@@ -83,13 +88,13 @@ extension Inkwell {
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
             let logger = Logger(label: "inkwell.join")
-            let target = try BoardTarget(room, server: server)
+            let target = try BoardTarget(room, servers: server)
             let room = target.room
             let store = try LocalStore.open(data)
             try target.remember(in: store)
             let replica = try await Replica(
                 store: store,
-                server: target.syncURL,
+                servers: target.syncURLs,
                 documentTypes: DocumentTypes(documents: [BoardState.self]),
                 logger: logger
             )
