@@ -20,7 +20,9 @@ extension PostgresPackLog {
         -> [PackLog.Appended]
     {
         guard !pushes.isEmpty || !watermarks.isEmpty else { return [] }
-        if pushes.allSatisfy({ $0.snapshot == nil }) { return try await appendInOneStatement(pushes, watermarks: watermarks) }
+        if pushes.allSatisfy({ $0.snapshot == nil }) {
+            return try await appendInOneStatement(pushes, watermarks: watermarks)
+        }
         return try await counting { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 var batch = try await Batch(pushes, on: connection, logger: logger)
