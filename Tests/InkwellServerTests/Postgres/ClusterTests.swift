@@ -228,6 +228,38 @@ import Testing
         for node in nodes { await node.stop() }
     }
 
+    /// Nodes that share `--data` share the blobs' bytes, and the database says which room holds which: a
+    /// blob uploaded through one node is read through another, and uploading it again there stores nothing.
+    @Test func aBlobUploadedThroughOneNodeIsReadThroughAnother() async throws {
+        guard let url = try await TestStore.postgresDatabase() else { return }
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-cluster-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: shared) }
+        let a = try await RunningServer.start(directory: shared, store: .postgres, postgresURL: url)
+        let b = try await RunningServer.start(directory: shared, store: .postgres, postgresURL: url)
+        func request(_ method: String, _ blob: TestBlob, node: RunningServer) async throws -> RawHTTP.Response {
+            let body = method == "PUT" ? blob.bytes : []
+            return try await RawHTTP.exchange(
+                port: node.port,
+                head: "\(method) \(blob.url(in: "room")) HTTP/1.1\r\nHost: 127.0.0.1:\(node.port)\r\n"
+                    + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n",
+                body: .whole(body)
+            )
+        }
+        let blob = TestBlob(count: 70_001, seed: 24)
+        let put = try await request("PUT", blob, node: a)
+        #expect(put.status == 201, "\(RawHTTP.error(put) ?? "")")
+        let get = try await request("GET", blob, node: b)
+        #expect(get.status == 200, "\(RawHTTP.error(get) ?? "")")
+        let same = get.body == blob.bytes
+        #expect(same, "node b's copy differs (\(get.body.count) bytes)")
+        let again = try await request("PUT", blob, node: b)
+        #expect(again.status == 200, "already held: \(RawHTTP.error(again) ?? "")")
+        let absent = try await request("GET", TestBlob(count: 10, seed: 25), node: b)
+        #expect(absent.status == 404, "\(RawHTTP.error(absent) ?? "")")
+        await a.stop()
+        await b.stop()
+    }
+
     /// The value of an unlabelled counter in a metrics exposition (0 when it is not there).
     static func count(_ name: String, in exposition: String) -> Double {
         exposition.split(separator: "\n").first { $0.hasPrefix(name + " ") }
