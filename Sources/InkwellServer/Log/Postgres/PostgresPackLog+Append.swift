@@ -47,8 +47,7 @@ extension PostgresPackLog {
         _ pushes: [PackLog.Push],
         watermarks: [PackLog.Watermark]
     ) async throws -> [PackLog.Appended] {
-        let marks = Self.newest(watermarks)
-        return try await counting { [self] in
+        try await counting { [self] in
             let rows = try await client.query(
                 """
                 SELECT * FROM inkwell_append(
@@ -57,8 +56,8 @@ extension PostgresPackLog {
                     \(pushes.map { Int64(bitPattern: $0.origin ?? 0) })::bigint[],
                     \(pushes.map { ByteBuffer(bytes: $0.author?.bytes ?? []) })::bytea[],
                     \(Int64(clamping: maximumRoomBytes)), \(now),
-                    \(marks.map(\.room))::text[], \(marks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
-                    \(marks.map { Int64(clamping: $0.position) })::bigint[])
+                    \(watermarks.map(\.room))::text[], \(watermarks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
+                    \(watermarks.map { Int64(clamping: $0.position) })::bigint[])
                 """,
                 logger: logger
             )
@@ -236,8 +235,6 @@ extension PostgresPackLog {
             let changed = rooms.filter(\.value.changed).sorted { $0.key < $1.key }
             guard !pending.isEmpty || !changed.isEmpty || !seen.isEmpty || !watermarks.isEmpty else { return }
             let authors = seen.flatMap { room, replicas in replicas.map { (room: room, author: $0) } }
-                .sorted { ($0.room, $0.author) < ($1.room, $1.author) }
-            let marks = PostgresPackLog.newest(watermarks)
             try await connection.query(
                 """
                 WITH new_pack AS (
@@ -252,22 +249,12 @@ extension PostgresPackLog {
                     FROM unnest(\(changed.map(\.key))::text[], \(changed.map { Int64($0.value.head) })::bigint[],
                         \(changed.map { Int64($0.value.end) })::bigint[]) AS c(room, head, end_offset)
                     WHERE h.room = c.room
-                ), author AS (
-                    INSERT INTO room_author (room, replica, seen_at)
-                    SELECT room, replica, \(now) FROM unnest(\(authors.map(\.room))::text[],
-                        \(authors.map { ByteBuffer(bytes: $0.author.bytes) })::bytea[]) AS a(room, replica)
-                    ON CONFLICT (room, replica) DO UPDATE
-                        SET seen_at = greatest(room_author.seen_at, excluded.seen_at)
-                ), watermark AS (
-                    INSERT INTO device_watermark (room, device, position, seen_at)
-                    SELECT room, device, position, \(now) FROM unnest(\(marks.map(\.room))::text[],
-                        \(marks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
-                        \(marks.map { Int64(clamping: $0.position) })::bigint[]) AS m(room, device, position)
-                    ON CONFLICT (room, device) DO UPDATE SET
-                        position = greatest(device_watermark.position, excluded.position),
-                        seen_at = greatest(device_watermark.seen_at, excluded.seen_at)
                 )
-                SELECT 1
+                SELECT inkwell_see(\(authors.map(\.room))::text[],
+                        \(authors.map { ByteBuffer(bytes: $0.author.bytes) })::bytea[], \(now)),
+                    inkwell_set_watermarks(\(watermarks.map(\.room))::text[],
+                        \(watermarks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
+                        \(watermarks.map { Int64(clamping: $0.position) })::bigint[], \(now))
                 """,
                 logger: logger
             )
@@ -287,10 +274,8 @@ extension PostgresPackLog {
         guard !authors.isEmpty else { return }
         try await connection.query(
             """
-            INSERT INTO room_author (room, replica, seen_at)
-            SELECT room, replica, \(now) FROM unnest(\(authors.map(\.room))::text[],
-                \(authors.map { ByteBuffer(bytes: $0.author.bytes) })::bytea[]) AS a(room, replica)
-            ON CONFLICT (room, replica) DO UPDATE SET seen_at = greatest(room_author.seen_at, excluded.seen_at)
+            SELECT inkwell_see(\(authors.map(\.room))::text[],
+                \(authors.map { ByteBuffer(bytes: $0.author.bytes) })::bytea[], \(now))
             """,
             logger: logger
         )
@@ -304,29 +289,13 @@ extension PostgresPackLog {
         logger: Logger
     ) async throws {
         guard !watermarks.isEmpty else { return }
-        let marks = newest(watermarks)
         try await connection.query(
             """
-            INSERT INTO device_watermark (room, device, position, seen_at)
-            SELECT room, device, position, \(now) FROM unnest(\(marks.map(\.room))::text[],
-                \(marks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
-                \(marks.map { Int64(clamping: $0.position) })::bigint[]) AS m(room, device, position)
-            ON CONFLICT (room, device) DO UPDATE SET
-                position = greatest(device_watermark.position, excluded.position),
-                seen_at = greatest(device_watermark.seen_at, excluded.seen_at)
+            SELECT inkwell_set_watermarks(\(watermarks.map(\.room))::text[],
+                \(watermarks.map { ByteBuffer(bytes: $0.device.bytes) })::bytea[],
+                \(watermarks.map { Int64(clamping: $0.position) })::bigint[], \(now))
             """,
             logger: logger
         )
-    }
-
-    /// The newest position of each device in each room, in one order (room, then device), so that commits
-    /// on several nodes never wait on each other's rows in a cycle.
-    static func newest(_ watermarks: [PackLog.Watermark]) -> [(room: String, device: ReplicaID, position: UInt64)] {
-        var newest: [String: [ReplicaID: UInt64]] = [:]
-        for mark in watermarks {
-            newest[mark.room, default: [:]][mark.device] = max(newest[mark.room]?[mark.device] ?? 0, mark.position)
-        }
-        return newest.flatMap { room, devices in devices.map { (room: room, device: $0.key, position: $0.value) } }
-            .sorted { ($0.room, $0.device) < ($1.room, $1.device) }
     }
 }

@@ -108,6 +108,33 @@ enum PostgresSchema {
             """,
         ],
         [
+            // That these authors pushed to (or checked a snapshot of) these rooms at `seen`: every writer of
+            // the table, so that each takes its rows in one order (room, then replica) and commits on several
+            // nodes never wait on each other in a cycle.
+            """
+            CREATE FUNCTION inkwell_see(rooms text[], replicas bytea[], seen bigint) RETURNS void
+            LANGUAGE sql VOLATILE AS $$
+                INSERT INTO room_author (room, replica, seen_at)
+                SELECT DISTINCT a.room, a.replica, seen FROM unnest(rooms, replicas) AS a(room, replica)
+                ORDER BY 1, 2
+                ON CONFLICT (room, replica) DO UPDATE SET seen_at = greatest(room_author.seen_at, excluded.seen_at)
+            $$
+            """,
+            // Where devices stand, the newest of each device and room; a watermark only moves forward. Every
+            // writer of the table, in one order (room, then device), as above.
+            """
+            CREATE FUNCTION inkwell_set_watermarks(rooms text[], devices bytea[], positions bigint[], seen bigint)
+            RETURNS void
+            LANGUAGE sql VOLATILE AS $$
+                INSERT INTO device_watermark (room, device, position, seen_at)
+                SELECT m.room, m.device, max(m.position), seen
+                FROM unnest(rooms, devices, positions) AS m(room, device, position)
+                GROUP BY 1, 2 ORDER BY 1, 2
+                ON CONFLICT (room, device) DO UPDATE SET
+                    position = greatest(device_watermark.position, excluded.position),
+                    seen_at = greatest(device_watermark.seen_at, excluded.seen_at)
+            $$
+            """,
             // A commit's first statement: locks its rooms' rows (made first for rooms new to the log), in
             // ascending order of room, and only then reads their heads and floors and which of its packs
             // are stored. Each statement of a function sees what committed before it began, so the reads
@@ -226,17 +253,8 @@ enum PostgresSchema {
                 UPDATE room_head h SET head = c.head, end_offset = c.end_offset
                 FROM unnest(names, heads, ends, changed) AS c(room, head, end_offset, changed)
                 WHERE h.room = c.room AND c.changed;
-                -- Authors' and devices' rows in one order (room, then replica), so that commits on several
-                -- nodes never wait on each other's rows in a cycle.
-                INSERT INTO room_author (room, replica, seen_at)
-                SELECT DISTINCT a.room, a.replica, p_now FROM unnest(seen_room, seen_author) AS a(room, replica)
-                ORDER BY 1, 2
-                ON CONFLICT (room, replica) DO UPDATE SET seen_at = greatest(room_author.seen_at, excluded.seen_at);
-                INSERT INTO device_watermark (room, device, position, seen_at)
-                SELECT m.room, m.device, m.position, p_now FROM unnest(w_room, w_device, w_position) AS m(room, device, position)
-                ON CONFLICT (room, device) DO UPDATE SET
-                    position = greatest(device_watermark.position, excluded.position),
-                    seen_at = greatest(device_watermark.seen_at, excluded.seen_at);
+                PERFORM inkwell_see(seen_room, seen_author, p_now);
+                PERFORM inkwell_set_watermarks(w_room, w_device, w_position, p_now);
             END
             $$
             """,
