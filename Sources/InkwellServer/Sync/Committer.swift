@@ -117,7 +117,7 @@ final class Committer: Service, Sendable {
                     while let (batch, watermarks) = await nextBatch() {
                         if !batch.isEmpty || !watermarks.isEmpty { await commit(batch, watermarks: watermarks) }
                     }
-                    // Every commit's acks are queued before the run ends.
+                    // Every commit's answers are queued before the run ends.
                     await clusterFanOuts.withLock { $0 }?.value
                     group.cancelAll()
                 }
@@ -290,14 +290,10 @@ final class Committer: Service, Sendable {
                 cluster.announce(heads)
             }
             // In commit order, behind the previous commits' fan-outs, while the next commit goes ahead.
-            clusterFanOuts.withLock { last in
-                let previous = last
-                last = Task { [committed] in
-                    await previous?.value
-                    await self.fanOutSkipped(before: committed)
-                    self.hub.fanOut(committed)
-                    self.recordAcknowledged(received)
-                }
+            afterEarlierFanOuts { [committed] in
+                await self.fanOutSkipped(before: committed)
+                self.hub.fanOut(committed)
+                self.recordAcknowledged(received)
             }
         } catch {
             // A storage fault is logged once, by the log; this is the rest (a commit cancelled at shutdown).
@@ -309,6 +305,17 @@ final class Committer: Service, Sendable {
                     continue
                 }
                 deliver(pending.connection.session.withLock { $0.storageFailed(room: pending.push.room) }, to: pending)
+            }
+        }
+    }
+
+    /// Runs `body` once every earlier commit's fan-out has run (``clusterFanOuts``), without waiting for it.
+    private func afterEarlierFanOuts(_ body: @escaping @Sendable () async -> Void) {
+        clusterFanOuts.withLock { last in
+            let previous = last
+            last = Task {
+                await previous?.value
+                await body()
             }
         }
     }
@@ -374,12 +381,22 @@ final class Committer: Service, Sendable {
         deliver(actions, to: pending)
     }
 
-    /// Sends the frames and closes a session answered a push with: the only actions it gives here.
+    /// Sends the frames and closes a session answered a push with: the only actions it gives here. In a
+    /// cluster they wait behind the earlier commits' fan-outs, so that a refusal never overtakes the ack of
+    /// a push the connection sent before it.
     private func deliver(_ actions: [ServerSession.Action], to pending: Pending) {
+        guard cluster == nil else {
+            afterEarlierFanOuts { self.send(actions, to: pending.connection) }
+            return
+        }
+        send(actions, to: pending.connection)
+    }
+
+    private func send(_ actions: [ServerSession.Action], to connection: Connection) {
         for action in actions {
             switch action {
-            case .send(let message): pending.connection.push(.frame(.init(bytes: SyncCodec.encode(message))))
-            case .close(let code, let reason): pending.connection.push(.close(code, reason: reason))
+            case .send(let message): connection.push(.frame(.init(bytes: SyncCodec.encode(message))))
+            case .close(let code, let reason): connection.push(.close(code, reason: reason))
             default: assertionFailure("a session answers a push with frames and closes only, not \(action)")
             }
         }
