@@ -106,17 +106,7 @@ final class Follower: Sendable {
     }
 
     static func start(url: String, rooms: [String]) async throws -> Follower {
-        var logger = Logger(label: "test.follower")
-        logger.logLevel = .critical
-        let socket = try await SyncSocket.connect(url: url, logger: logger)
-        try await socket.send(
-            .hello(
-                protocolVersion: SyncProtocol.version,
-                minimumProtocolVersion: SyncProtocol.minimumVersion,
-                device: ReplicaID.random(),
-                agent: "cluster-follower"
-            )
-        )
+        let socket = try await SyncSocket.greeted(url: url, agent: "cluster-follower")
         let follower = Follower(socket: socket)
         follower.task.withLock { task in
             task = Task {

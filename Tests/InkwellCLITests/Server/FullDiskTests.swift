@@ -101,18 +101,7 @@ import Testing
 
     /// Opens a socket and says hello.
     static func connect(to server: ServerProcess) async throws -> SyncSocket {
-        var logger = Logger(label: "test.pusher")
-        logger.logLevel = .critical
-        let socket = try await SyncSocket.connect(url: server.syncURL.absoluteString, logger: logger)
-        try await socket.send(
-            .hello(
-                protocolVersion: SyncProtocol.version,
-                minimumProtocolVersion: SyncProtocol.minimumVersion,
-                device: ReplicaID.random(),
-                agent: "full-disk-test"
-            )
-        )
-        return socket
+        try await SyncSocket.greeted(url: server.syncURL.absoluteString, agent: "full-disk-test")
     }
 
     /// Pushes packs of 1–6 KB one at a time, each after the answer to the last, until one is refused;

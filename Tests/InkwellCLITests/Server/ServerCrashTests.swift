@@ -75,18 +75,7 @@ import Testing
 
     /// Opens a socket and says hello.
     private static func connect(to url: String) async throws -> SyncSocket {
-        var logger = Logger(label: "test.pusher")
-        logger.logLevel = .critical
-        let socket = try await SyncSocket.connect(url: url, logger: logger)
-        try await socket.send(
-            .hello(
-                protocolVersion: SyncProtocol.version,
-                minimumProtocolVersion: SyncProtocol.minimumVersion,
-                device: ReplicaID.random(),
-                agent: "crash-test"
-            )
-        )
-        return socket
+        try await SyncSocket.greeted(url: url, agent: "crash-test")
     }
 
     /// Pushes small packs to three rooms, without waiting for acks, until the connection ends; returns the
