@@ -201,7 +201,8 @@ package final class ClusterFeed: Service, Sendable {
         }
         for (name, head) in heads.sorted(by: { $0.key < $1.key }) {
             let entry = Notice.size(room: name, head: head)
-            // A room whose name alone fills a notification is never followed elsewhere: names are short.
+            // Room names are at most 128 bytes, so every entry fits; one that did not would be left to the
+            // other nodes' polls rather than make a payload PostgreSQL refuses.
             guard entry <= room else { continue }
             if size + entry > room { flush() }
             notice.heads[name] = head
