@@ -17,8 +17,7 @@ import Testing
         let (a, b) = (try await Self.node(url), try await Self.node(url))
         let (alice, bob) = (try await a.peer(), try await b.peer())
         for peer in [alice, bob] {
-            try await peer.subscribe("room")
-            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+            try await peer.subscribeToEmpty("room")
         }
         var random = SeededGenerator(seed: 31)
         let first = TestPacks.make(room: "room", using: &random)
@@ -55,21 +54,14 @@ import Testing
         let (a, b) = (try await Self.node(url), try await Self.node(url))
         let (alice, bob) = (try await a.peer(), try await b.peer())
         for peer in [alice, bob] {
-            try await peer.subscribe("room")
-            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+            try await peer.subscribeToEmpty("room")
         }
         let cursor = Presence(room: "room", device: alice.device, name: "Alice", colour: 0xFF00_00FF, cursor: (3, 4))
         try await alice.send(.presence(cursor))
         #expect(try await bob.next(where: \.isPresence) == .presence(cursor))
         #expect(try await alice.received(during: .milliseconds(200), where: \.isPresence).isEmpty)
         await alice.socket.close()
-        guard
-            case .presence(let left) = try await bob.next(where: {
-                if case .presence(let p) = $0 { p.device == alice.device && p.name.isEmpty } else { false }
-            })
-        else {
-            throw TestFailure("no leaving presence")
-        }
+        let left = try await bob.leaving(of: alice.device)
         #expect(left.cursor == nil && left.ink == nil)
         await a.stop()
         await b.stop()
@@ -138,8 +130,7 @@ import Testing
         guard let url = try await TestStore.postgresDatabase() else { return }
         let node = try await Self.node(url)
         let bob = try await node.peer()
-        try await bob.subscribe("room")
-        _ = try await bob.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+        try await bob.subscribeToEmpty("room")
         var random = SeededGenerator(seed: 32)
         let packs = (0..<3).map { _ in TestPacks.make(room: "room", using: &random) }
         let outcomes = try await node.withStore { store in
@@ -173,8 +164,7 @@ import Testing
         var peers: [TestPeer] = []
         for node in nodes + nodes {
             let peer = try await node.peer()
-            try await peer.subscribe("room")
-            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+            try await peer.subscribeToEmpty("room")
             peers.append(peer)
         }
         let perPeer = 15

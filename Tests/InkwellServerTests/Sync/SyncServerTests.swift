@@ -27,8 +27,7 @@ import Testing
         let server = try await RunningServer.start()
         let (alice, bob) = (try await server.peer(), try await server.peer())
         for peer in [alice, bob] {
-            try await peer.subscribe("room")
-            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+            try await peer.subscribeToEmpty("room")
         }
         var random = SeededGenerator(seed: 1)
         let pack = TestPacks.make(room: "room", using: &random)
@@ -179,9 +178,7 @@ import Testing
     @Test func presenceGoesToOthersConnectedNowAndLeavingIsAnnounced() async throws {
         let server = try await RunningServer.start()
         let (alice, bob) = (try await server.peer(), try await server.peer())
-        for peer in [alice, bob] { try await peer.subscribe("room") }
-        _ = try await bob.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
-        _ = try await alice.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+        for peer in [alice, bob] { try await peer.subscribeToEmpty("room") }
         let cursor = Presence(room: "room", device: alice.device, name: "Alice", colour: 0xFF00_00FF, cursor: (3, 4))
         try await alice.send(.presence(cursor))
         #expect(try await bob.next(where: \.isPresence) == .presence(cursor))
@@ -193,13 +190,7 @@ import Testing
         let closure = await mallory.socket.closure
         #expect(closure.code == CloseCode.policyViolation.rawValue, "\(closure)")
         await alice.socket.close()
-        guard
-            case .presence(let left) = try await bob.next(where: {
-                if case .presence(let p) = $0 { p.device == alice.device && p.name.isEmpty } else { false }
-            })
-        else {
-            throw TestFailure("no leaving presence")
-        }
+        let left = try await bob.leaving(of: alice.device)
         #expect(left.cursor == nil && left.ink == nil)
         // Never stored.
         #expect(try await server.stored(room: "room").isEmpty)
@@ -212,8 +203,7 @@ import Testing
         let server = try await RunningServer.start(limits: limits)
         let (writer, slow, fast) = (try await server.peer(), try await server.peer(), try await server.peer())
         for peer in [slow, fast] {
-            try await peer.subscribe("room")
-            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+            try await peer.subscribeToEmpty("room")
         }
         slow.socket.pauseReading()
         var random = SeededGenerator(seed: 4)
@@ -248,8 +238,7 @@ import Testing
         let reader = try await server.peer()
         let senders = [try await server.peer(), try await server.peer(), try await server.peer()]
         for peer in [reader] + senders {
-            try await peer.subscribe("room")
-            _ = try await peer.next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+            try await peer.subscribeToEmpty("room")
         }
         // The reader's writer is held up by a large pack while the reader does not read.
         reader.socket.pauseReading()

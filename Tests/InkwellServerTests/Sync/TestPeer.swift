@@ -43,6 +43,25 @@ final class TestPeer: Sendable {
         try await socket.send(message)
     }
 
+    /// Subscribes to a room that holds nothing yet and waits for the server to say there is nothing to
+    /// catch up on: from then on every pack it is sent was committed after.
+    func subscribeToEmpty(_ room: String) async throws {
+        try await subscribe(room)
+        _ = try await next { if case .progress(_, _, 0, 0) = $0 { true } else { false } }
+    }
+
+    /// Waits for the presence that says `device` left `room`'s members, and returns it.
+    func leaving(of device: ReplicaID) async throws -> Presence {
+        guard
+            case .presence(let left) = try await next(where: {
+                if case .presence(let p) = $0 { p.device == device && p.name.isEmpty } else { false }
+            })
+        else {
+            throw TestFailure("no leaving presence")
+        }
+        return left
+    }
+
     /// Subscribes and takes the server's answer, the room's `access`; throws when it is an error.
     @discardableResult
     func subscribe(_ room: String, after: UInt64 = 0, capability: String = "") async throws -> Rights {
