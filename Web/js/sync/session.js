@@ -259,6 +259,12 @@ export class Session extends EventTarget {
    * @type {{keys: Set<string>, edits: number, queuedBytes: number} | null}
    */
   #uploads = null;
+  /**
+   * Packs being encoded and signed: `close` waits for them, so none is stored after it resolves (a later
+   * session of the store would plan its changes again, and the stale pack would count as still to upload).
+   * @type {Set<Promise<void>>}
+   */
+  #encodings = new Set();
   /** Local changes the store failed to keep: their acks must not move the watermark. @type {Set<string>} */
   #unsaved = new Set();
   #writes = new WriteQueue(() => this.#publish());
@@ -810,6 +816,7 @@ export class Session extends EventTarget {
     this.#publish();
     // A pass under way ends before the store closes: it removes all it planned or nothing.
     await this.#compaction;
+    await Promise.all(this.#encodings);
     await this.#writes.drained();
     for (const lease of this.#leases) lease.release();
     if (this.#ownsStore) this.#store.close();
@@ -1592,9 +1599,12 @@ export class Session extends EventTarget {
           this.#writes.write('storing the watermark', () => this.#store.setWatermark(this.#room, position));
           break;
         }
-        case 'encode':
-          void this.#encode(action.pack);
+        case 'encode': {
+          const encoding = this.#encode(action.pack);
+          this.#encodings.add(encoding);
+          void encoding.finally(() => this.#encodings.delete(encoding));
           break;
+        }
         case 'acknowledge': {
           for (const key of action.changeKeys) {
             this.#unsaved.delete(key);

@@ -422,3 +422,28 @@ test('a held mark on a change of this browser’s own timeline is ignored on loa
   assert.equal(session.review.count, 0);
   await session.close();
 });
+
+test('a session closed while it signs a pack stores the pack before close resolves: no change is left queued twice', async (t) => {
+  const random = randomFor(t);
+  const server = new FakeServer();
+  const store = new MemoryStore();
+  for (let trial = 0; trial < 20; trial++) {
+    const session = await open({ WebSocket: server.WebSocket, storage: store, paused: true });
+    for (let i = random.int(5, 40); i > 0; i--) session.commit([stroke(random.int(0, 500))]);
+    session.resume();
+    // Closed at some moment of the push: before, while or after a pack is signed.
+    const closeAt = Date.now() + random.int(0, 30);
+    while (Date.now() < closeAt) {
+      session.commit([stroke(random.int(0, 500))]);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await session.close();
+    const closed = await store.loadRoom('room-1');
+    // Nothing is written once close has resolved.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { outbox, packs } = await store.loadRoom('room-1');
+    assert.equal(packs.length === closed.packs.length && outbox.length === closed.outbox.length, true, `trial ${trial}, seed ${random.seed}: the store changed after close`);
+    const places = [...outbox.map((entry) => entry.key), ...packs.flatMap((pack) => pack.changeKeys)];
+    assert.equal(new Set(places).size, places.length, `trial ${trial}, seed ${random.seed}: a change queued and also in a pack, or in two packs`);
+  }
+});
