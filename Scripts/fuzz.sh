@@ -15,7 +15,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(change pack snapshot client-frame server-frame interop)
+    targets=(change pack snapshot client-frame server-frame interop folder)
 fi
 
 echo "== building inkwell-fuzz"

@@ -17,6 +17,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case serverFrame = "server-frame"
     /// Messages of the JSON stroke protocol (`interop-protocol.md`), one a line, as one app sends them.
     case interop
+    /// A file of the shared-folder transport (``FolderLog``), as another machine's copy leaves it.
+    case folder
 
     /// Decodes `bytes` as this target's input and checks what must hold.
     public func check(_ bytes: [UInt8]) -> FuzzVerdict {
@@ -27,6 +29,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .clientFrame: Self.checkClientFrame(bytes)
         case .serverFrame: Self.checkServerFrame(bytes)
         case .interop: Self.checkInterop(bytes)
+        case .folder: Self.checkFolder(bytes)
         }
     }
 }

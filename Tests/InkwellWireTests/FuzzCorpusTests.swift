@@ -96,7 +96,27 @@ import Testing
         seeds[.interop] = Self.interop.enumerated().map { index, lines in
             (String(format: "session-%03d", index), Array(lines.joined(separator: "\n").utf8))
         }
+        seeds[.folder] = Self.folderFiles(packs: seeds[.pack]?.filter { $0.name.hasPrefix("pack-") }.map(\.bytes) ?? [])
         return seeds
+    }
+
+    /// Folder files: one whole, the same cut inside its last record, one with a record of a kind this
+    /// version does not know, and one whose second record is damaged.
+    static func folderFiles(packs: [[UInt8]]) -> [(name: String, bytes: [UInt8])] {
+        let replica = ReplicaID(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        let start = FolderLog.fileStart(room: "room-1", replica: replica)
+        let whole = start + packs.prefix(3).flatMap { FolderLog.encode(.pack($0)) }
+        var damaged = whole
+        damaged[start.count + 12] ^= 0x40
+        return [
+            ("file-whole", whole),
+            ("file-cut", Array(whole.dropLast(5))),
+            (
+                "file-unknown-kind",
+                start + FolderLog.encode(.unknown(kind: 9, bytes: [1, 2, 3])) + FolderLog.encode(.pack(packs[0]))
+            ),
+            ("file-damaged", damaged),
+        ]
     }
 
     /// Sessions of the JSON stroke protocol, a message a line: the protocol's own examples, messages before

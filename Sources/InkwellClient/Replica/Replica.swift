@@ -24,6 +24,8 @@ public actor Replica {
     public nonisolated let store: Store
     /// The session with the server; `nil` for a replica that only works locally.
     public nonisolated let sync: SyncClient?
+    /// The shared folder it syncs through instead of a server, if any (``init(store:folder:documentTypes:configuration:snapshots:logger:)``).
+    public nonisolated let folder: FolderSync?
     public nonisolated let documentTypes: DocumentTypes
     /// Records local changes when there is no session (a session records through its own author).
     private var localAuthor: LocalAuthor?
@@ -70,9 +72,56 @@ public actor Replica {
         snapshots: SnapshotPolicy = SnapshotPolicy(),
         logger: Logger = Logger(label: "inkwell.replica")
     ) async throws {
+        try await self.init(
+            store: store,
+            servers: servers,
+            folder: nil,
+            documentTypes: documentTypes,
+            configuration: configuration,
+            snapshots: snapshots,
+            logger: logger
+        )
+    }
+
+    /// A replica that syncs through a shared folder, with no server (``FolderSync``): each document
+    /// opened has its room joined to the folder. The other parameters are as above.
+    ///
+    /// - Throws: ``FolderSyncError`` when `folder` is not a directory.
+    public init(
+        store: Store,
+        folder: URL,
+        documentTypes: DocumentTypes,
+        configuration: FolderSync.Configuration = FolderSync.Configuration(),
+        snapshots: SnapshotPolicy = SnapshotPolicy(),
+        logger: Logger = Logger(label: "inkwell.replica")
+    ) async throws {
+        var configuration = configuration
+        configuration.documentTypes = documentTypes
+        let sync = try FolderSync(store: store, directory: folder, configuration: configuration, logger: logger)
+        try await self.init(
+            store: store,
+            servers: [],
+            folder: sync,
+            documentTypes: documentTypes,
+            configuration: SyncClient.Configuration(wallClock: configuration.wallClock),
+            snapshots: snapshots,
+            logger: logger
+        )
+    }
+
+    private init(
+        store: Store,
+        servers: [URL],
+        folder: FolderSync?,
+        documentTypes: DocumentTypes,
+        configuration: SyncClient.Configuration,
+        snapshots: SnapshotPolicy,
+        logger: Logger
+    ) async throws {
         self.store = store
         self.documentTypes = documentTypes
         self.logger = logger
+        self.folder = folder
         if !servers.isEmpty {
             var configuration = configuration
             configuration.documentTypes = documentTypes
@@ -109,10 +158,11 @@ public actor Replica {
             )
         }
         progressFeed.send(SyncProgress.offline)
+        await folder?.setReceiver { [weak self] batch in await self?.received(batch) }
     }
 
     /// Opens a document: the latest snapshot plus the changes after it, then kept live. Opening an
-    /// open document returns its current state. With a server, its room is joined.
+    /// open document returns its current state. With a server or a folder, its room is joined.
     ///
     /// - Throws: ``StoreError`` when the store cannot be read, ``WireError`` for a stored snapshot that
     ///   does not decode.
@@ -128,6 +178,7 @@ public actor Replica {
         let state = try load(Document.self, room: room, document: document)
         documents[key] = LiveDocument(room: room, name: document, state: state)
         if let sync { try await sync.join(room) }
+        if let folder { try await folder.join(room) }
         return state
     }
 
@@ -191,19 +242,22 @@ public actor Replica {
             change = try localAuthor!.record(edit, room: room)
         }
         documents[DocumentKey(room: room, document: edit.document)]?.take([change.encoded], origin: .local)
+        await folder?.wake()
         return change
     }
 
-    /// Starts syncing and returns when the session ends (see ``SyncClient/run()``); at once without a
-    /// server.
+    /// Starts syncing and returns when the session ends (see ``SyncClient/run()``, ``FolderSync/run()``);
+    /// at once with neither a server nor a folder.
     public nonisolated func run() async throws {
         try await sync?.run()
+        await folder?.run()
     }
 
     /// Closes the session, stops the snapshot writer and ends every stream. Everything recorded is on
     /// disk already.
     public func stop() async {
         await sync?.stop()
+        await folder?.stop()
         for task in tasks { task.cancel() }
         tasks = []
         for document in documents.values { document.finish() }
@@ -213,6 +267,18 @@ public actor Replica {
     // MARK: Receiving
 
     private func received(_ batch: [ClientChange]) {
+        // A session's author witnesses what it receives; without one, later local changes must still
+        // sort after what came in.
+        if localAuthor != nil {
+            for change in batch where change.origin == .remote {
+                if let skew = localAuthor!.witness(change.change.stamp) {
+                    logger.warning(
+                        "received a change stamped far ahead of this device's clock",
+                        metadata: ["skew": "\(skew)"]
+                    )
+                }
+            }
+        }
         var byDocument: [DocumentKey: [EncodedChange]] = [:]
         for change in batch where change.origin == .remote {
             byDocument[DocumentKey(room: change.room, document: change.change.payload.document), default: []]
@@ -261,6 +327,7 @@ public actor Replica {
     /// - Throws: ``SyncClientError/timedOut`` after `timeout`, ``SyncClientError/stopped`` when the
     ///   replica has no server or stops first.
     public nonisolated func waitUntilSynced(timeout: Duration) async throws {
+        if let folder { return try await folder.waitUntilSynced(timeout: timeout) }
         guard let sync else { throw SyncClientError.stopped }
         try await sync.waitUntilSynced(timeout: timeout)
     }

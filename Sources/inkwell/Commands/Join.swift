@@ -19,8 +19,8 @@ extension Inkwell {
         static let configuration = CommandConfiguration(
             abstract: "Join a room as a headless peer with its own local store.",
             discussion: """
-                Syncs ROOM with the server until SIGINT or SIGTERM, or with --wait-synced until nothing is left \
-                to upload or download. On exit it prints one line: \
+                Syncs ROOM with the server, or with --folder through a shared folder, until SIGINT or SIGTERM, \
+                or with --wait-synced until nothing is left to upload or download. On exit it prints one line: \
                 "room ROOM board BOARD: N changes, S strokes, hash H" (H is the board's canonical hash, equal \
                 on every peer that holds the same changes). Given a link, the store keeps what it opens, so \
                 later runs with the same --data may name just the room.
@@ -39,6 +39,15 @@ extension Inkwell {
                 """
         )
         var server: [String] = []
+
+        @Option(
+            help: """
+                Sync through this shared folder instead of a server: a folder that another tool (a file-sync \
+                service, rsync, a USB stick) copies between machines. This peer appends to its own file there \
+                and reads the others'.
+                """
+        )
+        var folder: String?
 
         @Option(help: "The local store's directory (default: a store in memory, gone on exit).")
         var data: String?
@@ -80,8 +89,17 @@ extension Inkwell {
             guard draw >= 0 else { throw ValidationError("--draw must not be negative") }
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+            if let folder {
+                guard server.isEmpty else { throw ValidationError("give --folder or --server, not both") }
+                guard image == nil else { throw ValidationError("placing an image needs a server") }
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+                else { throw ValidationError("--folder \(folder) is not a directory") }
+                _ = try BoardTarget(room, servers: [])
+                return
+            }
             guard try !BoardTarget(room, servers: server).syncURLs.isEmpty else {
-                throw ValidationError("give --server, or a board's link")
+                throw ValidationError("give --server, --folder, or a board's link")
             }
         }
 
@@ -92,12 +110,18 @@ extension Inkwell {
             let room = target.room
             let store = try LocalStore.open(data)
             try target.remember(in: store)
-            let replica = try await Replica(
-                store: store,
-                servers: target.syncURLs,
-                documentTypes: DocumentTypes(documents: [BoardState.self]),
-                logger: logger
-            )
+            let types = DocumentTypes(documents: [BoardState.self])
+            let replica =
+                if let folder {
+                    try await Replica(
+                        store: store,
+                        folder: URL(fileURLWithPath: folder, isDirectory: true),
+                        documentTypes: types,
+                        logger: logger
+                    )
+                } else {
+                    try await Replica(store: store, servers: target.syncURLs, documentTypes: types, logger: logger)
+                }
             try await replica.open(BoardState.self, room: room, document: board)
             let updates = await replica.updates(of: BoardState.self, room: room, document: board)
             let watching = Task {
