@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     /// no record of becomes open to anyone who names it. Off, rooms are made with capabilities, and only
     /// rooms that held packs before capabilities existed are open.
     public var openRooms: Bool
+    /// WebSocket routes beside `/sync` (``SocketRoute``), such as the JSON stroke protocol's bridge that
+    /// `inkwell serve` adds.
+    public var socketRoutes: [SocketRoute] = []
     /// How long an author or device counts as present in a room after it was last seen: packs are
     /// dropped only once every present author has checked a snapshot that stands for them (see
     /// `PackLog+Snapshots.swift`). A device away longer starts again from the snapshot.

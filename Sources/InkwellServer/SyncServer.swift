@@ -186,6 +186,7 @@ public final class SyncServer: Service, Sendable {
         let origins = origins
         let proxies = proxies
         let logger = logger
+        let socketRoutes = configuration.socketRoutes
         let requests = RequestGuard.Configuration(
             hosts: hosts,
             port: { [unowned self] in self.port },
@@ -223,7 +224,11 @@ public final class SyncServer: Service, Sendable {
                 HandshakeGuard.refuse(channel, status: .misdirectedRequest)
                 return .dontUpgrade
             }
-            guard request.path?.split(separator: "?", maxSplits: 1).first == "/sync",
+            let path = request.path ?? ""
+            let other = socketRoutes.lazy.compactMap { route in
+                route.request(for: path, serverPort: self.port).map { (route, $0) }
+            }.first
+            guard path.split(separator: "?", maxSplits: 1).first == "/sync" || other != nil,
                 origins.permits(origin: request.headerFields[.origin], port: self.port)
             else { return .dontUpgrade }
             guard endpoint.hasRoom else {
@@ -245,6 +250,15 @@ public final class SyncServer: Service, Sendable {
                 return .dontUpgrade
             }
             HandshakeGuard.upgrading(channel, logger: logger)
+            // Counted against the address's slots like a sync connection (taken above, given back on close).
+            if let (route, routed) = other {
+                return .upgrade([:]) { inbound, outbound, context in
+                    var connectionLogger = context.logger
+                    connectionLogger[metadataKey: "client.address"] = address
+                    connectionLogger[metadataKey: "route"] = "\(route.prefix)"
+                    try await route.serve(routed, inbound, outbound, connectionLogger)
+                }
+            }
             return .upgrade([:]) { inbound, outbound, context in
                 var connectionLogger = context.logger
                 connectionLogger[metadataKey: "client.address"] = address

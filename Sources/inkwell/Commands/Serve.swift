@@ -222,7 +222,7 @@ extension Inkwell {
             limits.maximumBlobBytesPerRoom = roomBlobBytes
             limits.blobBytesPerSecondPerAddress = blobBytesPerSecond
             limits.idleTimeout = .milliseconds(Int64((idleTimeout * 1_000).rounded()))
-            let configuration = ServerConfiguration(
+            var configuration = ServerConfiguration(
                 host: host,
                 port: port,
                 dataDirectory: data,
@@ -242,6 +242,7 @@ extension Inkwell {
                 retention: .milliseconds(Int64(retentionHours * 3_600_000)),
                 compactionInterval: .milliseconds(Int64(compactionInterval * 1_000))
             )
+            configuration.socketRoutes = [InteropRoute.make(host: host, tls: configuration.tls != nil)]
             let announce: @Sendable (String, Int) async -> Void = { host, port in
                 // Scripts and tests wait for this line; it must not sit in a buffer.
                 FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
