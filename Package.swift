@@ -206,9 +206,16 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Finding hubs on the local network: a minimal mDNS responder and one-shot browser (DNS-SD).
+        .target(
+            name: "InkwellDiscovery",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "inkwell",
             dependencies: [
+                "InkwellDiscovery",
                 "InkwellSync",
                 "InkwellGeometry",
                 "InkwellBoard",
@@ -308,6 +315,11 @@ let package = Package(
                 "InkwellTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InkwellDiscoveryTests",
+            dependencies: ["InkwellDiscovery", "InkwellTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -143,6 +143,17 @@ public final class SyncServer: Service, Sendable {
     /// health checks say why.
     public var storageFault: StorageFault? { log.fault }
 
+    /// The rooms the server holds packs or a snapshot of.
+    public func roomNames() async throws -> [String] {
+        try await log.roomNames()
+    }
+
+    /// Calls `hook` with the name of each room a connection follows from now on: what a LAN hub's relay
+    /// to its upstream server starts from. It runs on the connection's task: it must return at once.
+    public func onRoomFollowed(_ hook: @escaping @Sendable (String) -> Void) {
+        endpoint.onFollow(hook)
+    }
+
     /// The port the server listens on: the bound one once it is bound.
     var port: Int { boundPort.load(ordering: .relaxed) }
 

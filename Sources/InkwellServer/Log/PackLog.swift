@@ -289,6 +289,17 @@ public final class PackLog: Sendable {
 
     /// The room's newest position (0 for a room with no packs), without blocking the caller's thread. A
     /// read that fails throws: an unreadable room is not an empty one.
+    public func roomNames() async throws -> [String] {
+        try await reading {
+            try await database.read { db in
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT DISTINCT room FROM pack UNION SELECT DISTINCT room FROM room_snapshot ORDER BY 1"
+                )
+            }
+        }
+    }
+
     public func head(room: String) async throws -> UInt64 {
         try await reading {
             try await database.read { db in

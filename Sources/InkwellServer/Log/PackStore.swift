@@ -34,6 +34,8 @@ package protocol PackStore: Sendable {
     /// Stores a batch of pushes in one transaction, with device watermarks, and returns what became of
     /// each push, in order. Nothing is acknowledged before this returns.
     func append(_ pushes: [PackLog.Push], watermarks: [PackLog.Watermark]) async throws -> [PackLog.Appended]
+    /// The rooms that hold packs or a snapshot, by name: what a LAN hub relays to its upstream server.
+    func roomNames() async throws -> [String]
     /// The room's newest position, 0 for a room with no packs. A read that fails throws.
     func head(room: String) async throws -> UInt64
     /// The heads of several rooms at once (rooms with no packs are left out): how a node that may have

@@ -95,6 +95,7 @@ extension SyncEndpoint {
             return
         }
         hub.subscribe(connection, room: room, after: after, head: head)
+        noteFollowed(room)
         // A device that holds nothing of the room has no watermark to record.
         if after > 0, let device = connection.device {
             committer.note(PackLog.Watermark(room: room, device: device, position: min(after, head)))

@@ -31,6 +31,8 @@ final class SyncEndpoint: Sendable {
     /// The server's wall clock: what sessions judge stamps by and tell clients the time from.
     let wallClock: any WallClock
     private let connectionCount = Atomic<Int>(0)
+    /// Told the name of each room a connection follows (``SyncServer/onRoomFollowed(_:)``).
+    private let followHook = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// Connections per remote address (``ServerLimits/maximumConnectionsPerAddress``).
     let addresses: AddressSlots
     private let nextConnection = Atomic<UInt64>(1)
@@ -210,5 +212,16 @@ final class SyncEndpoint: Sendable {
         }
         perform(actions, for: connection)
         return .hello
+    }
+}
+
+extension SyncEndpoint {
+    /// Calls `hook` with the name of each room a connection follows from now on.
+    func onFollow(_ hook: @escaping @Sendable (String) -> Void) {
+        followHook.withLock { $0 = hook }
+    }
+
+    func noteFollowed(_ room: String) {
+        followHook.withLock { $0 }?(room)
     }
 }

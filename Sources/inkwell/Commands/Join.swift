@@ -3,9 +3,11 @@ import Foundation
 import InkwellBoard
 import InkwellClient
 import InkwellCommandLine
+import InkwellDiscovery
 import InkwellGeometry
 import InkwellStore
 import InkwellSync
+import InkwellWeb
 import InkwellWire
 import Logging
 import UnixSignals
@@ -49,6 +51,15 @@ extension Inkwell {
         )
         var folder: String?
 
+        @Flag(
+            help: """
+                Sync through a hub on the local network, found by DNS-SD/mDNS (_inkwell._tcp) without a URL. If \
+                none answers, this peer becomes the hub: it serves the room (and the page) on a free port of every \
+                interface and advertises it, so the next peer finds it.
+                """
+        )
+        var lan = false
+
         @Option(help: "The local store's directory (default: a store in memory, gone on exit).")
         var data: String?
 
@@ -89,6 +100,13 @@ extension Inkwell {
             guard draw >= 0 else { throw ValidationError("--draw must not be negative") }
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+            if lan {
+                guard server.isEmpty, folder == nil else {
+                    throw ValidationError("give --lan alone, without --server or --folder")
+                }
+                _ = try BoardTarget(room, servers: [])
+                return
+            }
             if let folder {
                 guard server.isEmpty else { throw ValidationError("give --folder or --server, not both") }
                 guard image == nil else { throw ValidationError("placing an image needs a server") }
@@ -111,6 +129,9 @@ extension Inkwell {
             let store = try LocalStore.open(data)
             try target.remember(in: store)
             let types = DocumentTypes(documents: [BoardState.self])
+            var servers = target.syncURLs
+            var hub: EmbeddedHub?
+            if lan { (servers, hub) = try await findHub(store: data, logger: logger) }
             let replica =
                 if let folder {
                     try await Replica(
@@ -120,7 +141,7 @@ extension Inkwell {
                         logger: logger
                     )
                 } else {
-                    try await Replica(store: store, servers: target.syncURLs, documentTypes: types, logger: logger)
+                    try await Replica(store: store, servers: servers, documentTypes: types, logger: logger)
                 }
             try await replica.open(BoardState.self, room: room, document: board)
             let updates = await replica.updates(of: BoardState.self, room: room, document: board)
@@ -164,9 +185,33 @@ extension Inkwell {
             )
             await replica.stop()
             try await running.value
+            await hub?.stop()
             if let refusal { throw ValidationError("the server refused the room: \(refusal)") }
             watching.cancel()
             try BoardReport(room: room, board: board, state: state, images: images).write(svg: exportSvg)
+        }
+
+        /// The hub on the LAN to sync through: one that answers, or this process's own, started now.
+        private func findHub(store data: String?, logger: Logger) async throws -> ([URL], EmbeddedHub?) {
+            let found = try await Task.detached { try ServiceBrowser.browse(first: true) }.value
+            if let hub = found.first, let url = URL(string: "ws://\(hub.host):\(hub.port)/sync") {
+                logger.notice(
+                    "syncing through a hub on the local network",
+                    metadata: ["hub": "\(hub.instance)", "url": "\(url)"]
+                )
+                return ([url], nil)
+            }
+            let directory =
+                data.map { $0 + "/hub" }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("inkwell-hub-\(UUID().uuidString)")
+                .path
+            let hub = try await EmbeddedHub.start(
+                directory: directory,
+                webRoot: WebClient.directory()?.path,
+                logger: logger
+            )
+            logger.notice("no hub answered: this peer is the hub", metadata: ["port": "\(hub.port)"])
+            return ([hub.syncURL], hub)
         }
 
         /// Uploads the image's bytes as a blob of the room (sealed in an encrypted one), then adds it to the

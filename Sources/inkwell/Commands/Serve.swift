@@ -151,6 +151,23 @@ extension Inkwell {
         )
         var presenceHold = 50.0
 
+        @Flag(
+            help: """
+                Advertise this server on the local network (DNS-SD/mDNS, _inkwell._tcp), so that `inkwell join \
+                ROOM --lan` finds it without a URL. Listens on every interface unless --host says otherwise.
+                """
+        )
+        var lan = false
+
+        @Option(
+            help: """
+                Sync this server's rooms with another server, both ways, whenever it can be reached: a server \
+                (every room this one holds) or a board's link (that room). Repeatable. Makes a LAN hub that \
+                keeps rooms while the internet is down.
+                """
+        )
+        var upstream: [String] = []
+
         @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
         var logLevel = "info"
 
@@ -197,6 +214,14 @@ extension Inkwell {
             } catch {
                 throw ValidationError(error.description)
             }
+            for argument in upstream {
+                _ = try Upstream(argument)
+            }
+            guard upstream.isEmpty || postgres == nil else {
+                throw ValidationError("--upstream is for a hub on its own SQLite store, not a node on PostgreSQL")
+            }
+            // A hub is for the local network: on loopback alone no other machine would reach it.
+            if lan, host == "127.0.0.1" { host = "0.0.0.0" }
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
             }
@@ -243,16 +268,26 @@ extension Inkwell {
                 compactionInterval: .milliseconds(Int64(compactionInterval * 1_000))
             )
             configuration.socketRoutes = [InteropRoute.make(host: host, tls: configuration.tls != nil)]
+            let hub = HubRole(advertise: lan, upstreams: try upstream.map(Upstream.init), logger: logger)
             let announce: @Sendable (String, Int) async -> Void = { host, port in
                 // Scripts and tests wait for this line; it must not sit in a buffer.
                 FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
+                await hub.listening(host: host, port: port)
             }
-            let server: any Service =
-                if let postgres {
-                    PostgresNode(configuration: configuration, url: postgres, logger: logger, onListening: announce)
-                } else {
-                    try SyncServer(configuration: configuration, logger: logger, onListening: announce)
-                }
+            let server: any Service
+            if let postgres {
+                server = PostgresNode(
+                    configuration: configuration,
+                    url: postgres,
+                    logger: logger,
+                    onListening: announce
+                )
+            } else {
+                let sqlite = try SyncServer(configuration: configuration, logger: logger, onListening: announce)
+                await hub.attach(sqlite)
+                server = sqlite
+            }
+            defer { Task { await hub.stop() } }
             let group = ServiceGroup(
                 configuration: .init(
                     services: [server],

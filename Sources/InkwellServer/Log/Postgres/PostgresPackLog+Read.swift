@@ -7,6 +7,18 @@ import PostgresNIO
 /// Reading rooms' packs and where they stand: the same answers as the SQLite log's reads
 /// (PackLog.swift, PackLog+CatchUp.swift), each from one snapshot of the database.
 extension PostgresPackLog {
+    package func roomNames() async throws -> [String] {
+        try await counting { [self] in
+            let rows = try await client.query(
+                "SELECT room FROM room_head UNION SELECT room FROM room_snapshot ORDER BY 1",
+                logger: logger
+            )
+            var names: [String] = []
+            for try await (room) in rows.decode(String.self) { names.append(room) }
+            return names
+        }
+    }
+
     package func head(room: String) async throws -> UInt64 {
         try await counting { [self] in
             try await client.withConnection { connection in
