@@ -9,7 +9,7 @@
 // cached copy.
 
 const CACHE = 'inkwell-shell-v1';
-const PASS_THROUGH = ['/sync', '/rooms/', '/healthz', '/metrics'];
+const PASS_THROUGH = ['/sync', '/rooms/', '/healthz', '/metrics', '/lan', '/interop/'];
 const VERSIONED = '/v/';
 
 self.addEventListener('install', () => self.skipWaiting());

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// WebSocket routes beside `/sync` (``SocketRoute``), such as the JSON stroke protocol's bridge that
     /// `inkwell serve` adds.
     public var socketRoutes: [SocketRoute] = []
+    /// Whether the server is advertised on the local network (`--lan`): `GET /lan` then lists the
+    /// addresses other devices reach it at, for the page to show.
+    public var advertisedOnLAN = false
     /// How long an author or device counts as present in a room after it was last seen: packs are
     /// dropped only once every present author has checked a snapshot that stands for them (see
     /// `PackLog+Snapshots.swift`). A device away longer starts again from the snapshot.

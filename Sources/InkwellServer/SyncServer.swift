@@ -172,6 +172,7 @@ public final class SyncServer: Service, Sendable {
         routes.hosts = hosts
         routes.trustedProxies = proxies
         routes.listeningPort = { [unowned self] in self.port }
+        routes.advertisedOnLAN = configuration.advertisedOnLAN
         HTTPRoutes(
             blobs: blobs,
             log: log,

@@ -30,6 +30,8 @@ public struct HTTPRoutes: Sendable {
         package var trustedProxies = TrustedProxies()
         /// The port the server listens on, once bound.
         package var listeningPort: @Sendable () -> Int = { 0 }
+        /// Whether the server is advertised on the local network: `GET /lan` then lists its addresses.
+        package var advertisedOnLAN = false
 
         public init(
             maximumBlobBytes: Int = ServerLimits().maximumBlobBytes,
@@ -111,6 +113,7 @@ public struct HTTPRoutes: Sendable {
         }
         router.get("/healthz") { _, _ in await health() }
         router.get("/readyz") { _, _ in await readiness() }
+        router.get("/lan") { _, _ in try lanAddresses() }
         router.get("/metrics") { _, _ in exposition() }
         router.put("/rooms/{room}/blobs/{sha256}") { request, context in
             try await putBlob(request, context: context)

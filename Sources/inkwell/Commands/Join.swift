@@ -193,11 +193,15 @@ extension Inkwell {
 
         /// The hub on the LAN to sync through: one that answers, or this process's own, started now.
         private func findHub(store data: String?, logger: Logger) async throws -> ([URL], EmbeddedHub?) {
+            let started = ContinuousClock.now
             let found = try await Task.detached { try ServiceBrowser.browse(first: true) }.value
             if let hub = found.first, let url = URL(string: "ws://\(hub.host):\(hub.port)/sync") {
+                let elapsed = ContinuousClock.now - started
+                let milliseconds =
+                    elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
                 logger.notice(
                     "syncing through a hub on the local network",
-                    metadata: ["hub": "\(hub.instance)", "url": "\(url)"]
+                    metadata: ["hub": "\(hub.instance)", "url": "\(url)", "found_ms": "\(milliseconds)"]
                 )
                 return ([url], nil)
             }

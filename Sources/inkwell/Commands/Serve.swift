@@ -217,6 +217,10 @@ extension Inkwell {
             for argument in upstream {
                 _ = try Upstream(argument)
             }
+            guard upstream.isEmpty || tlsCertificate == nil else {
+                // The relays reach the hub's own socket on its loopback address, which TLS would not answer.
+                throw ValidationError("--upstream is for a hub serving plain http on its network; drop --tls-cert")
+            }
             guard upstream.isEmpty || postgres == nil else {
                 throw ValidationError("--upstream is for a hub on its own SQLite store, not a node on PostgreSQL")
             }
@@ -268,7 +272,13 @@ extension Inkwell {
                 compactionInterval: .milliseconds(Int64(compactionInterval * 1_000))
             )
             configuration.socketRoutes = [InteropRoute.make(host: host, tls: configuration.tls != nil)]
-            let hub = HubRole(advertise: lan, upstreams: try upstream.map(Upstream.init), logger: logger)
+            configuration.advertisedOnLAN = lan
+            let hub = HubRole(
+                advertise: lan,
+                upstreams: try upstream.map(Upstream.init),
+                tls: configuration.tls != nil,
+                logger: logger
+            )
             let announce: @Sendable (String, Int) async -> Void = { host, port in
                 // Scripts and tests wait for this line; it must not sit in a buffer.
                 FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))

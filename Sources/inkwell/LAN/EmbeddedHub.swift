@@ -33,6 +33,7 @@ final class EmbeddedHub: Sendable {
             openRooms: true
         )
         configuration.socketRoutes = [InteropRoute.make(host: "0.0.0.0", tls: false)]
+        configuration.advertisedOnLAN = true
         let role = HubRole(advertise: true, upstreams: [], logger: logger)
         let (ports, bound) = AsyncStream.makeStream(of: Int.self)
         let server = try SyncServer(configuration: configuration, logger: logger) { host, port in

@@ -8,6 +8,9 @@ import Logging
 /// still hold one board. Of two hubs, the one whose name sorts later opens the link.
 actor HubRole {
     private let advertise: Bool
+    /// Whether it links with other hubs found: its relays reach its own socket by plain `ws://`, which a
+    /// hub serving TLS does not answer.
+    private let linksHubs: Bool
     private let upstreams: [Upstream]
     private let logger: Logger
     private var server: SyncServer?
@@ -15,8 +18,9 @@ actor HubRole {
     private var advertiser: ServiceAdvertiser?
     private var looking: Task<Void, Never>?
 
-    init(advertise: Bool, upstreams: [Upstream], logger: Logger) {
+    init(advertise: Bool, upstreams: [Upstream], tls: Bool = false, logger: Logger) {
         self.advertise = advertise
+        self.linksHubs = !tls
         self.upstreams = upstreams
         self.logger = logger
     }
@@ -49,7 +53,7 @@ actor HubRole {
             let advertiser = try LANAdvertising.advertise(port: port, logger: logger)
             self.advertiser = advertiser
             let own = advertiser.instance
-            looking = Task { [weak self] in await self?.lookForOtherHubs(own: own) }
+            if linksHubs { looking = Task { [weak self] in await self?.lookForOtherHubs(own: own) } }
         } catch {
             logger.error("not advertised on the local network", metadata: ["reason": "\(error)"])
         }

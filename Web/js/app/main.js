@@ -73,6 +73,7 @@ import { Renderer } from './renderer.js';
 import { resolveBoard, showLink } from './board-access.js';
 import { LinksChannel } from './links-channel.js';
 import { ShareDialog } from './share-dialog.js';
+import { lanOrigins } from './lan-origins.js';
 import { Scene } from './scene.js';
 import { loadIdentity, saveIdentity } from './identity.js';
 import { loadSettings, saveSettings, stepWidth, clampWidth } from './settings.js';
@@ -130,6 +131,14 @@ start().catch((error) => {
 });
 
 async function start() {
+  // Browsers sign and encrypt (WebCrypto) only on secure pages: https, or this computer's own localhost.
+  // A LAN hub opened by its plain http address from another device is not one.
+  if (globalThis.crypto?.subtle === undefined) {
+    throw new Error(
+      `this browser allows encryption only on secure pages (https://, or localhost on the hub's own computer), and ${location.origin} is not one. ` +
+        'Open the hub by its https address: start it with --tls-cert and --tls-key.',
+    );
+  }
   let theme = resolveTheme(storedTheme(storage), matchMedia('(prefers-color-scheme: dark)').matches);
   applyTheme(document, theme);
   const { openIndexedDBStore } = await import('../sync/store-indexeddb.js');
@@ -687,6 +696,7 @@ async function start() {
     origin: location.origin,
     state: () => ({ room, access: session.access, encrypted: session.encrypted }),
     replace: (kind) => links.replace(() => session.replaceLink(kind)),
+    lanOrigins: () => lanOrigins(),
   });
   session.addEventListener('links', (event) => {
     // The address shows the link that works now, so a reload or a copied address still opens the board.

@@ -11,6 +11,7 @@
 
 import { shareable } from '../sync/access.js';
 import { formatLink } from './link.js';
+import { qrCode, qrSVG } from './qr-code.js';
 
 /**
  * @typedef {import('../sync/store-records.js').AccessRecord} AccessRecord
@@ -32,16 +33,20 @@ export class ShareDialog {
   /** The link kind a confirmation is asked for. @type {'edit' | 'view' | null} */
   #confirming = null;
   #busy = false;
+  /** The hub's address on its local network, when the server is a LAN hub. @type {string | null} */
+  #lanOrigin = null;
 
   /**
    * @param {{
    *   button: HTMLElement, root: HTMLElement, origin: string, state: () => ShareState,
    *   replace: (kind: 'edit' | 'view') => Promise<unknown>,
-   *   clipboard?: {writeText(text: string): Promise<void>} | null
+   *   clipboard?: {writeText(text: string): Promise<void>} | null,
+   *   lanOrigins?: () => Promise<string[]>
    * }} options `root`: the backdrop holding the dialog; `replace`: rotates a link, resolving once the
-   *   server has answered (then `state` holds the new one)
+   *   server has answered (then `state` holds the new one); `lanOrigins`: where other devices on the
+   *   network reach this server, if it is a LAN hub (lan-origins.js)
    */
-  constructor({ button, root, origin, state, replace, clipboard = globalThis.navigator?.clipboard ?? null }) {
+  constructor({ button, root, origin, state, replace, clipboard = globalThis.navigator?.clipboard ?? null, lanOrigins = async () => [] }) {
     this.button = button;
     this.root = root;
     this.dialog = /** @type {HTMLElement} */ (root.querySelector('[role="dialog"]'));
@@ -70,6 +75,10 @@ export class ShareDialog {
       if (e.target === root) this.close();
     });
     root.addEventListener('keydown', (e) => this.#key(e));
+    void lanOrigins().then((origins) => {
+      this.#lanOrigin = origins[0] ?? null;
+      if (this.open) this.render();
+    });
   }
 
   get open() {
@@ -122,6 +131,33 @@ export class ShareDialog {
     }
     if (encrypted) about.push('Drawings are encrypted on this device: the key is in the link, after #, and never reaches the server.');
     /** @type {HTMLElement} */ (this.dialog.querySelector('.share-about')).textContent = about.join(' ');
+    this.#renderLAN(room, links);
+  }
+
+  /**
+   * On a LAN hub, the strongest link this device can give, on the address other devices on the network
+   * reach the hub at, as text and as a QR code to point a phone's camera at.
+   * @param {string} room @param {ReturnType<typeof shareable>} links
+   */
+  #renderLAN(room, links) {
+    const section = /** @type {HTMLElement | null} */ (this.dialog.querySelector('.share-lan'));
+    if (section === null) return;
+    const capability = links.open ? null : (links.edit ?? links.view);
+    if (this.#lanOrigin === null || (!links.open && capability === null)) {
+      section.hidden = true;
+      return;
+    }
+    const link = formatLink(this.#lanOrigin, links.open ? { room } : { room, capability, key: links.key });
+    /** @type {HTMLInputElement} */ (section.querySelector('input')).value = link;
+    const image = /** @type {HTMLImageElement} */ (section.querySelector('img'));
+    try {
+      image.src = `data:image/svg+xml,${encodeURIComponent(qrSVG(qrCode(link)))}`;
+      image.hidden = false;
+    } catch {
+      // Longer than a code holds: the link as text alone.
+      image.hidden = true;
+    }
+    section.hidden = false;
   }
 
   /** @param {'edit' | 'view'} kind */

@@ -53,11 +53,12 @@ class Server:
     """
 
     def __init__(self, port=0, data=None, open_rooms=True, test_pages=False, retention_hours=None,
-                 compaction_interval=None):
+                 compaction_interval=None, lan=False, tls=None):
         """A new server; `port` and `data` restart one on the port and data of a stopped one. `test_pages` also
         serves Web/test/ and Web/bench/ (`--serve-test-pages`), which the server otherwise answers 404.
         `retention_hours` and `compaction_interval` (seconds) say how soon it drops the packs a checked room
-        snapshot stands for (the server's defaults: thirty days, a minute)."""
+        snapshot stands for (the server's defaults: thirty days, a minute). `lan` makes it a LAN hub; `tls`, a
+        (certificate, key) pair of PEM files, serves https."""
         self.data = data or tempfile.mkdtemp(prefix="inkwell-web-")
         self.open_rooms = open_rooms
         arguments = [str(binary()), "serve", "--port", str(port), "--data", self.data, "--web", str(REPO / "Web"), "--log-level", "warning"]
@@ -65,6 +66,11 @@ class Server:
             arguments.append("--open-rooms")
         if test_pages:
             arguments.append("--serve-test-pages")
+        if lan:
+            # A LAN hub (`--lan`): advertised by mDNS, listening on every interface, `/lan` lists its addresses.
+            arguments.append("--lan")
+        if tls is not None:
+            arguments += ["--tls-cert", tls[0], "--tls-key", tls[1]]
         if retention_hours is not None:
             arguments += ["--retention-hours", str(retention_hours)]
         if compaction_interval is not None:
@@ -93,7 +99,7 @@ class Server:
         # Keep reading so the server never blocks on a full pipe.
         self._drainer = threading.Thread(target=self._drain, daemon=True)
         self._drainer.start()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if tls is not None else 'http'}://127.0.0.1:{self.port}"
 
     def _drain(self):
         for line in self.process.stdout:
@@ -122,7 +128,9 @@ def chrome(width=1440, height=900):
     from selenium.webdriver.chrome.service import Service
 
     options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars", f"--window-size={width},{height}"):
+    # A LAN hub's test serves https with a self-signed certificate, as a hub on a school's network would.
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars", f"--window-size={width},{height}",
+                     "--ignore-certificate-errors"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for name in ("chromium", "chromium-browser", "google-chrome"):
