@@ -64,15 +64,15 @@ echo "== a peer on the other machine finds the hub and takes the board"
 start=$(date +%s.%N)
 ip netns exec "$b" "$binary" join bench-room --lan --wait-synced --timeout 600 --log-level notice 2> "$work/peer.err"
 total="$(echo "$(date +%s.%N) - $start" | bc)"
-found="$(sed -n 's/.*found_ms=\([0-9]*\).*/\1/p' "$work/peer.err" | head -1)"
+found="$(sed -n 's/.*found_ms=\([0-9.]*\).*/\1/p' "$work/peer.err" | head -1)"
 echo "found the hub in ${found} ms; the whole board of $strokes strokes held after ${total} s"
 
 echo "== finding the hub, $runs more times"
 times=()
 for _ in $(seq 1 "$runs"); do
     ip netns exec "$b" "$binary" join empty-room --lan --wait-synced --timeout 60 --log-level notice 2> "$work/find.err" > /dev/null
-    times+=("$(sed -n 's/.*found_ms=\([0-9]*\).*/\1/p' "$work/find.err" | head -1)")
+    times+=("$(sed -n 's/.*found_ms=\([0-9.]*\).*/\1/p' "$work/find.err" | head -1)")
 done
-sorted="$(printf '%s\n' "${times[@]}" | sort -n)"
+sorted="$(printf '%s\n' "${times[@]}" | sort -g)"
 echo "found in (ms): $(echo "$sorted" | tr '\n' ' ')"
 echo "median: $(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p") ms"

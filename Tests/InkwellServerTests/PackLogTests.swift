@@ -38,6 +38,16 @@ import Testing
         }
     }
 
+    /// The rooms a hub relays to its upstream: every room that holds packs, each once, by name.
+    @Test(arguments: StoreKind.allCases) func theRoomsHeldAreListedOnceEach(_ kind: StoreKind) async throws {
+        try await TestStore.with(kind) { (log: any PackStore) async throws in
+            #expect(try await log.roomNames().isEmpty)
+            _ = try await log.append([Self.push("b", 1), Self.push("a", 2), Self.push("b", 3)])
+            _ = try await log.append([Self.push("c", 4)])
+            #expect(try await log.roomNames() == ["a", "b", "c"])
+        }
+    }
+
     @Test func pushingAPackAgainStoresItOnceEvenAfterARestart() throws {
         let folder = try Folder()
         do {

@@ -63,6 +63,33 @@ import Testing
         #expect(a == b, "A: \(a)\nB: \(b)")
     }
 
+    /// Two peers started at once both find no hub and both become one: each hub finds the other, and the
+    /// one whose name sorts later relays its rooms to the other, so they still hold one board.
+    @Test func twoPeersStartedAtOnceBecomeTwoHubsThatLinkUp() async throws {
+        let scratch = try TemporaryDirectory("lan-two-hubs")
+        let peers = try (0..<2).map { index in
+            try ChildProcess([
+                "join", "two-hubs-\(getpid())", "--lan", "--data", scratch.url.appendingPathComponent("peer-\(index)").path,
+                "--draw", "\(4 + index)", "--seed", "\(index + 1)", "--log-level", "notice",
+            ])
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !peers.allSatisfy({ $0.standardError.contains("this peer is the hub") }) {
+            try #require(
+                peers.allSatisfy(\.isRunning) && ContinuousClock.now < deadline,
+                "both peers became hubs: \(peers.map(\.diagnostics))"
+            )
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // A look for other hubs every three seconds, then the relay: well within ten.
+        try await Task.sleep(for: .seconds(10))
+        for peer in peers { peer.signal(SIGINT) }
+        for peer in peers { #expect(await peer.waitForExit(timeout: .seconds(30)) == 0, "\(peer.diagnostics)") }
+        let reports = peers.map { Self.report($0.standardOutput) }
+        #expect(reports[0].contains(": 9 changes, 9 strokes, hash "), "\(reports)")
+        #expect(reports[0] == reports[1], "\(reports)")
+    }
+
     @Test func aHubKeepsARoomWhileItsUpstreamIsDownAndSyncsBothWaysAfter() async throws {
         let scratch = try TemporaryDirectory("lan-upstream")
         func path(_ name: String) -> String { scratch.url.appendingPathComponent(name).path }
