@@ -69,7 +69,8 @@ import Testing
         let scratch = try TemporaryDirectory("lan-two-hubs")
         let peers = try (0..<2).map { index in
             try ChildProcess([
-                "join", "two-hubs-\(getpid())", "--lan", "--data", scratch.url.appendingPathComponent("peer-\(index)").path,
+                "join", "two-hubs-\(getpid())", "--lan", "--data",
+                scratch.url.appendingPathComponent("peer-\(index)").path,
                 "--draw", "\(4 + index)", "--seed", "\(index + 1)", "--log-level", "notice",
             ])
         }
