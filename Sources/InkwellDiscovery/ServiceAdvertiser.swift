@@ -20,6 +20,8 @@ public final class ServiceAdvertiser: Sendable {
     public static let serviceType = DNSName("_inkwell._tcp.local")
 
     public let instance: String
+    /// The service type answered for (``serviceType`` unless another was given).
+    public let type: DNSName
     public let port: UInt16
     private let txt: [String]
     private let socket: UDPSocket
@@ -29,8 +31,15 @@ public final class ServiceAdvertiser: Sendable {
     /// Starts answering for `instance` (a readable name, unique on the network) on `port`.
     ///
     /// - Throws: ``DiscoveryError`` when port 5353 cannot be bound or no interface joins the mDNS group.
-    public init(instance: String, port: UInt16, txt: [String], logger: Logger) throws {
+    public init(
+        instance: String,
+        type: DNSName = ServiceAdvertiser.serviceType,
+        port: UInt16,
+        txt: [String],
+        logger: Logger
+    ) throws {
         self.instance = instance
+        self.type = type
         self.port = port
         self.txt = txt
         self.logger = logger
@@ -45,7 +54,7 @@ public final class ServiceAdvertiser: Sendable {
         stopped.store(true, ordering: .relaxed)
     }
 
-    var instanceName: DNSName { Self.serviceType.prefixed(by: instance) }
+    var instanceName: DNSName { type.prefixed(by: instance) }
     var hostName: DNSName { DNSName(labels: [Self.hostLabel, "local"]) }
 
     /// This machine's name as a label.
@@ -58,7 +67,7 @@ public final class ServiceAdvertiser: Sendable {
 
     /// The records that describe the service, for a reply with `ttl`.
     func records(ttl: UInt32) -> (answers: [DNSMessage.Record], additionals: [DNSMessage.Record]) {
-        let answers = [DNSMessage.Record(name: Self.serviceType, ttl: ttl, data: .ptr(instanceName))]
+        let answers = [DNSMessage.Record(name: type, ttl: ttl, data: .ptr(instanceName))]
         var additionals = [
             DNSMessage.Record(
                 name: instanceName,
@@ -94,7 +103,7 @@ public final class ServiceAdvertiser: Sendable {
             guard let (bytes, source) = socket.receive(within: 200) else { continue }
             guard let query = try? DNSMessage(decoding: bytes), !query.isResponse else { continue }
             let asked = query.questions.contains { question in
-                (question.type == DNSType.ptr || question.type == DNSType.any) && question.name == Self.serviceType
+                (question.type == DNSType.ptr || question.type == DNSType.any) && question.name == type
                     || question.name == instanceName
             }
             guard asked else { continue }

@@ -10,6 +10,7 @@ import Testing
 /// followed or trusted.
 @Suite struct DNSMessageTests {
     static let type = DNSName("_inkwell._tcp.local")
+    static let testType = DNSName("_inkwell-test._tcp.local")
 
     static func response() -> DNSMessage {
         let instance = type.prefixed(by: "inkwell-hall-8080-abcdef")
@@ -116,13 +117,15 @@ import Testing
         #expect(decoded > 0)
     }
 
-    /// A responder on this machine answers a one-shot browser on it, by unicast.
+    /// A responder on this machine answers a one-shot browser on it, by unicast. Under a service type of
+    /// its own, so that hubs other tests start meanwhile never find it.
     @Test func aBrowserFindsAnAdvertisedServiceOnThisMachine() throws {
         let instance = "inkwell-test-\(UInt32.random(in: 0...UInt32.max))"
         let advertiser: ServiceAdvertiser
         do {
             advertiser = try ServiceAdvertiser(
                 instance: instance,
+                type: Self.testType,
                 port: 4321,
                 txt: ["v=1"],
                 logger: Logger(label: "test")
@@ -133,7 +136,7 @@ import Testing
             return
         }
         defer { advertiser.stop() }
-        let found = try ServiceBrowser.browse(timeout: .seconds(3)).filter { $0.instance == instance }
+        let found = try ServiceBrowser.browse(Self.testType, timeout: .seconds(3)).filter { $0.instance == instance }
         #expect(found.count == 1 && found.first?.port == 4321 && found.first?.txt["v"] == "1", "\(found)")
     }
 }
