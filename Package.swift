@@ -130,6 +130,8 @@ let package = Package(
         .target(
             name: "InkwellClient",
             dependencies: [
+                // The shared folder's files under the crash VFS's power-cut model, where a power-loss test arms it.
+                "CInkwellCrashVFS",
                 "InkwellSync",
                 "InkwellModel",
                 "InkwellWire",

@@ -45,18 +45,20 @@ enum FolderFileIO {
         return bytes
     }
 
-    /// Opens `path` for appending, creating nothing.
-    static func openForAppend(_ path: String) throws(FolderSyncError) -> Int32 {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+    /// Opens `path` for writing, creating nothing.
+    static func openForWriting(_ path: String) throws(FolderSyncError) -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io("open", path: path) }
         return descriptor
     }
 
-    /// Writes all of `bytes` at the end of the open file, then flushes it to the disk.
-    static func append(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FolderSyncError) {
+    /// Writes all of `bytes` at `offset` of the open file, then flushes it to the disk.
+    static func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int, path: String) throws(FolderSyncError) {
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            let count = bytes.withUnsafeBytes {
+                pwrite(descriptor, $0.baseAddress! + written, bytes.count - written, off_t(offset + written))
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .io("write", path: path)
@@ -78,7 +80,7 @@ enum FolderFileIO {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io("create", path: temporary) }
         do {
-            try append(bytes, to: descriptor, path: temporary)
+            try write(bytes, to: descriptor, at: 0, path: temporary)
         } catch {
             close(descriptor)
             unlink(temporary)

@@ -7,13 +7,13 @@ extension HTTPRoutes {
         var urls: [String]
     }
 
-    /// `GET /lan`, for a server advertised on the local network (`inkwell serve --lan`, or the hub an
-    /// `inkwell join --lan` peer becomes): the addresses other devices on the network reach it at, which
-    /// the page shows as text and a QR code (a browser cannot look hubs up by mDNS). 404 elsewhere: a
-    /// server on the internet does not list its interfaces.
-    func lanAddresses() throws -> Response {
+    /// `GET /lan`: for a server advertised on the local network (`inkwell serve --lan`, or the hub an
+    /// `inkwell join --lan` peer becomes), the addresses other devices on the network reach it at, which
+    /// the page shows as text and a QR code (a browser cannot look hubs up by mDNS); none elsewhere, since a
+    /// server on the internet does not list its interfaces. Always 200, so a page asking is never an error.
+    func lanAddresses() -> Response {
         guard configuration.advertisedOnLAN else {
-            throw JSONError(.notFound, "this server is not a hub on a local network")
+            return .json(LANAddresses(urls: []), status: .ok, headers: [.cacheControl: "no-store"])
         }
         let port = configuration.listeningPort()
         let scheme = configuration.hosts.isSecure ? "https" : "http"

@@ -113,7 +113,7 @@ public struct HTTPRoutes: Sendable {
         }
         router.get("/healthz") { _, _ in await health() }
         router.get("/readyz") { _, _ in await readiness() }
-        router.get("/lan") { _, _ in try lanAddresses() }
+        router.get("/lan") { _, _ in lanAddresses() }
         router.get("/metrics") { _, _ in exposition() }
         router.put("/rooms/{room}/blobs/{sha256}") { request, context in
             try await putBlob(request, context: context)

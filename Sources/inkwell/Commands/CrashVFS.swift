@@ -15,4 +15,11 @@ enum CrashVFS {
             throw ValidationError("the crash VFS could not be registered")
         }
     }
+
+    /// Plans a power cut under `directory` (armed): the `operations`-th write or sync of a tracked file
+    /// there fails, and every one after it, as if the machine had lost power in the middle of it.
+    static func cutPower(under directory: String, after operations: UInt64) {
+        let path = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        inkwell_crash_vfs_cut_power_after(path, operations)
+    }
 }

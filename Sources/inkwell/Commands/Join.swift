@@ -96,6 +96,16 @@ extension Inkwell {
         @Option(help: "Log level on standard error.")
         var logLevel = "warning"
 
+        /// For the power-loss tests only: the store's files under --data and this peer's file in --folder go
+        /// through the crash VFS, so a SIGKILL leaves them as a power cut would.
+        @Flag(help: .hidden)
+        var crashVFS = false
+
+        /// For the power-loss tests only: with --crash-vfs, the power goes off under --folder at the N-th
+        /// write or sync of this peer's file there (and stays off).
+        @Option(help: .hidden)
+        var crashVFSCutAfter: UInt64?
+
         mutating func validate() throws {
             guard draw >= 0 else { throw ValidationError("--draw must not be negative") }
             if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
@@ -124,6 +134,11 @@ extension Inkwell {
         func run() async throws {
             ProcessLogging.bootstrap(level: logLevel)
             let logger = Logger(label: "inkwell.join")
+            if crashVFS {
+                for directory in [data, folder].compactMap({ $0 }) { try CrashVFS.arm(directory) }
+                if let folder, let crashVFSCutAfter { CrashVFS.cutPower(under: folder, after: crashVFSCutAfter) }
+                logger.warning("the crash VFS holds unsynced writes in memory: for power-loss tests only")
+            }
             let target = try BoardTarget(room, servers: server)
             let room = target.room
             let store = try LocalStore.open(data)
