@@ -97,6 +97,10 @@ public actor FolderSync {
     private var received: [[ClientChange]] = []
     private var stopped = false
     private var wakeUp: CheckedContinuation<Void, Never>?
+    /// Whether a look is under way: looks take turns, or one that found nothing new could return while
+    /// another is still handing over what it read (``waitUntilSynced(timeout:)`` would then be early).
+    private var looking = false
+    private var waitingToLook: [CheckedContinuation<Void, Never>] = []
 
     /// - Throws: ``FolderSyncError/io(_:path:code:)`` when `directory` is not a directory it can read.
     public init(
@@ -181,6 +185,12 @@ public actor FolderSync {
     ///   the next look.
     @discardableResult
     public func syncNow() async throws -> Pass {
+        while looking { await withCheckedContinuation { waitingToLook.append($0) } }
+        looking = true
+        defer {
+            looking = false
+            if !waitingToLook.isEmpty { waitingToLook.removeFirst().resume() }
+        }
         var pass = Pass()
         try write(&pass)
         try read(&pass)

@@ -224,6 +224,38 @@ import Testing
         await sync.stop()
     }
 
+    /// Looks take turns: one that finds nothing new returns only once a look under way has handed over
+    /// what it read, so "synced" never comes before the changes are applied.
+    @Test func aLookThatFindsNothingNewWaitsForOneHandingOverWhatItRead() async throws {
+        var random = SeededGenerator(seed: seed("aLookThatFindsNothingNewWaitsForOneHandingOverWhatItRead"))
+        let writer = try await Peer("turns-writer")
+        try await writer.draw(5, using: &random)
+        _ = try await writer.synced()
+        let folder = try TemporaryDirectory("folder-turns")
+        try Data(contentsOf: try writer.ownFile).write(
+            to: folder.url.appendingPathComponent(try writer.ownFile.lastPathComponent)
+        )
+        let sync = try FolderSync(store: try Store.inMemory(), directory: folder.url, configuration: Self.quick)
+        try await sync.join(Self.room)
+        let handed = Counter()
+        await sync.setReceiver { batch in
+            try? await Task.sleep(for: .milliseconds(300))
+            await handed.add(batch.count)
+        }
+        async let first = sync.syncNow()
+        try await Task.sleep(for: .milliseconds(50))
+        _ = try await sync.syncNow()
+        #expect(await handed.value == 5, "the second look returned before the first handed its changes over")
+        _ = try await first
+        await sync.stop()
+        await writer.replica.stop()
+    }
+
+    private actor Counter {
+        var value = 0
+        func add(_ count: Int) { value += count }
+    }
+
     @Test func aFileUnderThisReplicasNameThatItDidNotWriteIsLeftAlone() async throws {
         let store = try Store.inMemory()
         let replicaID = try store.replica(for: Self.room)
