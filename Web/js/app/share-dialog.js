@@ -35,6 +35,8 @@ export class ShareDialog {
   #busy = false;
   /** The hub's address on its local network, when the server is a LAN hub. @type {string | null} */
   #lanOrigin = null;
+  /** Whether the server was asked for its LAN addresses: once, when the dialog first opens, not on every page load. */
+  #lanAsked = false;
 
   /**
    * @param {{
@@ -75,10 +77,7 @@ export class ShareDialog {
       if (e.target === root) this.close();
     });
     root.addEventListener('keydown', (e) => this.#key(e));
-    void lanOrigins().then((origins) => {
-      this.#lanOrigin = origins[0] ?? null;
-      if (this.open) this.render();
-    });
+    this.lanOrigins = lanOrigins;
   }
 
   get open() {
@@ -87,6 +86,13 @@ export class ShareDialog {
 
   /** Opens the dialog with the links as they are now, and moves the focus into it. */
   show() {
+    if (!this.#lanAsked) {
+      this.#lanAsked = true;
+      void this.lanOrigins().then((origins) => {
+        this.#lanOrigin = origins[0] ?? null;
+        if (this.open) this.render();
+      });
+    }
     this.#returnFocus = this.button.ownerDocument.activeElement;
     this.#cancelConfirm();
     this.#say('');
